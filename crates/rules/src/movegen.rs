@@ -1,0 +1,117 @@
+//! Legal move generation for shogi-like games with check: shogi and
+//! minishogi. Check and pins are cached in the position, so legality is a
+//! mask: a checked side may only capture the checker or block, a pinned piece
+//! only moves along its pin, and the king only steps to unattacked squares.
+
+use crate::attacks::{attacks, between, king_attacks, Movement};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveSet};
+use crate::role::Role;
+use crate::shogi_position::{ShogiPosition, ShogiVariant};
+use crate::square::Square;
+
+const FILE_1: u128 = 0x1ff;
+
+/// Every file (as a column of squares) that holds a square of `squares`.
+#[inline(always)]
+pub(crate) fn files_of(squares: Bitboard) -> Bitboard {
+    let mut files = Bitboard::EMPTY;
+    for square in squares {
+        files |= Bitboard(FILE_1 << (square.file() as u32 * 9));
+    }
+    files
+}
+
+/// Legal moves under the standard shogi rules of check and drops.
+pub(crate) fn generate_with_check<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
+    position: &ShogiPosition<V>,
+    listener: &mut F,
+) -> bool {
+    let us = position.turn();
+    let them = !us;
+    let own = position.by_color(us);
+    let empty = !position.occupied() & V::BOARD;
+    let Some(king) = position.king(us) else {
+        // A set-up without this side's king (a mate problem): no check to mind.
+        return position.generate_piece_moves(!own & V::BOARD, listener)
+            || generate_drops(position, empty, listener);
+    };
+
+    let blockers_without_king = position.blockers().without(king);
+    let mut safe = Bitboard::EMPTY;
+    for target in king_attacks(king) & V::BOARD & !own {
+        if !position.is_attacked(target, them, blockers_without_king) {
+            safe.insert(target);
+        }
+    }
+    if safe.any() {
+        let set = MoveSet::Board {
+            role: Role::King,
+            from: king,
+            to: safe,
+            promote_optional: Bitboard::EMPTY,
+            promote_forced: Bitboard::EMPTY,
+        };
+        if listener(set) {
+            return true;
+        }
+    }
+
+    let checkers = position.checkers();
+    if checkers.has_more_than_one() {
+        return false;
+    }
+    let (targets, drop_targets) = match checkers.first() {
+        Some(checker) => {
+            let block = between(king, checker);
+            (block.with(checker), block)
+        }
+        None => (!own & V::BOARD, empty),
+    };
+    position.generate_piece_moves(targets, listener)
+        || generate_drops(position, drop_targets, listener)
+}
+
+/// Drops onto `targets`, without dead drops, nifu, or a pawn drop that mates.
+fn generate_drops<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
+    position: &ShogiPosition<V>,
+    targets: Bitboard,
+    listener: &mut F,
+) -> bool {
+    if targets.is_empty() {
+        return false;
+    }
+    let us = position.turn();
+    let hand = position.hand(us);
+    for &role in V::SPEC.hand_roles {
+        if hand.count(role) == 0 {
+            continue;
+        }
+        let movement = V::SPEC.movement(role);
+        let mut to = targets & !V::SPEC.far_ranks(us, movement.immobile_ranks());
+        if role == Role::Pawn {
+            to &= !files_of(position.pieces(us, Role::Pawn));
+            if let Some(enemy_king) = position.king(!us) {
+                let checking = attacks(Movement::Pawn, !us, enemy_king, Bitboard::EMPTY) & to;
+                if let Some(square) = checking.first() {
+                    if pawn_drop_mates(position, square) {
+                        to.remove(square);
+                    }
+                }
+            }
+        }
+        if to.any() && listener(MoveSet::Drop { role, to }) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether dropping a pawn on `square` (which checks) leaves no reply.
+/// Played out rather than reasoned about: pins of the defenders, a king that
+/// may or may not take the pawn, all follow from the ordinary rules.
+fn pawn_drop_mates<V: ShogiVariant>(position: &ShogiPosition<V>, square: Square) -> bool {
+    let mut after = *position;
+    after.play_unchecked(Move::Drop { role: Role::Pawn, to: square });
+    !after.has_legal_move()
+}

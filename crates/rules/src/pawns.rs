@@ -1,0 +1,563 @@
+//! Pawns-Only Chess (`pawns`): eight pawns a side, double steps, en passant;
+//! reaching the last rank or capturing the last enemy pawn wins, and a side
+//! without a move draws. See `shared/rules/pawns.md`.
+//!
+//! The 8×8 board lies on the shared grid turned so that White (Sente, moving
+//! first) plays towards rank index 0, as Sente does in shogi: chess file `a`
+//! is grid file 7, chess rank 8 is grid rank 0.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveList};
+use crate::outcome::{EndReason, Outcome};
+use crate::position::{IllegalReason, Position};
+use crate::square::Square;
+use crate::variant::Variant;
+use crate::zobrist;
+use std::fmt;
+
+/// The 64 squares of the board on the grid.
+pub const BOARD: Bitboard = Bitboard(0xff | 0xff << 9 | 0xff << 18 | 0xff << 27 | 0xff << 36 | 0xff << 45 | 0xff << 54 | 0xff << 63);
+
+const fn rank_mask(rank_index: u32) -> Bitboard {
+    let mut bits = 0u128;
+    let mut file = 0;
+    while file < 8 {
+        bits |= 1u128 << (file * 9 + rank_index);
+        file += 1;
+    }
+    Bitboard(bits)
+}
+
+/// Last rank of each side: rank 8 for White, rank 1 for Black.
+const LAST_RANK: [Bitboard; 2] = [rank_mask(0), rank_mask(7)];
+/// The rank a pawn may double-step from: rank 2 for White, rank 7 for Black.
+const START_RANK: [Bitboard; 2] = [rank_mask(6), rank_mask(1)];
+
+/// The grid square of a chess square name such as `e4`.
+pub fn parse_square(text: &str) -> Option<Square> {
+    match text.as_bytes() {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::from_coords(7 - (file - b'a'), 8 - (rank - b'0')),
+        _ => None,
+    }
+}
+
+/// The chess name of a grid square of the 8×8 board.
+pub fn square_name(square: Square) -> String {
+    format!("{}{}", (b'a' + 7 - square.file()) as char, 8 - square.rank())
+}
+
+/// A Pawns-Only Chess position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PawnsPosition {
+    pawns: [Bitboard; 2],
+    turn: Color,
+    /// The square a pawn just passed with a double step.
+    en_passant: Option<Square>,
+    fullmove: u32,
+    hash: u64,
+}
+
+/// Shift towards `color`'s forward direction, then `files` files over.
+#[inline(always)]
+fn advance(pawns: Bitboard, color: Color, files: i32) -> Bitboard {
+    let forward = color.select(-1, 1);
+    pawns.shift(forward + 9 * files) & BOARD
+}
+
+impl PawnsPosition {
+    /// The start position.
+    pub fn start() -> PawnsPosition {
+        PawnsPosition::from_fen("8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1").expect("valid")
+    }
+
+    /// `color`'s pawns.
+    pub fn pawns(&self, color: Color) -> Bitboard {
+        self.pawns[color.index()]
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The en passant square, if the last move was a double step.
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = 0;
+        for color in Color::ALL {
+            for square in self.pawns(color) {
+                hash ^= zobrist::piece_key(crate::Piece::new(color, crate::Role::Pawn), square);
+            }
+        }
+        if self.turn == Color::Gote {
+            hash ^= zobrist::turn_key();
+        }
+        if let Some(square) = self.en_passant {
+            hash ^= zobrist::en_passant_key(square);
+        }
+        hash
+    }
+
+    /// Whether the game is over before any move (a pawn on its last rank,
+    /// or the side to move has no pawns left).
+    fn is_decided(&self) -> bool {
+        let them = !self.turn;
+        (self.pawns(them) & LAST_RANK[them.index()]).any() || self.pawns(self.turn).is_empty()
+    }
+
+    /// The pawns of the side to move that can capture en passant.
+    #[inline(always)]
+    fn en_passant_capturers(&self) -> Bitboard {
+        match self.en_passant {
+            // Pawns that would attack the square: those a reversed capture reaches.
+            Some(square) => {
+                let target = Bitboard::from_square(square);
+                let them = !self.turn;
+                (advance(target, them, 1) | advance(target, them, -1)) & self.pawns(self.turn)
+            }
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Calls `f` with every legal move.
+    #[inline]
+    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        if self.is_decided() {
+            return;
+        }
+        let us = self.turn;
+        let ours = self.pawns(us);
+        let theirs = self.pawns(!us);
+        let empty = !(ours | theirs) & BOARD;
+        let back = |square: Square, files: i32| {
+            let delta = us.select(-1, 1) + 9 * files;
+            Square::new_unchecked((square.index() as i32 - delta) as u8)
+        };
+        let single = advance(ours, us, 0) & empty;
+        for to in single {
+            f(Move::Board { from: back(to, 0), to, promote: false });
+        }
+        for to in advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty {
+            f(Move::Board { from: back(back(to, 0), 0), to, promote: false });
+        }
+        for files in [1, -1] {
+            for to in advance(ours, us, files) & theirs {
+                f(Move::Board { from: back(to, files), to, promote: false });
+            }
+        }
+        if let Some(to) = self.en_passant {
+            for from in self.en_passant_capturers() {
+                f(Move::Board { from, to, promote: false });
+            }
+        }
+    }
+
+    /// The number of legal moves.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        if self.is_decided() {
+            return 0;
+        }
+        let us = self.turn;
+        let ours = self.pawns(us);
+        let theirs = self.pawns(!us);
+        let empty = !(ours | theirs) & BOARD;
+        let single = advance(ours, us, 0) & empty;
+        let double = advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty;
+        let captures = (advance(ours, us, 1) & theirs).count() + (advance(ours, us, -1) & theirs).count();
+        (single.count() + double.count() + captures + self.en_passant_capturers().count()) as u64
+    }
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let Move::Board { from, to, .. } = m else {
+            debug_assert!(false, "no drops in Pawns-Only Chess");
+            return;
+        };
+        let us = self.turn;
+        let them = !us;
+        let pawn = crate::Piece::new(us, crate::Role::Pawn);
+        if let Some(square) = self.en_passant.take() {
+            self.hash ^= zobrist::en_passant_key(square);
+            if square == to {
+                let captured = Square::new_unchecked((to.index() as i32 - us.select(-1, 1)) as u8);
+                self.pawns[them.index()].remove(captured);
+                self.hash ^= zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), captured);
+            }
+        }
+        if self.pawns[them.index()].contains(to) {
+            self.pawns[them.index()].remove(to);
+            self.hash ^= zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), to);
+        }
+        self.pawns[us.index()].remove(from);
+        self.pawns[us.index()].insert(to);
+        self.hash ^= zobrist::piece_key(pawn, from) ^ zobrist::piece_key(pawn, to);
+        if from.rank().abs_diff(to.rank()) == 2 {
+            let passed = Square::new_unchecked((from.index() + to.index()) / 2);
+            self.en_passant = Some(passed);
+            self.hash ^= zobrist::en_passant_key(passed);
+        }
+        if us == Color::Gote {
+            self.fullmove += 1;
+        }
+        self.turn = them;
+        self.hash ^= zobrist::turn_key();
+    }
+
+    /// The game's end as the position shows it.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let us = self.turn;
+        let them = !us;
+        if (self.pawns(them) & LAST_RANK[them.index()]).any() {
+            Some(Outcome::win(them, EndReason::LastRankReached))
+        } else if self.pawns(us).is_empty() {
+            Some(Outcome::win(them, EndReason::AllPawnsCaptured))
+        } else if self.count_moves() == 0 {
+            Some(Outcome::draw(EndReason::Stalemate))
+        } else {
+            None
+        }
+    }
+
+    /// Reads a FEN with pawns only (4 to 6 fields; castling must be `-`).
+    pub fn from_fen(text: &str) -> Result<PawnsPosition, FenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut position = PawnsPosition {
+            pawns: [Bitboard::EMPTY; 2],
+            turn: Color::Sente,
+            en_passant: None,
+            fullmove: 1,
+            hash: 0,
+        };
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (rank_index, rank_text) in ranks.iter().enumerate() {
+            let rank_number = 8 - rank_index;
+            let mut column = 0usize;
+            for c in rank_text.chars() {
+                match c {
+                    '1'..='8' => column += c as usize - '0' as usize,
+                    'P' | 'p' => {
+                        if column >= 8 {
+                            return Err(FenError::RankWidth(rank_number, column + 1));
+                        }
+                        let color = if c == 'P' { Color::Sente } else { Color::Gote };
+                        let square = Square::from_coords(7 - column as u8, rank_index as u8).expect("on board");
+                        position.pawns[color.index()].insert(square);
+                        column += 1;
+                    }
+                    other => return Err(FenError::UnexpectedCharacter(rank_number, other)),
+                }
+            }
+            if column != 8 {
+                return Err(FenError::RankWidth(rank_number, column));
+            }
+        }
+        position.turn = match fields[1] {
+            "w" => Color::Sente,
+            "b" => Color::Gote,
+            other => return Err(FenError::Turn(other.to_owned())),
+        };
+        if fields[2] != "-" {
+            return Err(FenError::Castling(fields[2].to_owned()));
+        }
+        if fields[3] != "-" {
+            let square = parse_square(fields[3]).ok_or_else(|| FenError::EnPassant(fields[3].to_owned()))?;
+            // The pawn that just double-stepped stands one square beyond.
+            let us = position.turn;
+            let mover = Square::new_unchecked((square.index() as i32 - us.select(-1, 1)) as u8);
+            let origin = Square::new_unchecked((square.index() as i32 + us.select(-1, 1)) as u8);
+            let expected_rank = us.select(2, 5);
+            let occupied = position.pawns[0] | position.pawns[1];
+            if square.rank() != expected_rank || !position.pawns[(!us).index()].contains(mover) || occupied.contains(square) || occupied.contains(origin) {
+                return Err(FenError::EnPassant(fields[3].to_owned()));
+            }
+            position.en_passant = Some(square);
+        }
+        if let Some(halfmove) = fields.get(4) {
+            halfmove.parse::<u32>().map_err(|_| FenError::Counter(halfmove.to_string()))?;
+        }
+        if let Some(fullmove) = fields.get(5) {
+            position.fullmove = match fullmove.parse::<u32>() {
+                Ok(n) if n >= 1 => n,
+                _ => return Err(FenError::Counter(fullmove.to_string())),
+            };
+        }
+        for color in Color::ALL {
+            // A pawn can never stand on its own first rank.
+            if (position.pawns(color) & LAST_RANK[(!color).index()]).any() {
+                return Err(FenError::ImpossiblePawn(color));
+            }
+        }
+        if (position.pawns(position.turn) & LAST_RANK[position.turn.index()]).any() {
+            return Err(FenError::ImpossiblePawn(position.turn));
+        }
+        if position.pawns[0].count() > 8 || position.pawns[1].count() > 8 {
+            return Err(FenError::TooManyPawns);
+        }
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+
+    /// Writes the position as FEN (the en passant square after any double step).
+    pub fn to_fen(&self) -> String {
+        let mut out = String::new();
+        for rank_index in 0..8u8 {
+            if rank_index > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for column in 0..8u8 {
+                let square = Square::from_coords(7 - column, rank_index).expect("on board");
+                let letter = if self.pawns[0].contains(square) {
+                    Some('P')
+                } else if self.pawns[1].contains(square) {
+                    Some('p')
+                } else {
+                    None
+                };
+                match letter {
+                    Some(letter) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(letter);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+        }
+        let turn = self.turn.select("w", "b");
+        let en_passant = self.en_passant.map_or("-".to_owned(), square_name);
+        format!("{out} {turn} - {en_passant} 0 {}", self.fullmove)
+    }
+}
+
+/// Why a text is not a Pawns-Only Chess FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Not 4 to 6 fields.
+    FieldCount(usize),
+    /// Not 8 ranks.
+    RankCount(usize),
+    /// A rank (numbered 8..1) that does not describe 8 squares.
+    RankWidth(usize, usize),
+    /// A character other than `P`, `p` or a digit 1-8 on a rank.
+    UnexpectedCharacter(usize, char),
+    /// Side to move not `w` or `b`.
+    Turn(String),
+    /// Castling rights other than `-`.
+    Castling(String),
+    /// An en passant square that no double step could have left.
+    EnPassant(String),
+    /// A move counter that is not a number.
+    Counter(String),
+    /// A pawn where it can never stand.
+    ImpossiblePawn(Color),
+    /// More than eight pawns a side.
+    TooManyPawns,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => write!(f, "expected 4 to 6 FEN fields, found {n}"),
+            FenError::RankCount(n) => write!(f, "the board needs 8 ranks separated by '/', found {n}"),
+            FenError::RankWidth(rank, n) => write!(f, "rank {rank} describes {n} squares, the board is 8 wide"),
+            FenError::UnexpectedCharacter(rank, c) => {
+                write!(f, "rank {rank}: {c:?} is not P, p or a digit 1-8 (only pawns play)")
+            }
+            FenError::Turn(text) => write!(f, "side to move must be 'w' or 'b', found {text:?}"),
+            FenError::Castling(text) => write!(f, "there is no castling with pawns only; found {text:?}, expected '-'"),
+            FenError::EnPassant(text) => write!(f, "{text:?} is not a possible en passant square here"),
+            FenError::Counter(text) => write!(f, "{text:?} is not a valid move counter"),
+            FenError::ImpossiblePawn(color) => {
+                write!(f, "a {} pawn stands where it can never be", color.select("white", "black"))
+            }
+            FenError::TooManyPawns => write!(f, "a side has more than eight pawns"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// A text that is not a move like `e2e4`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciMoveError(pub String);
+
+impl fmt::Display for UciMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a move: expected from-square then to-square, like e2e4", self.0)
+    }
+}
+
+impl std::error::Error for UciMoveError {}
+
+impl fmt::Debug for PawnsPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl Position for PawnsPosition {
+    const VARIANT: Variant = Variant::Pawns;
+    type SetupError = FenError;
+    type MoveSyntaxError = UciMoveError;
+
+    fn start() -> Self {
+        PawnsPosition::start()
+    }
+
+    fn from_text(text: &str) -> Result<Self, FenError> {
+        PawnsPosition::from_fen(text)
+    }
+
+    fn to_text(&self) -> String {
+        self.to_fen()
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn is_check(&self) -> bool {
+        false
+    }
+
+    fn legal_moves_into(&self, moves: &mut MoveList) {
+        self.for_each_move(|m| moves.push(m));
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        self.count_moves()
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        PawnsPosition::play_unchecked(self, m)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        PawnsPosition::outcome(self)
+    }
+
+    /// Parses `e2e4` (a trailing promotion letter is refused: pawns never promote).
+    fn parse_move_syntax(text: &str) -> Result<Move, UciMoveError> {
+        let error = || UciMoveError(text.to_owned());
+        if text.len() != 4 || !text.is_ascii() {
+            return Err(error());
+        }
+        let from = parse_square(&text[0..2]).ok_or_else(error)?;
+        let to = parse_square(&text[2..4]).ok_or_else(error)?;
+        Ok(Move::Board { from, to, promote: false })
+    }
+
+    fn move_to_text(m: Move) -> String {
+        match m {
+            Move::Board { from, to, .. } => format!("{}{}", square_name(from), square_name(to)),
+            Move::Drop { to, .. } => format!("@{}", square_name(to)),
+        }
+    }
+
+    fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
+        let mut found = false;
+        self.for_each_move(|legal| found |= legal == m);
+        if found {
+            return None;
+        }
+        if self.outcome().is_some() {
+            return Some(IllegalReason::GameOver);
+        }
+        let Move::Board { from, to, promote } = m else {
+            return Some(IllegalReason::NotDroppable);
+        };
+        if !BOARD.contains(from) || !BOARD.contains(to) {
+            return Some(IllegalReason::OffBoard);
+        }
+        if promote {
+            return Some(IllegalReason::CannotPromote);
+        }
+        if self.pawns(!self.turn).contains(from) {
+            return Some(IllegalReason::NotYourPiece);
+        }
+        if !self.pawns(self.turn).contains(from) {
+            return Some(IllegalReason::NoPiece);
+        }
+        if self.pawns(self.turn).contains(to) {
+            return Some(IllegalReason::OwnPiece);
+        }
+        Some(IllegalReason::NotAPawnMove)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_names_round_trip() {
+        for square in BOARD {
+            assert_eq!(parse_square(&square_name(square)), Some(square));
+        }
+        assert_eq!(square_name(parse_square("a1").unwrap()), "a1");
+        assert_eq!(parse_square("i1"), None);
+        assert_eq!(parse_square("a9"), None);
+    }
+
+    #[test]
+    fn fen_round_trip_and_errors() {
+        for fen in [
+            "8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1",
+            "8/8/8/3pP3/8/8/8/8 w - d6 0 1",
+            "8/8/8/8/4P3/8/8/8 b - e3 0 1",
+        ] {
+            assert_eq!(PawnsPosition::from_fen(fen).unwrap().to_fen(), fen);
+        }
+        assert_eq!(PawnsPosition::from_fen("8/8 w - -"), Err(FenError::RankCount(2)));
+        assert_eq!(PawnsPosition::from_fen("8/8/8/3pP3/8/8/8/8 w - e6 0 1"), Err(FenError::EnPassant("e6".into())));
+        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/7P w - - 0 1"), Err(FenError::ImpossiblePawn(Color::Sente)));
+        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/7N w - - 0 1"), Err(FenError::UnexpectedCharacter(1, 'N')));
+        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/8 w KQ - 0 1"), Err(FenError::Castling("KQ".into())));
+    }
+
+    #[test]
+    fn en_passant_only_right_after_the_double_step() {
+        let position = PawnsPosition::from_fen("8/3p4/8/4P3/8/8/1P6/8 b - - 0 1").unwrap();
+        let after = position.play(position.parse_move("d7d5").unwrap()).unwrap();
+        assert_eq!(after.to_fen(), "8/8/8/3pP3/8/8/1P6/8 w - d6 0 2");
+        let capture = after.parse_move("e5d6").unwrap();
+        assert_eq!(after.play(capture).unwrap().to_fen(), "8/8/3P4/8/8/8/1P6/8 b - - 0 2");
+        // One move later the chance is gone.
+        let waited = after.play(after.parse_move("b2b3").unwrap()).unwrap();
+        let waited = waited.play(waited.parse_move("d5d4").unwrap()).unwrap();
+        assert!(waited.parse_move("e5d6").is_err());
+    }
+
+    #[test]
+    fn endings() {
+        let won = PawnsPosition::from_fen("4P3/8/8/8/8/8/p7/8 b - - 0 1").unwrap();
+        assert_eq!(won.outcome(), Some(Outcome::win(Color::Sente, EndReason::LastRankReached)));
+        assert_eq!(won.count_moves(), 0);
+        let wiped = PawnsPosition::from_fen("8/8/8/8/8/8/1P6/8 b - - 0 1").unwrap();
+        assert_eq!(wiped.outcome(), Some(Outcome::win(Color::Sente, EndReason::AllPawnsCaptured)));
+        let blocked = PawnsPosition::from_fen("8/8/8/4p3/4P3/8/8/8 w - - 0 1").unwrap();
+        assert_eq!(blocked.outcome(), Some(Outcome::draw(EndReason::Stalemate)));
+    }
+}

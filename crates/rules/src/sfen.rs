@@ -1,0 +1,400 @@
+//! SFEN, the shogi family's position notation: `board turn hands [move]`.
+
+use crate::color::Color;
+use crate::role::{Piece, Role};
+use crate::shogi_position::{ShogiPosition, ShogiVariant};
+use crate::square::Square;
+use std::fmt;
+
+/// Why a text is not a valid SFEN for the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    /// Not three or four space-separated fields.
+    FieldCount(usize),
+    /// The board has the wrong number of ranks.
+    RankCount {
+        /// Ranks of the game.
+        expected: u8,
+        /// Ranks written.
+        found: usize,
+    },
+    /// A rank does not fill the board's width.
+    RankWidth {
+        /// The rank's letter.
+        rank: char,
+        /// Files of the game.
+        expected: u8,
+        /// Squares the rank describes.
+        found: usize,
+    },
+    /// A character that is no piece letter, digit or `+`.
+    UnexpectedCharacter {
+        /// The rank's letter.
+        rank: char,
+        /// What was found.
+        found: char,
+    },
+    /// A piece that this game does not have (or cannot promote).
+    PieceNotInGame(String),
+    /// The side to move is not `b` or `w`.
+    Turn(String),
+    /// The hands field is malformed.
+    Hand(String),
+    /// The move number is not a positive integer.
+    MoveNumber(String),
+    /// More pieces of a role than the game's set holds.
+    TooManyPieces(Role),
+    /// A side has more than one king.
+    TooManyKings(Color),
+    /// A piece stands where it could never move (a pawn on the last rank).
+    DeadPiece(Square),
+    /// Two unpromoted pawns of one side on one file.
+    TwoPawnsOnFile(Color, u8),
+    /// Both kings have been captured, which no game allows.
+    KingsInBothHands,
+    /// The side that just moved is in check.
+    OpponentInCheck,
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SfenError::FieldCount(n) => {
+                write!(f, "expected 3 or 4 fields (board, side, hands, move number), found {n}")
+            }
+            SfenError::RankCount { expected, found } => {
+                write!(f, "the board needs {expected} ranks separated by '/', found {found}")
+            }
+            SfenError::RankWidth { rank, expected, found } => {
+                write!(f, "rank {rank} describes {found} squares, the board is {expected} wide")
+            }
+            SfenError::UnexpectedCharacter { rank, found } => {
+                write!(f, "rank {rank}: {found:?} is not a piece letter, digit or '+'")
+            }
+            SfenError::PieceNotInGame(text) => write!(f, "{text:?} is not a piece of this game"),
+            SfenError::Turn(text) => write!(f, "side to move must be 'b' or 'w', found {text:?}"),
+            SfenError::Hand(detail) => write!(f, "bad hands field: {detail}"),
+            SfenError::MoveNumber(text) => {
+                write!(f, "move number must be a positive integer, found {text:?}")
+            }
+            SfenError::TooManyPieces(role) => {
+                write!(f, "more pieces of kind {} than the game has", role.letter())
+            }
+            SfenError::TooManyKings(color) => write!(f, "{color:?} has more than one king"),
+            SfenError::DeadPiece(square) => write!(f, "the piece on {square} could never move"),
+            SfenError::TwoPawnsOnFile(color, file) => {
+                write!(f, "{color:?} has two unpromoted pawns on file {}", file + 1)
+            }
+            SfenError::KingsInBothHands => write!(f, "both kings are in hands: a game ends at the first king capture"),
+            SfenError::OpponentInCheck => write!(f, "the side that is not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+/// Order in which hands are written (king first: only Spear holds one).
+const HAND_ORDER: [Role; 8] = [
+    Role::King,
+    Role::Rook,
+    Role::Bishop,
+    Role::Gold,
+    Role::Silver,
+    Role::Knight,
+    Role::Lance,
+    Role::Pawn,
+];
+
+/// Parses an SFEN (with or without a leading `sfen` keyword and the move
+/// number) into a validated position of game `V`.
+pub fn parse_sfen<V: ShogiVariant>(text: &str) -> Result<ShogiPosition<V>, SfenError> {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.first() == Some(&"sfen") {
+        fields.remove(0);
+    }
+    if !(3..=4).contains(&fields.len()) {
+        return Err(SfenError::FieldCount(fields.len()));
+    }
+    let mut position = ShogiPosition::<V>::empty();
+    parse_board(&mut position, fields[0])?;
+    let turn = match fields[1] {
+        "b" => Color::Sente,
+        "w" => Color::Gote,
+        other => return Err(SfenError::Turn(other.to_owned())),
+    };
+    position.set_turn(turn);
+    parse_hands(&mut position, fields[2])?;
+    if let Some(&number) = fields.get(3) {
+        match number.parse::<u32>() {
+            Ok(n) if n >= 1 => position.set_move_number(n),
+            _ => return Err(SfenError::MoveNumber(number.to_owned())),
+        }
+    }
+    position.refresh();
+    validate(&position)?;
+    Ok(position)
+}
+
+fn parse_board<V: ShogiVariant>(position: &mut ShogiPosition<V>, board: &str) -> Result<(), SfenError> {
+    let spec = V::SPEC;
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != spec.ranks as usize {
+        return Err(SfenError::RankCount { expected: spec.ranks, found: ranks.len() });
+    }
+    for (rank_index, rank_text) in ranks.iter().enumerate() {
+        let rank_letter = (b'a' + rank_index as u8) as char;
+        let width_error = |found| SfenError::RankWidth { rank: rank_letter, expected: spec.files, found };
+        let mut column = 0usize;
+        let mut chars = rank_text.chars();
+        while let Some(c) = chars.next() {
+            if let Some(digit) = c.to_digit(10) {
+                if digit == 0 {
+                    return Err(SfenError::UnexpectedCharacter { rank: rank_letter, found: c });
+                }
+                column += digit as usize;
+                continue;
+            }
+            let (promoted, letter) = if c == '+' {
+                match chars.next() {
+                    Some(next) => (true, next),
+                    None => return Err(SfenError::PieceNotInGame("+".into())),
+                }
+            } else {
+                (false, c)
+            };
+            let Some(base) = Role::from_letter(letter) else {
+                return Err(SfenError::UnexpectedCharacter { rank: rank_letter, found: letter });
+            };
+            let text = if promoted { format!("+{letter}") } else { letter.to_string() };
+            let role = if promoted {
+                base.promoted().ok_or_else(|| SfenError::PieceNotInGame(text.clone()))?
+            } else {
+                base
+            };
+            if !spec.board_roles.contains(&role) {
+                return Err(SfenError::PieceNotInGame(text));
+            }
+            if column >= spec.files as usize {
+                return Err(width_error(column + 1));
+            }
+            let color = if letter.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            let file = spec.files - 1 - column as u8;
+            let square = Square::from_coords(file, rank_index as u8).expect("inside the board");
+            position.put(square, Piece::new(color, role));
+            column += 1;
+        }
+        if column != spec.files as usize {
+            return Err(width_error(column));
+        }
+    }
+    Ok(())
+}
+
+fn parse_hands<V: ShogiVariant>(position: &mut ShogiPosition<V>, hands: &str) -> Result<(), SfenError> {
+    if hands == "-" {
+        return Ok(());
+    }
+    let mut count: Option<u32> = None;
+    for c in hands.chars() {
+        if let Some(digit) = c.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + digit;
+            if n > 99 {
+                return Err(SfenError::Hand(format!("count too large in {hands:?}")));
+            }
+            count = Some(n);
+            continue;
+        }
+        let role = Role::from_letter(c)
+            .filter(|role| V::SPEC.hand_roles.contains(role) || (*role == Role::King && V::KINGS_ARE_CAPTURED))
+            .ok_or_else(|| SfenError::Hand(format!("{c:?} is not a piece that can be held in this game")))?;
+        let n = count.take().unwrap_or(1);
+        if n == 0 {
+            return Err(SfenError::Hand(format!("a count of 0 in {hands:?}")));
+        }
+        let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+        let held = position.hand(color).count(role) as u32 + n;
+        if held > crate::zobrist::MAX_HAND_COUNT as u32 {
+            return Err(SfenError::TooManyPieces(role));
+        }
+        position.set_hand_count(color, role, held as u8);
+    }
+    if count.is_some() {
+        return Err(SfenError::Hand(format!("{hands:?} ends with a count and no piece")));
+    }
+    Ok(())
+}
+
+/// Checks what makes a position impossible in game `V`.
+fn validate<V: ShogiVariant>(position: &ShogiPosition<V>) -> Result<(), SfenError> {
+    for color in Color::ALL {
+        let kings = position.pieces(color, Role::King).count() + position.hand(color).count(Role::King) as u32;
+        if kings > 1 {
+            return Err(SfenError::TooManyKings(color));
+        }
+    }
+    let kings_in_hands = Color::ALL.iter().filter(|&&c| position.hand(c).count(Role::King) > 0).count();
+    if kings_in_hands > 1 {
+        return Err(SfenError::KingsInBothHands);
+    }
+    let full_set = piece_set_counts(V::SPEC.start);
+    for role in Role::HAND {
+        let on_board = (position.by_role(role) | role.promoted().map_or(Default::default(), |p| position.by_role(p))).count();
+        let in_hands = Color::ALL.iter().map(|&c| position.hand(c).count(role) as u32).sum::<u32>();
+        if on_board + in_hands > full_set[role.index()] {
+            return Err(SfenError::TooManyPieces(role));
+        }
+    }
+    if V::SPEC.promotion == crate::spec::PromotionRule::Optional {
+        for color in Color::ALL {
+            for role in [Role::Pawn, Role::Lance, Role::Knight] {
+                let dead = V::SPEC.far_ranks(color, V::SPEC.movement(role).immobile_ranks());
+                if let Some(square) = (position.pieces(color, role) & dead).first() {
+                    return Err(SfenError::DeadPiece(square));
+                }
+            }
+            let mut files_with_pawn = [false; 9];
+            for square in position.pieces(color, Role::Pawn) {
+                if std::mem::replace(&mut files_with_pawn[square.file() as usize], true) {
+                    return Err(SfenError::TwoPawnsOnFile(color, square.file()));
+                }
+            }
+        }
+        let them = !position.turn();
+        if let Some(king) = position.king(them) {
+            if position.is_attacked(king, position.turn(), position.blockers()) {
+                return Err(SfenError::OpponentInCheck);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many pieces of each unpromoted role a full set has, read off the
+/// start position.
+fn piece_set_counts(start: &str) -> [u32; Role::NUM] {
+    let mut counts = [0u32; Role::NUM];
+    let board = start.split(' ').next().unwrap_or_default();
+    for c in board.chars() {
+        if let Some(role) = Role::from_letter(c) {
+            counts[role.index()] += 1;
+        }
+    }
+    counts
+}
+
+/// Writes the position as SFEN, move number included.
+pub fn write_sfen<V: ShogiVariant>(position: &ShogiPosition<V>) -> String {
+    let spec = V::SPEC;
+    let mut out = String::new();
+    for rank in 0..spec.ranks {
+        if rank > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for file in (0..spec.files).rev() {
+            let square = Square::from_coords(file, rank).expect("inside the board");
+            match position.piece_at(square) {
+                None => empty += 1,
+                Some(piece) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(&piece.to_sfen());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out.push(' ');
+    out.push(match position.turn() {
+        Color::Sente => 'b',
+        Color::Gote => 'w',
+    });
+    out.push(' ');
+    let before = out.len();
+    for color in Color::ALL {
+        for role in HAND_ORDER {
+            let n = position.hand(color).count(role);
+            if n > 1 {
+                out.push_str(&n.to_string());
+            }
+            if n > 0 {
+                let letter = role.letter();
+                out.push(if color == Color::Sente { letter } else { letter.to_ascii_lowercase() });
+            }
+        }
+    }
+    if out.len() == before {
+        out.push('-');
+    }
+    out.push(' ');
+    out.push_str(&position.move_number().to_string());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Minishogi, Shogi, Spear};
+
+    #[test]
+    fn start_positions_round_trip() {
+        for text in [Shogi::SPEC.start, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"] {
+            assert_eq!(write_sfen(&parse_sfen::<Shogi>(text).unwrap()), text);
+        }
+        assert_eq!(write_sfen(&parse_sfen::<Minishogi>(Minishogi::SPEC.start).unwrap()), Minishogi::SPEC.start);
+        assert_eq!(write_sfen(&parse_sfen::<Spear>(Spear::SPEC.start).unwrap()), Spear::SPEC.start);
+    }
+
+    #[test]
+    fn hands_are_written_in_standard_order() {
+        let text = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+        assert_eq!(write_sfen(&parse_sfen::<Shogi>(text).unwrap()), text);
+        let reordered = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w 5pGRsgn 1";
+        assert_eq!(write_sfen(&parse_sfen::<Shogi>(reordered).unwrap()), text);
+    }
+
+    #[test]
+    fn spear_accepts_a_king_in_hand() {
+        let text = "lbsg1/4p/5/P4/1GSBL w Kk 3";
+        assert_eq!(parse_sfen::<Spear>(text).unwrap_err(), SfenError::KingsInBothHands);
+        let text = "lbsg1/4p/5/P4/1GSBL w K 3";
+        assert_eq!(write_sfen(&parse_sfen::<Spear>(text).unwrap()), text);
+        assert!(parse_sfen::<Shogi>("9/9/9/9/9/9/9/9/9 b K 1").is_err());
+    }
+
+    #[test]
+    fn malformed_text_gets_precise_errors() {
+        let cases: &[(&str, SfenError)] = &[
+            ("", SfenError::FieldCount(0)),
+            ("rbsgk/4p/5/P4 b - 1", SfenError::RankCount { expected: 5, found: 4 }),
+            ("rbsgk/4p/6/P4/KGSBR b - 1", SfenError::RankWidth { rank: 'c', expected: 5, found: 6 }),
+            ("rbsgk/4p/4/P4/KGSBR b - 1", SfenError::RankWidth { rank: 'c', expected: 5, found: 4 }),
+            ("rbsgk/4p/5/P4/KGSBX b - 1", SfenError::UnexpectedCharacter { rank: 'e', found: 'X' }),
+            ("rbsgk/4p/5/P4/KGSBR x - 1", SfenError::Turn("x".into())),
+            ("rbsgk/4p/5/P4/KGSBR b 2 1", SfenError::Hand("\"2\" ends with a count and no piece".into())),
+            ("rbsgk/4p/5/P4/KGSBR b - 0", SfenError::MoveNumber("0".into())),
+            ("rbsgk/4p/5/P4/KGSBN b - 1", SfenError::PieceNotInGame("N".into())),
+            ("rbsgk/4p/5/P4/KGSB+G b - 1", SfenError::PieceNotInGame("+G".into())),
+            ("rbsgk/4p/5/P4/KGSBR b P 1", SfenError::TooManyPieces(Role::Pawn)),
+            ("rbsgk/4p/5/P4/KGSBK b - 1", SfenError::TooManyKings(Color::Sente)),
+            ("rbsgP/4p/5/5/KGSBR b - 1", SfenError::DeadPiece("1a".parse().unwrap())),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_sfen::<Minishogi>(text).unwrap_err(), *expected, "{text}");
+        }
+        assert_eq!(
+            parse_sfen::<Shogi>("4k4/9/9/9/4P4/9/4P4/9/4K4 b - 1").unwrap_err(),
+            SfenError::TwoPawnsOnFile(Color::Sente, 4)
+        );
+        assert!(parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4K3R b - 1").is_ok());
+        assert!(parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4K3R w - 1").is_ok());
+        assert_eq!(
+            parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4R3K b - 1").unwrap_err(),
+            SfenError::OpponentInCheck
+        );
+    }
+}

@@ -1,0 +1,439 @@
+//! The board, hands and side to move of a shogi-like game, generic over the
+//! game ([`ShogiVariant`]). Copy-make: [`ShogiPosition::play_unchecked`]
+//! changes a position in place; the previous position is just a clone.
+
+use crate::attacks::{attacks, between, is_slider, pseudo_slides, Movement};
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveSet};
+use crate::outcome::Outcome;
+use crate::role::{Piece, Role};
+use crate::spec::Spec;
+use crate::square::Square;
+use crate::variant::Variant;
+use crate::zobrist;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+/// A shogi-like game: its data ([`Spec`]) and the rules that are code.
+pub trait ShogiVariant: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// Which game this is.
+    const VARIANT: Variant;
+    /// Its parameters.
+    const SPEC: Spec;
+    /// The board's squares.
+    const BOARD: Bitboard = Self::SPEC.board();
+    /// Grid squares off the board; sliders treat them as occupied.
+    const OFF_BOARD: Bitboard = Bitboard(Bitboard::FULL.0 & !Self::SPEC.board().0);
+    /// Whether kings are captured like other pieces (and may then sit in a
+    /// hand), as in Spear, rather than protected by the rule of check.
+    const KINGS_ARE_CAPTURED: bool = false;
+    /// Promotion zones, by colour.
+    const ZONES: [Bitboard; 2] = [Self::SPEC.zone(Color::Sente), Self::SPEC.zone(Color::Gote)];
+
+    /// Hands every legal move to `listener`, grouped in [`MoveSet`]s, until
+    /// it returns `true`; returns whether it did.
+    fn generate<F: FnMut(MoveSet) -> bool>(position: &ShogiPosition<Self>, listener: &mut F) -> bool;
+
+    /// Recomputes what the generator caches after each move (checkers, pins).
+    fn refresh(position: &mut ShogiPosition<Self>);
+
+    /// The end of the game as the position alone shows it.
+    fn outcome(position: &ShogiPosition<Self>) -> Option<Outcome>;
+
+    /// Whether the side to move is in check (never, in games without check).
+    fn is_check(position: &ShogiPosition<Self>) -> bool;
+}
+
+/// The pieces in one side's hand, counted by hand role.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct Hand([u8; 8]);
+
+impl Hand {
+    /// How many pieces of `role` (an unpromoted role).
+    #[inline(always)]
+    pub fn count(&self, role: Role) -> u8 {
+        self.0[role.index()]
+    }
+
+    /// Whether the hand is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&n| n == 0)
+    }
+
+    /// Roles held with their counts, in index order (pawn first).
+    pub fn iter(&self) -> impl Iterator<Item = (Role, u8)> + '_ {
+        Role::HAND.iter().map(|&role| (role, self.count(role))).filter(|&(_, n)| n > 0)
+    }
+
+    pub(crate) fn set(&mut self, role: Role, count: u8) {
+        self.0[role.index()] = count;
+    }
+}
+
+/// A position of a shogi-like game.
+#[derive(Clone, Copy)]
+pub struct ShogiPosition<V: ShogiVariant> {
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; Role::NUM],
+    /// Piece index + 1 per square, 0 for empty.
+    squares: [u8; 81],
+    hands: [Hand; 2],
+    turn: Color,
+    move_number: u32,
+    hash: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    variant: PhantomData<V>,
+}
+
+impl<V: ShogiVariant> ShogiPosition<V> {
+    /// An empty board, Sente to move, move number 1.
+    pub fn empty() -> Self {
+        ShogiPosition {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; Role::NUM],
+            squares: [0; 81],
+            hands: [Hand::default(); 2],
+            turn: Color::Sente,
+            move_number: 1,
+            hash: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            variant: PhantomData,
+        }
+    }
+
+    /// The game's start position.
+    pub fn start() -> Self {
+        crate::sfen::parse_sfen::<V>(V::SPEC.start).expect("start positions are valid")
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The move number as SFEN counts it (1 at the start, +1 per ply).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// The piece on `square`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        match self.squares[square.index() as usize] {
+            0 => None,
+            code => Some(Piece::from_index(code as usize - 1)),
+        }
+    }
+
+    /// `color`'s hand.
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> &Hand {
+        &self.hands[color.index()]
+    }
+
+    /// Squares holding `color`'s pieces.
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `role`, both sides.
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// Squares holding `color`'s pieces of `role`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_role[role.index()] & self.by_color[color.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Occupied squares plus the off-board part of the grid, as sliders see it.
+    #[inline(always)]
+    pub fn blockers(&self) -> Bitboard {
+        self.occupied() | V::OFF_BOARD
+    }
+
+    /// Where `color`'s king stands, if it is on the board.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.pieces(color, Role::King).first()
+    }
+
+    /// Pieces giving check to the side to move (cached; empty in Spear).
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// The side to move's pieces pinned to its king (cached; empty in Spear).
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// A Zobrist hash of board, hands and side to move.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Squares a piece of `role` and `color` on `square` attacks now.
+    #[inline(always)]
+    pub fn attacks_from(&self, role: Role, color: Color, square: Square) -> Bitboard {
+        attacks(V::SPEC.movement(role), color, square, self.blockers()) & V::BOARD
+    }
+
+    /// `color`'s pieces that attack `square`, with `blockers` as occupancy.
+    #[inline]
+    pub fn attackers_to(&self, square: Square, color: Color, blockers: Bitboard) -> Bitboard {
+        let mut attackers = Bitboard::EMPTY;
+        let theirs = self.by_color[color.index()];
+        let mut gold_movers = Bitboard::EMPTY;
+        for &role in V::SPEC.board_roles {
+            let pieces = self.by_role[role.index()] & theirs;
+            if pieces.is_empty() {
+                continue;
+            }
+            let movement = V::SPEC.movement(role);
+            if movement == Movement::Gold {
+                gold_movers |= pieces;
+                continue;
+            }
+            // A piece attacks `square` exactly when a piece of the other
+            // colour on `square` would attack it: every pattern is symmetric.
+            attackers |= attacks(movement, !color, square, blockers) & pieces;
+        }
+        if gold_movers.any() {
+            attackers |= attacks(Movement::Gold, !color, square, blockers) & gold_movers;
+        }
+        attackers
+    }
+
+    /// Whether `color` attacks `square`, with `blockers` as occupancy.
+    #[inline]
+    pub fn is_attacked(&self, square: Square, color: Color, blockers: Bitboard) -> bool {
+        self.attackers_to(square, color, blockers).any()
+    }
+
+    /// Puts a piece on an empty square (set-up; no legality check).
+    pub fn put(&mut self, square: Square, piece: Piece) {
+        debug_assert!(self.piece_at(square).is_none());
+        self.by_color[piece.color.index()].insert(square);
+        self.by_role[piece.role.index()].insert(square);
+        self.squares[square.index() as usize] = piece.index() as u8 + 1;
+        self.hash ^= zobrist::piece_key(piece, square);
+    }
+
+    /// Takes the piece off a square (set-up; no legality check).
+    pub fn take(&mut self, square: Square) -> Option<Piece> {
+        let piece = self.piece_at(square)?;
+        self.by_color[piece.color.index()].remove(square);
+        self.by_role[piece.role.index()].remove(square);
+        self.squares[square.index() as usize] = 0;
+        self.hash ^= zobrist::piece_key(piece, square);
+        Some(piece)
+    }
+
+    /// Sets how many pieces of `role` `color` holds (set-up).
+    pub fn set_hand_count(&mut self, color: Color, role: Role, count: u8) {
+        let old = self.hands[color.index()].count(role);
+        self.hash ^= zobrist::hand_key(color, role, old) ^ zobrist::hand_key(color, role, count);
+        self.hands[color.index()].set(role, count);
+    }
+
+    /// Sets the side to move (set-up).
+    pub fn set_turn(&mut self, color: Color) {
+        if self.turn != color {
+            self.hash ^= zobrist::turn_key();
+            self.turn = color;
+        }
+    }
+
+    /// Sets the move number (set-up).
+    pub fn set_move_number(&mut self, number: u32) {
+        self.move_number = number;
+    }
+
+    /// Recomputes cached data after a set-up change.
+    pub fn refresh(&mut self) {
+        V::refresh(self);
+    }
+
+    /// Plays a move that the caller knows to be legal.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        match m {
+            Move::Board { from, to, promote } => {
+                let piece = self.take(from).expect("a legal move starts on a piece");
+                if let Some(captured) = self.take(to) {
+                    let role = captured.role.unpromoted();
+                    let count = self.hands[us.index()].count(role);
+                    self.set_hand_count(us, role, count + 1);
+                }
+                let role = if promote {
+                    piece.role.promoted().expect("only promotable pieces promote")
+                } else {
+                    piece.role
+                };
+                self.put(to, Piece::new(us, role));
+            }
+            Move::Drop { role, to } => {
+                let count = self.hands[us.index()].count(role);
+                self.set_hand_count(us, role, count - 1);
+                self.put(to, Piece::new(us, role));
+            }
+        }
+        self.turn = !us;
+        self.hash ^= zobrist::turn_key();
+        self.move_number += 1;
+        V::refresh(self);
+    }
+
+    /// Calls `listener` with each group of legal moves until it returns
+    /// `true`; returns whether it did.
+    #[inline]
+    pub fn generate<F: FnMut(MoveSet) -> bool>(&self, mut listener: F) -> bool {
+        V::generate(self, &mut listener)
+    }
+
+    /// Board moves of each piece of `us` as [`MoveSet`]s, with targets limited to
+    /// `targets` and to the pin line for pinned pieces; kings excluded.
+    /// Shared by every shogi-like game.
+    #[inline(always)]
+    pub(crate) fn generate_piece_moves<F: FnMut(MoveSet) -> bool>(
+        &self,
+        targets: Bitboard,
+        listener: &mut F,
+    ) -> bool {
+        let us = self.turn;
+        let blockers = self.blockers();
+        let king = self.king(us);
+        for &role in V::SPEC.board_roles {
+            if role == Role::King {
+                continue;
+            }
+            let movement = V::SPEC.movement(role);
+            for from in self.pieces(us, role) {
+                let mut to = attacks(movement, us, from, blockers) & targets;
+                if self.pinned.contains(from) {
+                    if let Some(king) = king {
+                        to &= crate::attacks::line(king, from);
+                    }
+                }
+                if to.is_empty() {
+                    continue;
+                }
+                let set = self.promotion_split(role, from, to);
+                if listener(set) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Splits a piece's targets by whether it may or must promote there.
+    #[inline(always)]
+    pub(crate) fn promotion_split(&self, role: Role, from: Square, to: Bitboard) -> MoveSet {
+        let us = self.turn;
+        let (mut optional, mut forced) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        if role.promoted().is_some() {
+            let zone = V::ZONES[us.index()];
+            match V::SPEC.promotion {
+                crate::spec::PromotionRule::Optional => {
+                    let may = if zone.contains(from) { to } else { to & zone };
+                    let immobile = V::SPEC.movement(role).immobile_ranks();
+                    forced = may & V::SPEC.far_ranks(us, immobile);
+                    optional = may & !forced;
+                }
+                crate::spec::PromotionRule::OnArrival => forced = to & zone,
+            }
+        }
+        MoveSet::Board { role, from, to, promote_optional: optional, promote_forced: forced }
+    }
+
+    /// Computes checkers and pinned pieces of the side to move; for games
+    /// with check.
+    pub(crate) fn compute_checks_and_pins(&mut self) {
+        let us = self.turn;
+        let them = !us;
+        self.checkers = Bitboard::EMPTY;
+        self.pinned = Bitboard::EMPTY;
+        let Some(king) = self.king(us) else {
+            return;
+        };
+        self.checkers = self.attackers_to(king, them, self.blockers());
+        let occupied = self.occupied();
+        let ours = self.by_color(us);
+        for &role in V::SPEC.board_roles {
+            let movement = V::SPEC.movement(role);
+            if !is_slider(movement) {
+                continue;
+            }
+            let snipers = pseudo_slides(movement, us, king) & self.pieces(them, role);
+            for sniper in snipers {
+                let blocking = between(king, sniper) & occupied;
+                if blocking.any() && !blocking.has_more_than_one() && (blocking & ours).any() {
+                    self.pinned |= blocking;
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.generate(|set| !set.is_empty())
+    }
+
+    /// The number of legal moves, counted without listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut count = 0u64;
+        self.generate(|set| {
+            count += set.len() as u64;
+            false
+        });
+        count
+    }
+}
+
+impl<V: ShogiVariant> PartialEq for ShogiPosition<V> {
+    /// Same board, hands and side to move (the move number is ignored).
+    fn eq(&self, other: &Self) -> bool {
+        self.squares == other.squares && self.hands == other.hands && self.turn == other.turn
+    }
+}
+
+impl<V: ShogiVariant> Eq for ShogiPosition<V> {}
+
+impl<V: ShogiVariant> Hash for ShogiPosition<V> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl<V: ShogiVariant> fmt::Debug for ShogiPosition<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::sfen::write_sfen(self))
+    }
+}
+
+impl<V: ShogiVariant> Default for ShogiPosition<V> {
+    fn default() -> Self {
+        Self::start()
+    }
+}

@@ -1,0 +1,132 @@
+//! What a shogi-like game is, as data: one `const` [`Spec`] per game.
+
+use crate::attacks::Movement;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::role::Role;
+
+/// When pieces promote.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PromotionRule {
+    /// Shogi: a move that starts or ends in the zone may promote; it must
+    /// when the piece could otherwise never move again.
+    Optional,
+    /// Spear: a board move that ends in the zone always promotes; where it
+    /// starts does not matter, and a drop never promotes.
+    OnArrival,
+}
+
+/// The parameters of a shogi-like game. Rules that are more than parameters
+/// (check, king capture, uchifuzume) live in each game's own module.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// Files on the board (counted from USI file 1).
+    pub files: u8,
+    /// Ranks on the board (counted from USI rank a).
+    pub ranks: u8,
+    /// The start position as SFEN.
+    pub start: &'static str,
+    /// Roles that may stand on the board, unpromoted then promoted.
+    pub board_roles: &'static [Role],
+    /// Roles that may be dropped from a hand.
+    pub hand_roles: &'static [Role],
+    /// How each role moves, indexed by [`Role::index`]; roles not in
+    /// `board_roles` are never looked up.
+    pub movements: [Movement; Role::NUM],
+    /// Depth of the promotion zone in ranks.
+    pub zone_depth: u8,
+    /// How promotion works.
+    pub promotion: PromotionRule,
+}
+
+impl Spec {
+    /// The squares of the board.
+    pub const fn board(&self) -> Bitboard {
+        let mut bits = 0u128;
+        let mut file = 0;
+        while file < self.files {
+            bits |= ((1u128 << self.ranks) - 1) << (file as u32 * 9);
+            file += 1;
+        }
+        Bitboard(bits)
+    }
+
+    /// The `count` ranks furthest from `color`, on the board.
+    pub const fn far_ranks(&self, color: Color, count: u8) -> Bitboard {
+        let mut column = 0u128;
+        let mut i = 0;
+        while i < count {
+            let rank = match color {
+                Color::Sente => i,
+                Color::Gote => self.ranks - 1 - i,
+            };
+            column |= 1u128 << rank;
+            i += 1;
+        }
+        let mut bits = 0u128;
+        let mut file = 0;
+        while file < self.files {
+            bits |= column << (file as u32 * 9);
+            file += 1;
+        }
+        Bitboard(bits)
+    }
+
+    /// The promotion zone of `color`.
+    pub const fn zone(&self, color: Color) -> Bitboard {
+        self.far_ranks(color, self.zone_depth)
+    }
+
+    /// How `role` moves in this game.
+    #[inline(always)]
+    pub const fn movement(&self, role: Role) -> Movement {
+        self.movements[role.index()]
+    }
+}
+
+impl Movement {
+    /// How many of the furthest ranks leave a piece moving this way with no
+    /// move at all, on an empty board.
+    pub const fn immobile_ranks(self) -> u8 {
+        match self {
+            Movement::Pawn | Movement::Lance | Movement::ForwardBishop => 1,
+            Movement::Knight => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// Movements of the standard shogi pieces, shared by shogi and minishogi.
+pub const STANDARD_MOVEMENTS: [Movement; Role::NUM] = [
+    Movement::Pawn,
+    Movement::Lance,
+    Movement::Knight,
+    Movement::Silver,
+    Movement::Gold,
+    Movement::Bishop,
+    Movement::Rook,
+    Movement::King,
+    Movement::Gold,
+    Movement::Gold,
+    Movement::Gold,
+    Movement::Gold,
+    Movement::Horse,
+    Movement::Dragon,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Minishogi, Shogi, Spear};
+    use crate::ShogiVariant;
+
+    #[test]
+    fn boards_and_zones() {
+        assert_eq!(Shogi::SPEC.board(), Bitboard::FULL);
+        assert_eq!(Minishogi::SPEC.board().count(), 25);
+        assert_eq!(Spear::SPEC.zone(Color::Sente).count(), 10);
+        assert_eq!(Minishogi::SPEC.zone(Color::Gote).count(), 5);
+        assert!(Shogi::SPEC.zone(Color::Gote).contains("1i".parse().unwrap()));
+        assert!(Spear::SPEC.zone(Color::Gote).contains("5d".parse().unwrap()));
+    }
+}
