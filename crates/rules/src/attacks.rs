@@ -42,17 +42,18 @@ pub enum Movement {
 }
 
 /// The eight directions as (file, rank) steps; rank −1 is Sente's forward.
-/// Directions whose index delta is positive come first in each pair so the
-/// nearest blocker is the lowest set bit for them and the highest for the rest.
+/// Opposite directions are paired (`d ^ 1`). The nearest blocker along a
+/// direction whose index delta is positive is the lowest set bit, otherwise
+/// the highest.
 const DIRECTIONS: [(i8, i8); 8] = [
     (0, -1),  // 0: towards rank a (Sente forward), index −1
     (0, 1),   // 1: towards rank i, index +1
     (1, 0),   // 2: towards file 9, index +9
     (-1, 0),  // 3: towards file 1, index −9
     (1, -1),  // 4: index +8
-    (1, 1),   // 5: index +10
-    (-1, -1), // 6: index −10
-    (-1, 1),  // 7: index −8
+    (-1, 1),  // 5: index −8
+    (1, 1),   // 6: index +10
+    (-1, -1), // 7: index −10
 ];
 
 const fn direction_is_positive(direction: usize) -> bool {
@@ -234,7 +235,7 @@ pub fn attacks(movement: Movement, color: Color, square: Square, occupied: Bitbo
         Movement::Horse => bishop_attacks(square, occupied) | ORTHOGONAL_STEPS[c][s],
         Movement::Dragon => rook_attacks(square, occupied) | DIAGONAL_STEPS[c][s],
         Movement::ForwardBishop => {
-            let (left, right) = color.select((4, 6), (5, 7));
+            let (left, right) = color.select((4, 7), (5, 6));
             slide(left, square, occupied) | slide(right, square, occupied)
         }
         Movement::TwoStep => two_step_attacks(square, occupied),
@@ -288,7 +289,7 @@ pub fn pseudo_slides(movement: Movement, color: Color, square: Square) -> Bitboa
         Movement::Lance => RAYS[color.select(0, 1)][s],
         Movement::Bishop | Movement::Horse => rays(&DIAGONAL),
         Movement::Rook | Movement::Dragon => rays(&ORTHOGONAL),
-        Movement::ForwardBishop => rays(&color.select([4, 6], [5, 7])),
+        Movement::ForwardBishop => rays(&color.select([4, 7], [5, 6])),
         _ => Bitboard::EMPTY,
     }
 }
@@ -364,6 +365,21 @@ mod tests {
         assert!(!reach.contains(sq("3a")));
         assert!(reach.contains(sq("3e")) && reach.contains(sq("1a")) && reach.contains(sq("5e")));
         assert_eq!(reach.count(), 15);
+    }
+
+    #[test]
+    fn directions_pair_with_their_opposites() {
+        for direction in 0..8 {
+            let (file, rank) = DIRECTIONS[direction];
+            assert_eq!(DIRECTIONS[opposite_direction(direction)], (-file, -rank));
+        }
+    }
+
+    #[test]
+    fn line_through_a_diagonal_pin() {
+        let expected = Bitboard::from_iter(["5a", "4b", "3c", "2d", "1e"].map(sq));
+        let five_by_five = Bitboard::from_drawing(&["XXXXX"; 5]);
+        assert_eq!(line(sq("3c"), sq("2d")) & five_by_five, expected);
     }
 
     #[test]

@@ -227,8 +227,9 @@ fn parse_hands<V: ShogiVariant>(position: &mut ShogiPosition<V>, hands: &str) ->
 /// Checks what makes a position impossible in game `V`.
 fn validate<V: ShogiVariant>(position: &ShogiPosition<V>) -> Result<(), SfenError> {
     for color in Color::ALL {
-        let kings = position.pieces(color, Role::King).count() + position.hand(color).count(Role::King) as u32;
-        if kings > 1 {
+        // A king in a hand is the opponent's, captured (Spear).
+        let captured = position.hand(!color).count(Role::King) as u32;
+        if position.pieces(color, Role::King).count() + captured > 1 {
             return Err(SfenError::TooManyKings(color));
         }
     }
