@@ -37,5 +37,6 @@ fn main() -> ExitCode {
 
 /// Parses a game name for clap.
 fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse().map_err(|e: koma_rules::UnknownVariant| e.to_string())
+    text.parse()
+        .map_err(|e: koma_rules::UnknownVariant| e.to_string())
 }

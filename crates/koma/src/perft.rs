@@ -57,7 +57,8 @@ fn perft<P: Position>(args: &PerftArgs) -> Result<(), String> {
             let count = next.perft(args.depth - 1);
             total += count;
             if args.divide {
-                progress.suspend(|| writeln!(out, "{} {count}", P::move_to_text(m)))
+                progress
+                    .suspend(|| writeln!(out, "{} {count}", P::move_to_text(m)))
                     .map_err(|e| e.to_string())?;
             }
             progress.inc(1);
@@ -68,7 +69,11 @@ fn perft<P: Position>(args: &PerftArgs) -> Result<(), String> {
     writeln!(out, "{total}").map_err(|e| e.to_string())?;
     if std::io::stderr().is_terminal() {
         let seconds = started.elapsed().as_secs_f64();
-        eprintln!("{:.3} s, {:.1} M nodes/s", seconds, total as f64 / seconds / 1e6);
+        eprintln!(
+            "{:.3} s, {:.1} M nodes/s",
+            seconds,
+            total as f64 / seconds / 1e6
+        );
     }
     Ok(())
 }

@@ -351,9 +351,19 @@ mod tests {
 
     #[test]
     fn forward_bishop_goes_only_forward() {
-        let sente = attacks(Movement::ForwardBishop, Color::Sente, sq("3c"), Bitboard::EMPTY);
+        let sente = attacks(
+            Movement::ForwardBishop,
+            Color::Sente,
+            sq("3c"),
+            Bitboard::EMPTY,
+        );
         assert_eq!(sente, Bitboard::from_iter(["4b", "5a", "2b", "1a"].map(sq)));
-        let gote = attacks(Movement::ForwardBishop, Color::Gote, sq("3c"), Bitboard::EMPTY);
+        let gote = attacks(
+            Movement::ForwardBishop,
+            Color::Gote,
+            sq("3c"),
+            Bitboard::EMPTY,
+        );
         assert!(gote.contains(sq("4d")) && gote.contains(sq("1e")) && !gote.contains(sq("4b")));
     }
 
@@ -384,7 +394,10 @@ mod tests {
 
     #[test]
     fn between_and_line() {
-        assert_eq!(between(sq("1a"), sq("4d")), Bitboard::from_iter(["2b", "3c"].map(sq)));
+        assert_eq!(
+            between(sq("1a"), sq("4d")),
+            Bitboard::from_iter(["2b", "3c"].map(sq))
+        );
         assert_eq!(between(sq("1a"), sq("2c")), Bitboard::EMPTY);
         assert_eq!(between(sq("5e"), sq("5d")), Bitboard::EMPTY);
         assert_eq!(line(sq("5e"), sq("5a")).count(), 9);

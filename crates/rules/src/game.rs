@@ -58,12 +58,18 @@ pub struct Game<P: Position> {
 impl<P: Position> Game<P> {
     /// A new game from `start`.
     pub fn new(start: P) -> Game<P> {
-        Game { positions: vec![start], moves: Vec::new(), declared: None }
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            declared: None,
+        }
     }
 
     /// The current position.
     pub fn position(&self) -> &P {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// The start position.
@@ -83,7 +89,9 @@ impl<P: Position> Game<P> {
 
     /// How the game ended, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.declared.or_else(|| self.position().outcome()).or_else(|| self.repetition())
+        self.declared
+            .or_else(|| self.position().outcome())
+            .or_else(|| self.repetition())
     }
 
     /// Plays a legal move.
@@ -102,10 +110,13 @@ impl<P: Position> Game<P> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Finished(outcome));
         }
-        let m = self.position().parse_move(text).map_err(|error| match error {
-            MoveError::Syntax(syntax) => GameError::Syntax(syntax.to_string()),
-            MoveError::Illegal(illegal) => GameError::Illegal(illegal),
-        })?;
+        let m = self
+            .position()
+            .parse_move(text)
+            .map_err(|error| match error {
+                MoveError::Syntax(syntax) => GameError::Syntax(syntax.to_string()),
+                MoveError::Illegal(illegal) => GameError::Illegal(illegal),
+            })?;
         self.play(m)?;
         Ok(m)
     }
@@ -137,7 +148,10 @@ impl<P: Position> Game<P> {
 
     /// Sennichite, judged at the current position.
     fn repetition(&self) -> Option<Outcome> {
-        if !matches!(P::VARIANT, crate::Variant::Shogi | crate::Variant::Minishogi) {
+        if !matches!(
+            P::VARIANT,
+            crate::Variant::Shogi | crate::Variant::Minishogi
+        ) {
             return None;
         }
         let current = self.position();
@@ -180,8 +194,14 @@ mod tests {
         let mut game = Game::new(StandardShogiPosition::start());
         game.play_text("7g7f").unwrap();
         game.play_text("3c3d").unwrap();
-        assert_eq!(game.undo().map(StandardShogiPosition::move_to_text), Some("3c3d".into()));
-        assert_eq!(game.undo().map(StandardShogiPosition::move_to_text), Some("7g7f".into()));
+        assert_eq!(
+            game.undo().map(StandardShogiPosition::move_to_text),
+            Some("3c3d".into())
+        );
+        assert_eq!(
+            game.undo().map(StandardShogiPosition::move_to_text),
+            Some("7g7f".into())
+        );
         assert_eq!(game.undo(), None);
         assert_eq!(game.position(), &StandardShogiPosition::start());
     }
@@ -202,7 +222,10 @@ mod tests {
             }
         }
         assert_eq!(game.moves().len(), 12);
-        assert_eq!(game.outcome(), Some(Outcome::win(Color::Gote, EndReason::PerpetualCheck)));
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Gote, EndReason::PerpetualCheck))
+        );
     }
 
     #[test]
@@ -222,8 +245,14 @@ mod tests {
     fn resignation_and_finished_games() {
         let mut game = Game::new(SpearPosition::start());
         game.resign(Color::Sente).unwrap();
-        assert_eq!(game.outcome(), Some(Outcome::win(Color::Gote, EndReason::Resignation)));
-        assert!(matches!(game.play_text("5d5c"), Err(GameError::Finished(_))));
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Gote, EndReason::Resignation))
+        );
+        assert!(matches!(
+            game.play_text("5d5c"),
+            Err(GameError::Finished(_))
+        ));
         game.undo();
         assert_eq!(game.outcome(), None);
         game.play_text("5d5c").unwrap();

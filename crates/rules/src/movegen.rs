@@ -112,6 +112,9 @@ fn generate_drops<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
 /// may or may not take the pawn, all follow from the ordinary rules.
 fn pawn_drop_mates<V: ShogiVariant>(position: &ShogiPosition<V>, square: Square) -> bool {
     let mut after = *position;
-    after.play_unchecked(Move::Drop { role: Role::Pawn, to: square });
+    after.play_unchecked(Move::Drop {
+        role: Role::Pawn,
+        to: square,
+    });
     !after.has_legal_move()
 }

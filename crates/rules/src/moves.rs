@@ -81,9 +81,16 @@ impl Move {
             return None;
         }
         if origin < 81 {
-            Some(Move::Board { from: Square::new_unchecked(origin), to, promote })
+            Some(Move::Board {
+                from: Square::new_unchecked(origin),
+                to,
+                promote,
+            })
         } else if origin < 81 + 8 && !promote {
-            Some(Move::Drop { role: Role::from_index((origin - 81) as usize), to })
+            Some(Move::Drop {
+                role: Role::from_index((origin - 81) as usize),
+                to,
+            })
         } else {
             None
         }
@@ -139,9 +146,11 @@ impl MoveSet {
     #[inline(always)]
     pub fn len(&self) -> usize {
         match self {
-            MoveSet::Board { to, promote_optional, .. } => {
-                (to.count() + promote_optional.count()) as usize
-            }
+            MoveSet::Board {
+                to,
+                promote_optional,
+                ..
+            } => (to.count() + promote_optional.count()) as usize,
             MoveSet::Drop { to, .. } => to.count() as usize,
         }
     }
@@ -158,14 +167,32 @@ impl MoveSet {
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(Move)) {
         match *self {
-            MoveSet::Board { from, to, promote_optional, promote_forced, .. } => {
+            MoveSet::Board {
+                from,
+                to,
+                promote_optional,
+                promote_forced,
+                ..
+            } => {
                 for target in to {
                     if promote_forced.contains(target) {
-                        f(Move::Board { from, to: target, promote: true });
+                        f(Move::Board {
+                            from,
+                            to: target,
+                            promote: true,
+                        });
                     } else {
-                        f(Move::Board { from, to: target, promote: false });
+                        f(Move::Board {
+                            from,
+                            to: target,
+                            promote: false,
+                        });
                         if promote_optional.contains(target) {
-                            f(Move::Board { from, to: target, promote: true });
+                            f(Move::Board {
+                                from,
+                                to: target,
+                                promote: true,
+                            });
                         }
                     }
                 }
@@ -182,8 +209,18 @@ impl MoveSet {
     pub fn contains(&self, m: Move) -> bool {
         match (*self, m) {
             (
-                MoveSet::Board { from, to, promote_optional, promote_forced, .. },
-                Move::Board { from: f, to: t, promote },
+                MoveSet::Board {
+                    from,
+                    to,
+                    promote_optional,
+                    promote_forced,
+                    ..
+                },
+                Move::Board {
+                    from: f,
+                    to: t,
+                    promote,
+                },
             ) => {
                 from == f
                     && to.contains(t)
@@ -193,7 +230,9 @@ impl MoveSet {
                         !promote_forced.contains(t)
                     }
             }
-            (MoveSet::Drop { role, to }, Move::Drop { role: r, to: t }) => role == r && to.contains(t),
+            (MoveSet::Drop { role, to }, Move::Drop { role: r, to: t }) => {
+                role == r && to.contains(t)
+            }
             _ => false,
         }
     }
@@ -214,7 +253,10 @@ mod tests {
             }
         }
         for role in Role::HAND {
-            let m = Move::Drop { role, to: Square::new_unchecked(40) };
+            let m = Move::Drop {
+                role,
+                to: Square::new_unchecked(40),
+            };
             assert_eq!(Move::from_u16(m.to_u16()), Some(m));
         }
         assert_eq!(Move::from_u16(0xffff), None);

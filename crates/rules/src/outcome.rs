@@ -46,12 +46,18 @@ pub struct Outcome {
 impl Outcome {
     /// `winner` won for `reason`.
     pub const fn win(winner: Color, reason: EndReason) -> Outcome {
-        Outcome { winner: Some(winner), reason }
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
     }
 
     /// A draw for `reason`.
     pub const fn draw(reason: EndReason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
 }
 

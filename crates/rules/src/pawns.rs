@@ -17,7 +17,9 @@ use crate::zobrist;
 use std::fmt;
 
 /// The 64 squares of the board on the grid.
-pub const BOARD: Bitboard = Bitboard(0xff | 0xff << 9 | 0xff << 18 | 0xff << 27 | 0xff << 36 | 0xff << 45 | 0xff << 54 | 0xff << 63);
+pub const BOARD: Bitboard = Bitboard(
+    0xff | 0xff << 9 | 0xff << 18 | 0xff << 27 | 0xff << 36 | 0xff << 45 | 0xff << 54 | 0xff << 63,
+);
 
 const fn rank_mask(rank_index: u32) -> Bitboard {
     let mut bits = 0u128;
@@ -37,14 +39,20 @@ const START_RANK: [Bitboard; 2] = [rank_mask(6), rank_mask(1)];
 /// The grid square of a chess square name such as `e4`.
 pub fn parse_square(text: &str) -> Option<Square> {
     match text.as_bytes() {
-        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::from_coords(7 - (file - b'a'), 8 - (rank - b'0')),
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
+            Square::from_coords(7 - (file - b'a'), 8 - (rank - b'0'))
+        }
         _ => None,
     }
 }
 
 /// The chess name of a grid square of the 8×8 board.
 pub fn square_name(square: Square) -> String {
-    format!("{}{}", (b'a' + 7 - square.file()) as char, 8 - square.rank())
+    format!(
+        "{}{}",
+        (b'a' + 7 - square.file()) as char,
+        8 - square.rank()
+    )
 }
 
 /// A Pawns-Only Chess position.
@@ -139,19 +147,35 @@ impl PawnsPosition {
         };
         let single = advance(ours, us, 0) & empty;
         for to in single {
-            f(Move::Board { from: back(to, 0), to, promote: false });
+            f(Move::Board {
+                from: back(to, 0),
+                to,
+                promote: false,
+            });
         }
         for to in advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty {
-            f(Move::Board { from: back(back(to, 0), 0), to, promote: false });
+            f(Move::Board {
+                from: back(back(to, 0), 0),
+                to,
+                promote: false,
+            });
         }
         for files in [1, -1] {
             for to in advance(ours, us, files) & theirs {
-                f(Move::Board { from: back(to, files), to, promote: false });
+                f(Move::Board {
+                    from: back(to, files),
+                    to,
+                    promote: false,
+                });
             }
         }
         if let Some(to) = self.en_passant {
             for from in self.en_passant_capturers() {
-                f(Move::Board { from, to, promote: false });
+                f(Move::Board {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
     }
@@ -168,7 +192,8 @@ impl PawnsPosition {
         let empty = !(ours | theirs) & BOARD;
         let single = advance(ours, us, 0) & empty;
         let double = advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty;
-        let captures = (advance(ours, us, 1) & theirs).count() + (advance(ours, us, -1) & theirs).count();
+        let captures =
+            (advance(ours, us, 1) & theirs).count() + (advance(ours, us, -1) & theirs).count();
         (single.count() + double.count() + captures + self.en_passant_capturers().count()) as u64
     }
 
@@ -187,7 +212,8 @@ impl PawnsPosition {
             if square == to {
                 let captured = Square::new_unchecked((to.index() as i32 - us.select(-1, 1)) as u8);
                 self.pawns[them.index()].remove(captured);
-                self.hash ^= zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), captured);
+                self.hash ^=
+                    zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), captured);
             }
         }
         if self.pawns[them.index()].contains(to) {
@@ -252,7 +278,8 @@ impl PawnsPosition {
                             return Err(FenError::RankWidth(rank_number, column + 1));
                         }
                         let color = if c == 'P' { Color::Sente } else { Color::Gote };
-                        let square = Square::from_coords(7 - column as u8, rank_index as u8).expect("on board");
+                        let square = Square::from_coords(7 - column as u8, rank_index as u8)
+                            .expect("on board");
                         position.pawns[color.index()].insert(square);
                         column += 1;
                     }
@@ -272,20 +299,27 @@ impl PawnsPosition {
             return Err(FenError::Castling(fields[2].to_owned()));
         }
         if fields[3] != "-" {
-            let square = parse_square(fields[3]).ok_or_else(|| FenError::EnPassant(fields[3].to_owned()))?;
+            let square =
+                parse_square(fields[3]).ok_or_else(|| FenError::EnPassant(fields[3].to_owned()))?;
             // The pawn that just double-stepped stands one square beyond.
             let us = position.turn;
             let mover = Square::new_unchecked((square.index() as i32 - us.select(-1, 1)) as u8);
             let origin = Square::new_unchecked((square.index() as i32 + us.select(-1, 1)) as u8);
             let expected_rank = us.select(2, 5);
             let occupied = position.pawns[0] | position.pawns[1];
-            if square.rank() != expected_rank || !position.pawns[(!us).index()].contains(mover) || occupied.contains(square) || occupied.contains(origin) {
+            if square.rank() != expected_rank
+                || !position.pawns[(!us).index()].contains(mover)
+                || occupied.contains(square)
+                || occupied.contains(origin)
+            {
                 return Err(FenError::EnPassant(fields[3].to_owned()));
             }
             position.en_passant = Some(square);
         }
         if let Some(halfmove) = fields.get(4) {
-            halfmove.parse::<u32>().map_err(|_| FenError::Counter(halfmove.to_string()))?;
+            halfmove
+                .parse::<u32>()
+                .map_err(|_| FenError::Counter(halfmove.to_string()))?;
         }
         if let Some(fullmove) = fields.get(5) {
             position.fullmove = match fullmove.parse::<u32>() {
@@ -376,17 +410,33 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::FieldCount(n) => write!(f, "expected 4 to 6 FEN fields, found {n}"),
-            FenError::RankCount(n) => write!(f, "the board needs 8 ranks separated by '/', found {n}"),
-            FenError::RankWidth(rank, n) => write!(f, "rank {rank} describes {n} squares, the board is 8 wide"),
+            FenError::RankCount(n) => {
+                write!(f, "the board needs 8 ranks separated by '/', found {n}")
+            }
+            FenError::RankWidth(rank, n) => {
+                write!(f, "rank {rank} describes {n} squares, the board is 8 wide")
+            }
             FenError::UnexpectedCharacter(rank, c) => {
-                write!(f, "rank {rank}: {c:?} is not P, p or a digit 1-8 (only pawns play)")
+                write!(
+                    f,
+                    "rank {rank}: {c:?} is not P, p or a digit 1-8 (only pawns play)"
+                )
             }
             FenError::Turn(text) => write!(f, "side to move must be 'w' or 'b', found {text:?}"),
-            FenError::Castling(text) => write!(f, "there is no castling with pawns only; found {text:?}, expected '-'"),
-            FenError::EnPassant(text) => write!(f, "{text:?} is not a possible en passant square here"),
+            FenError::Castling(text) => write!(
+                f,
+                "there is no castling with pawns only; found {text:?}, expected '-'"
+            ),
+            FenError::EnPassant(text) => {
+                write!(f, "{text:?} is not a possible en passant square here")
+            }
             FenError::Counter(text) => write!(f, "{text:?} is not a valid move counter"),
             FenError::ImpossiblePawn(color) => {
-                write!(f, "a {} pawn stands where it can never be", color.select("white", "black"))
+                write!(
+                    f,
+                    "a {} pawn stands where it can never be",
+                    color.select("white", "black")
+                )
             }
             FenError::TooManyPawns => write!(f, "a side has more than eight pawns"),
         }
@@ -401,7 +451,11 @@ pub struct UciMoveError(pub String);
 
 impl fmt::Display for UciMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} is not a move: expected from-square then to-square, like e2e4", self.0)
+        write!(
+            f,
+            "{:?} is not a move: expected from-square then to-square, like e2e4",
+            self.0
+        )
     }
 }
 
@@ -466,7 +520,11 @@ impl Position for PawnsPosition {
         }
         let from = parse_square(&text[0..2]).ok_or_else(error)?;
         let to = parse_square(&text[2..4]).ok_or_else(error)?;
-        Ok(Move::Board { from, to, promote: false })
+        Ok(Move::Board {
+            from,
+            to,
+            promote: false,
+        })
     }
 
     fn move_to_text(m: Move) -> String {
@@ -530,11 +588,26 @@ mod tests {
         ] {
             assert_eq!(PawnsPosition::from_fen(fen).unwrap().to_fen(), fen);
         }
-        assert_eq!(PawnsPosition::from_fen("8/8 w - -"), Err(FenError::RankCount(2)));
-        assert_eq!(PawnsPosition::from_fen("8/8/8/3pP3/8/8/8/8 w - e6 0 1"), Err(FenError::EnPassant("e6".into())));
-        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/7P w - - 0 1"), Err(FenError::ImpossiblePawn(Color::Sente)));
-        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/7N w - - 0 1"), Err(FenError::UnexpectedCharacter(1, 'N')));
-        assert_eq!(PawnsPosition::from_fen("8/8/8/8/8/8/8/8 w KQ - 0 1"), Err(FenError::Castling("KQ".into())));
+        assert_eq!(
+            PawnsPosition::from_fen("8/8 w - -"),
+            Err(FenError::RankCount(2))
+        );
+        assert_eq!(
+            PawnsPosition::from_fen("8/8/8/3pP3/8/8/8/8 w - e6 0 1"),
+            Err(FenError::EnPassant("e6".into()))
+        );
+        assert_eq!(
+            PawnsPosition::from_fen("8/8/8/8/8/8/8/7P w - - 0 1"),
+            Err(FenError::ImpossiblePawn(Color::Sente))
+        );
+        assert_eq!(
+            PawnsPosition::from_fen("8/8/8/8/8/8/8/7N w - - 0 1"),
+            Err(FenError::UnexpectedCharacter(1, 'N'))
+        );
+        assert_eq!(
+            PawnsPosition::from_fen("8/8/8/8/8/8/8/8 w KQ - 0 1"),
+            Err(FenError::Castling("KQ".into()))
+        );
     }
 
     #[test]
@@ -543,7 +616,10 @@ mod tests {
         let after = position.play(position.parse_move("d7d5").unwrap()).unwrap();
         assert_eq!(after.to_fen(), "8/8/8/3pP3/8/8/1P6/8 w - d6 0 2");
         let capture = after.parse_move("e5d6").unwrap();
-        assert_eq!(after.play(capture).unwrap().to_fen(), "8/8/3P4/8/8/8/1P6/8 b - - 0 2");
+        assert_eq!(
+            after.play(capture).unwrap().to_fen(),
+            "8/8/3P4/8/8/8/1P6/8 b - - 0 2"
+        );
         // One move later the chance is gone.
         let waited = after.play(after.parse_move("b2b3").unwrap()).unwrap();
         let waited = waited.play(waited.parse_move("d5d4").unwrap()).unwrap();
@@ -553,10 +629,16 @@ mod tests {
     #[test]
     fn endings() {
         let won = PawnsPosition::from_fen("4P3/8/8/8/8/8/p7/8 b - - 0 1").unwrap();
-        assert_eq!(won.outcome(), Some(Outcome::win(Color::Sente, EndReason::LastRankReached)));
+        assert_eq!(
+            won.outcome(),
+            Some(Outcome::win(Color::Sente, EndReason::LastRankReached))
+        );
         assert_eq!(won.count_moves(), 0);
         let wiped = PawnsPosition::from_fen("8/8/8/8/8/8/1P6/8 b - - 0 1").unwrap();
-        assert_eq!(wiped.outcome(), Some(Outcome::win(Color::Sente, EndReason::AllPawnsCaptured)));
+        assert_eq!(
+            wiped.outcome(),
+            Some(Outcome::win(Color::Sente, EndReason::AllPawnsCaptured))
+        );
         let blocked = PawnsPosition::from_fen("8/8/8/4p3/4P3/8/8/8 w - - 0 1").unwrap();
         assert_eq!(blocked.outcome(), Some(Outcome::draw(EndReason::Stalemate)));
     }

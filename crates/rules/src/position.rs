@@ -54,10 +54,14 @@ impl fmt::Display for IllegalReason {
             IllegalReason::NoPiece => "there is no piece on the starting square",
             IllegalReason::NotYourPiece => "that piece belongs to the opponent",
             IllegalReason::NullMove => "a piece must move to another square",
-            IllegalReason::CannotReach => "that piece cannot move there (wrong direction or blocked)",
+            IllegalReason::CannotReach => {
+                "that piece cannot move there (wrong direction or blocked)"
+            }
             IllegalReason::OwnPiece => "the target square holds your own piece",
             IllegalReason::CannotPromote => "that piece cannot promote on this move",
-            IllegalReason::MustPromote => "that piece must promote here (it could never move again)",
+            IllegalReason::MustPromote => {
+                "that piece must promote here (it could never move again)"
+            }
             IllegalReason::LeavesKingInCheck => "that would leave your king in check",
             IllegalReason::NotInHand => "you hold no such piece in hand",
             IllegalReason::SquareOccupied => "pieces can only be dropped on empty squares",
@@ -155,7 +159,10 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 next.play_unchecked(m);
                 Ok(next)
             }
-            Some(reason) => Err(IllegalMove { attempted: m, reason }),
+            Some(reason) => Err(IllegalMove {
+                attempted: m,
+                reason,
+            }),
         }
     }
 
@@ -164,7 +171,10 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         let m = Self::parse_move_syntax(text).map_err(MoveError::Syntax)?;
         match self.why_illegal(m) {
             None => Ok(m),
-            Some(reason) => Err(MoveError::Illegal(IllegalMove { attempted: m, reason })),
+            Some(reason) => Err(MoveError::Illegal(IllegalMove {
+                attempted: m,
+                reason,
+            })),
         }
     }
 

@@ -179,7 +179,11 @@ impl Piece {
     /// The piece with this dense index.
     #[inline(always)]
     pub const fn from_index(index: usize) -> Piece {
-        let color = if index < Role::NUM { Color::Sente } else { Color::Gote };
+        let color = if index < Role::NUM {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         Piece::new(color, Role::from_index(index % Role::NUM))
     }
 

@@ -60,16 +60,32 @@ impl fmt::Display for SfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SfenError::FieldCount(n) => {
-                write!(f, "expected 3 or 4 fields (board, side, hands, move number), found {n}")
+                write!(
+                    f,
+                    "expected 3 or 4 fields (board, side, hands, move number), found {n}"
+                )
             }
             SfenError::RankCount { expected, found } => {
-                write!(f, "the board needs {expected} ranks separated by '/', found {found}")
+                write!(
+                    f,
+                    "the board needs {expected} ranks separated by '/', found {found}"
+                )
             }
-            SfenError::RankWidth { rank, expected, found } => {
-                write!(f, "rank {rank} describes {found} squares, the board is {expected} wide")
+            SfenError::RankWidth {
+                rank,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "rank {rank} describes {found} squares, the board is {expected} wide"
+                )
             }
             SfenError::UnexpectedCharacter { rank, found } => {
-                write!(f, "rank {rank}: {found:?} is not a piece letter, digit or '+'")
+                write!(
+                    f,
+                    "rank {rank}: {found:?} is not a piece letter, digit or '+'"
+                )
             }
             SfenError::PieceNotInGame(text) => write!(f, "{text:?} is not a piece of this game"),
             SfenError::Turn(text) => write!(f, "side to move must be 'b' or 'w', found {text:?}"),
@@ -85,7 +101,10 @@ impl fmt::Display for SfenError {
             SfenError::TwoPawnsOnFile(color, file) => {
                 write!(f, "{color:?} has two unpromoted pawns on file {}", file + 1)
             }
-            SfenError::KingsInBothHands => write!(f, "both kings are in hands: a game ends at the first king capture"),
+            SfenError::KingsInBothHands => write!(
+                f,
+                "both kings are in hands: a game ends at the first king capture"
+            ),
             SfenError::OpponentInCheck => write!(f, "the side that is not to move is in check"),
         }
     }
@@ -135,21 +154,34 @@ pub fn parse_sfen<V: ShogiVariant>(text: &str) -> Result<ShogiPosition<V>, SfenE
     Ok(position)
 }
 
-fn parse_board<V: ShogiVariant>(position: &mut ShogiPosition<V>, board: &str) -> Result<(), SfenError> {
+fn parse_board<V: ShogiVariant>(
+    position: &mut ShogiPosition<V>,
+    board: &str,
+) -> Result<(), SfenError> {
     let spec = V::SPEC;
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != spec.ranks as usize {
-        return Err(SfenError::RankCount { expected: spec.ranks, found: ranks.len() });
+        return Err(SfenError::RankCount {
+            expected: spec.ranks,
+            found: ranks.len(),
+        });
     }
     for (rank_index, rank_text) in ranks.iter().enumerate() {
         let rank_letter = (b'a' + rank_index as u8) as char;
-        let width_error = |found| SfenError::RankWidth { rank: rank_letter, expected: spec.files, found };
+        let width_error = |found| SfenError::RankWidth {
+            rank: rank_letter,
+            expected: spec.files,
+            found,
+        };
         let mut column = 0usize;
         let mut chars = rank_text.chars();
         while let Some(c) = chars.next() {
             if let Some(digit) = c.to_digit(10) {
                 if digit == 0 {
-                    return Err(SfenError::UnexpectedCharacter { rank: rank_letter, found: c });
+                    return Err(SfenError::UnexpectedCharacter {
+                        rank: rank_letter,
+                        found: c,
+                    });
                 }
                 column += digit as usize;
                 continue;
@@ -163,11 +195,19 @@ fn parse_board<V: ShogiVariant>(position: &mut ShogiPosition<V>, board: &str) ->
                 (false, c)
             };
             let Some(base) = Role::from_letter(letter) else {
-                return Err(SfenError::UnexpectedCharacter { rank: rank_letter, found: letter });
+                return Err(SfenError::UnexpectedCharacter {
+                    rank: rank_letter,
+                    found: letter,
+                });
             };
-            let text = if promoted { format!("+{letter}") } else { letter.to_string() };
+            let text = if promoted {
+                format!("+{letter}")
+            } else {
+                letter.to_string()
+            };
             let role = if promoted {
-                base.promoted().ok_or_else(|| SfenError::PieceNotInGame(text.clone()))?
+                base.promoted()
+                    .ok_or_else(|| SfenError::PieceNotInGame(text.clone()))?
             } else {
                 base
             };
@@ -177,7 +217,11 @@ fn parse_board<V: ShogiVariant>(position: &mut ShogiPosition<V>, board: &str) ->
             if column >= spec.files as usize {
                 return Err(width_error(column + 1));
             }
-            let color = if letter.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            let color = if letter.is_ascii_uppercase() {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
             let file = spec.files - 1 - column as u8;
             let square = Square::from_coords(file, rank_index as u8).expect("inside the board");
             position.put(square, Piece::new(color, role));
@@ -190,7 +234,10 @@ fn parse_board<V: ShogiVariant>(position: &mut ShogiPosition<V>, board: &str) ->
     Ok(())
 }
 
-fn parse_hands<V: ShogiVariant>(position: &mut ShogiPosition<V>, hands: &str) -> Result<(), SfenError> {
+fn parse_hands<V: ShogiVariant>(
+    position: &mut ShogiPosition<V>,
+    hands: &str,
+) -> Result<(), SfenError> {
     if hands == "-" {
         return Ok(());
     }
@@ -205,13 +252,23 @@ fn parse_hands<V: ShogiVariant>(position: &mut ShogiPosition<V>, hands: &str) ->
             continue;
         }
         let role = Role::from_letter(c)
-            .filter(|role| V::SPEC.hand_roles.contains(role) || (*role == Role::King && V::KINGS_ARE_CAPTURED))
-            .ok_or_else(|| SfenError::Hand(format!("{c:?} is not a piece that can be held in this game")))?;
+            .filter(|role| {
+                V::SPEC.hand_roles.contains(role) || (*role == Role::King && V::KINGS_ARE_CAPTURED)
+            })
+            .ok_or_else(|| {
+                SfenError::Hand(format!(
+                    "{c:?} is not a piece that can be held in this game"
+                ))
+            })?;
         let n = count.take().unwrap_or(1);
         if n == 0 {
             return Err(SfenError::Hand(format!("a count of 0 in {hands:?}")));
         }
-        let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+        let color = if c.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         let held = position.hand(color).count(role) as u32 + n;
         if held > crate::zobrist::MAX_HAND_COUNT as u32 {
             return Err(SfenError::TooManyPieces(role));
@@ -219,7 +276,9 @@ fn parse_hands<V: ShogiVariant>(position: &mut ShogiPosition<V>, hands: &str) ->
         position.set_hand_count(color, role, held as u8);
     }
     if count.is_some() {
-        return Err(SfenError::Hand(format!("{hands:?} ends with a count and no piece")));
+        return Err(SfenError::Hand(format!(
+            "{hands:?} ends with a count and no piece"
+        )));
     }
     Ok(())
 }
@@ -233,14 +292,24 @@ fn validate<V: ShogiVariant>(position: &ShogiPosition<V>) -> Result<(), SfenErro
             return Err(SfenError::TooManyKings(color));
         }
     }
-    let kings_in_hands = Color::ALL.iter().filter(|&&c| position.hand(c).count(Role::King) > 0).count();
+    let kings_in_hands = Color::ALL
+        .iter()
+        .filter(|&&c| position.hand(c).count(Role::King) > 0)
+        .count();
     if kings_in_hands > 1 {
         return Err(SfenError::KingsInBothHands);
     }
     let full_set = piece_set_counts(V::SPEC.start);
     for role in Role::HAND {
-        let on_board = (position.by_role(role) | role.promoted().map_or(Default::default(), |p| position.by_role(p))).count();
-        let in_hands = Color::ALL.iter().map(|&c| position.hand(c).count(role) as u32).sum::<u32>();
+        let on_board = (position.by_role(role)
+            | role
+                .promoted()
+                .map_or(Default::default(), |p| position.by_role(p)))
+        .count();
+        let in_hands = Color::ALL
+            .iter()
+            .map(|&c| position.hand(c).count(role) as u32)
+            .sum::<u32>();
         if on_board + in_hands > full_set[role.index()] {
             return Err(SfenError::TooManyPieces(role));
         }
@@ -324,7 +393,11 @@ pub fn write_sfen<V: ShogiVariant>(position: &ShogiPosition<V>) -> String {
             }
             if n > 0 {
                 let letter = role.letter();
-                out.push(if color == Color::Sente { letter } else { letter.to_ascii_lowercase() });
+                out.push(if color == Color::Sente {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
             }
         }
     }
@@ -343,11 +416,20 @@ mod tests {
 
     #[test]
     fn start_positions_round_trip() {
-        for text in [Shogi::SPEC.start, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"] {
+        for text in [
+            Shogi::SPEC.start,
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        ] {
             assert_eq!(write_sfen(&parse_sfen::<Shogi>(text).unwrap()), text);
         }
-        assert_eq!(write_sfen(&parse_sfen::<Minishogi>(Minishogi::SPEC.start).unwrap()), Minishogi::SPEC.start);
-        assert_eq!(write_sfen(&parse_sfen::<Spear>(Spear::SPEC.start).unwrap()), Spear::SPEC.start);
+        assert_eq!(
+            write_sfen(&parse_sfen::<Minishogi>(Minishogi::SPEC.start).unwrap()),
+            Minishogi::SPEC.start
+        );
+        assert_eq!(
+            write_sfen(&parse_sfen::<Spear>(Spear::SPEC.start).unwrap()),
+            Spear::SPEC.start
+        );
     }
 
     #[test]
@@ -361,7 +443,10 @@ mod tests {
     #[test]
     fn spear_accepts_a_king_in_hand() {
         let text = "lbsg1/4p/5/P4/1GSBL w Kk 3";
-        assert_eq!(parse_sfen::<Spear>(text).unwrap_err(), SfenError::KingsInBothHands);
+        assert_eq!(
+            parse_sfen::<Spear>(text).unwrap_err(),
+            SfenError::KingsInBothHands
+        );
         let text = "lbsg1/4p/5/P4/1GSBL w K 3";
         assert_eq!(write_sfen(&parse_sfen::<Spear>(text).unwrap()), text);
         assert!(parse_sfen::<Shogi>("9/9/9/9/9/9/9/9/9 b K 1").is_err());
@@ -371,21 +456,72 @@ mod tests {
     fn malformed_text_gets_precise_errors() {
         let cases: &[(&str, SfenError)] = &[
             ("", SfenError::FieldCount(0)),
-            ("rbsgk/4p/5/P4 b - 1", SfenError::RankCount { expected: 5, found: 4 }),
-            ("rbsgk/4p/6/P4/KGSBR b - 1", SfenError::RankWidth { rank: 'c', expected: 5, found: 6 }),
-            ("rbsgk/4p/4/P4/KGSBR b - 1", SfenError::RankWidth { rank: 'c', expected: 5, found: 4 }),
-            ("rbsgk/4p/5/P4/KGSBX b - 1", SfenError::UnexpectedCharacter { rank: 'e', found: 'X' }),
+            (
+                "rbsgk/4p/5/P4 b - 1",
+                SfenError::RankCount {
+                    expected: 5,
+                    found: 4,
+                },
+            ),
+            (
+                "rbsgk/4p/6/P4/KGSBR b - 1",
+                SfenError::RankWidth {
+                    rank: 'c',
+                    expected: 5,
+                    found: 6,
+                },
+            ),
+            (
+                "rbsgk/4p/4/P4/KGSBR b - 1",
+                SfenError::RankWidth {
+                    rank: 'c',
+                    expected: 5,
+                    found: 4,
+                },
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSBX b - 1",
+                SfenError::UnexpectedCharacter {
+                    rank: 'e',
+                    found: 'X',
+                },
+            ),
             ("rbsgk/4p/5/P4/KGSBR x - 1", SfenError::Turn("x".into())),
-            ("rbsgk/4p/5/P4/KGSBR b 2 1", SfenError::Hand("\"2\" ends with a count and no piece".into())),
-            ("rbsgk/4p/5/P4/KGSBR b - 0", SfenError::MoveNumber("0".into())),
-            ("rbsgk/4p/5/P4/KGSBN b - 1", SfenError::PieceNotInGame("N".into())),
-            ("rbsgk/4p/5/P4/KGSB+G b - 1", SfenError::PieceNotInGame("+G".into())),
-            ("rbsgk/4p/5/P4/KGSBR b P 1", SfenError::TooManyPieces(Role::Pawn)),
-            ("rbsgk/4p/5/P4/KGSBK b - 1", SfenError::TooManyKings(Color::Sente)),
-            ("rbsgP/4p/5/5/KGSBR b - 1", SfenError::DeadPiece("1a".parse().unwrap())),
+            (
+                "rbsgk/4p/5/P4/KGSBR b 2 1",
+                SfenError::Hand("\"2\" ends with a count and no piece".into()),
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSBR b - 0",
+                SfenError::MoveNumber("0".into()),
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSBN b - 1",
+                SfenError::PieceNotInGame("N".into()),
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSB+G b - 1",
+                SfenError::PieceNotInGame("+G".into()),
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSBR b P 1",
+                SfenError::TooManyPieces(Role::Pawn),
+            ),
+            (
+                "rbsgk/4p/5/P4/KGSBK b - 1",
+                SfenError::TooManyKings(Color::Sente),
+            ),
+            (
+                "rbsgP/4p/5/5/KGSBR b - 1",
+                SfenError::DeadPiece("1a".parse().unwrap()),
+            ),
         ];
         for (text, expected) in cases {
-            assert_eq!(parse_sfen::<Minishogi>(text).unwrap_err(), *expected, "{text}");
+            assert_eq!(
+                parse_sfen::<Minishogi>(text).unwrap_err(),
+                *expected,
+                "{text}"
+            );
         }
         assert_eq!(
             parse_sfen::<Shogi>("4k4/9/9/9/4P4/9/4P4/9/4K4 b - 1").unwrap_err(),

@@ -34,7 +34,10 @@ pub trait ShogiVariant: Copy + Default + fmt::Debug + Send + Sync + 'static {
 
     /// Hands every legal move to `listener`, grouped in [`MoveSet`]s, until
     /// it returns `true`; returns whether it did.
-    fn generate<F: FnMut(MoveSet) -> bool>(position: &ShogiPosition<Self>, listener: &mut F) -> bool;
+    fn generate<F: FnMut(MoveSet) -> bool>(
+        position: &ShogiPosition<Self>,
+        listener: &mut F,
+    ) -> bool;
 
     /// Recomputes what the generator caches after each move (checkers, pins).
     fn refresh(position: &mut ShogiPosition<Self>);
@@ -64,7 +67,10 @@ impl Hand {
 
     /// Roles held with their counts, in index order (pawn first).
     pub fn iter(&self) -> impl Iterator<Item = (Role, u8)> + '_ {
-        Role::HAND.iter().map(|&role| (role, self.count(role))).filter(|&(_, n)| n > 0)
+        Role::HAND
+            .iter()
+            .map(|&role| (role, self.count(role)))
+            .filter(|&(_, n)| n > 0)
     }
 
     pub(crate) fn set(&mut self, role: Role, count: u8) {
@@ -285,7 +291,10 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                     self.set_hand_count(us, role, count + 1);
                 }
                 let role = if promote {
-                    piece.role.promoted().expect("only promotable pieces promote")
+                    piece
+                        .role
+                        .promoted()
+                        .expect("only promotable pieces promote")
                 } else {
                     piece.role
                 };
@@ -363,7 +372,13 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                 crate::spec::PromotionRule::OnArrival => forced = to & zone,
             }
         }
-        MoveSet::Board { role, from, to, promote_optional: optional, promote_forced: forced }
+        MoveSet::Board {
+            role,
+            from,
+            to,
+            promote_optional: optional,
+            promote_forced: forced,
+        }
     }
 
     /// Computes checkers and pinned pieces of the side to move; for games

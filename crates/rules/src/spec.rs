@@ -126,7 +126,11 @@ mod tests {
         assert_eq!(Minishogi::SPEC.board().count(), 25);
         assert_eq!(Spear::SPEC.zone(Color::Sente).count(), 10);
         assert_eq!(Minishogi::SPEC.zone(Color::Gote).count(), 5);
-        assert!(Shogi::SPEC.zone(Color::Gote).contains("1i".parse().unwrap()));
-        assert!(Spear::SPEC.zone(Color::Gote).contains("5d".parse().unwrap()));
+        assert!(Shogi::SPEC
+            .zone(Color::Gote)
+            .contains("1i".parse().unwrap()));
+        assert!(Spear::SPEC
+            .zone(Color::Gote)
+            .contains("5d".parse().unwrap()));
     }
 }

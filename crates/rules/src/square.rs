@@ -118,7 +118,12 @@ impl FromStr for Square {
 impl fmt::Display for Square {
     /// USI name: file digit then rank letter.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'1' + self.file()) as char, (b'a' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'1' + self.file()) as char,
+            (b'a' + self.rank()) as char
+        )
     }
 }
 

@@ -95,8 +95,11 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                     return IllegalReason::CannotReach;
                 }
                 let target = crate::Bitboard::from_square(to);
-                if let crate::MoveSet::Board { promote_optional, promote_forced, .. } =
-                    self.promotion_split(piece.role, from, target)
+                if let crate::MoveSet::Board {
+                    promote_optional,
+                    promote_forced,
+                    ..
+                } = self.promotion_split(piece.role, from, target)
                 {
                     if promote && (promote_optional | promote_forced).is_empty() {
                         return IllegalReason::CannotPromote;
@@ -126,7 +129,10 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                         return IllegalReason::DeadDrop;
                     }
                     if role == Role::Pawn
-                        && self.pieces(us, Role::Pawn).iter().any(|pawn| pawn.file() == to.file())
+                        && self
+                            .pieces(us, Role::Pawn)
+                            .iter()
+                            .any(|pawn| pawn.file() == to.file())
                     {
                         return IllegalReason::TwoPawns;
                     }
@@ -215,7 +221,9 @@ mod tests {
         for text in ["7g7f", "8h2b+", "P*5e", "R*1a", "9i1a"] {
             assert_eq!(write_usi_move(parse_usi_move(text).unwrap()), text);
         }
-        for bad in ["", "7g", "7g7f=", "7g7f++", "p*5e", "+P*5e", "X*5e", "P*5", "7g7j", "0a1a", "７g7f"] {
+        for bad in [
+            "", "7g", "7g7f=", "7g7f++", "p*5e", "+P*5e", "X*5e", "P*5", "7g7j", "0a1a", "７g7f",
+        ] {
             assert!(parse_usi_move(bad).is_err(), "{bad}");
         }
     }

@@ -18,7 +18,12 @@ pub enum Variant {
 
 impl Variant {
     /// Every game.
-    pub const ALL: [Variant; 4] = [Variant::Spear, Variant::Minishogi, Variant::Shogi, Variant::Pawns];
+    pub const ALL: [Variant; 4] = [
+        Variant::Spear,
+        Variant::Minishogi,
+        Variant::Shogi,
+        Variant::Pawns,
+    ];
 
     /// The name used on the command line and in protocols.
     pub const fn name(self) -> &'static str {
@@ -48,7 +53,11 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown game {:?}: expected spear, minishogi, shogi or pawns", self.0)
+        write!(
+            f,
+            "unknown game {:?}: expected spear, minishogi, shogi or pawns",
+            self.0
+        )
     }
 }
 

@@ -63,7 +63,12 @@ static KEYS: Keys = {
         en_passant[s] = key;
         s += 1;
     }
-    Keys { pieces, hands, turn, en_passant }
+    Keys {
+        pieces,
+        hands,
+        turn,
+        en_passant,
+    }
 };
 
 /// Key of `piece` standing on `square`.

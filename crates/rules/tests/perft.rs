@@ -2,7 +2,9 @@
 //! `QUICK_LIMIT` nodes run in the default test tier; the rest run with
 //! `cargo test --release -- --ignored` (and `koma perft` reproduces them all).
 
-use koma_rules::{MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition};
+use koma_rules::{
+    MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition,
+};
 use std::path::PathBuf;
 
 const QUICK_LIMIT: u64 = 25_000_000;
@@ -16,7 +18,9 @@ struct Case {
 }
 
 fn perft_file(name: &str) -> Vec<Case> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/perft").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/perft")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut cases = Vec::new();
     let (mut id, mut position) = (String::new(), String::new());
@@ -48,7 +52,13 @@ fn check<P: Position>(file: &str, range: std::ops::RangeInclusive<u64>) {
             continue;
         }
         let position = P::from_text(&case.position).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert_eq!(position.perft(case.depth), case.nodes, "{file} {} depth {}", case.id, case.depth);
+        assert_eq!(
+            position.perft(case.depth),
+            case.nodes,
+            "{file} {} depth {}",
+            case.id,
+            case.depth
+        );
         ran += 1;
     }
     eprintln!("{file}: {ran} counts checked");

@@ -38,7 +38,11 @@ fn comparable_text<P: Position>(position: &P) -> String {
 }
 
 fn sorted_moves<P: Position>(position: &P) -> Vec<String> {
-    let mut moves: Vec<String> = position.legal_moves().iter().map(|&m| P::move_to_text(m)).collect();
+    let mut moves: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|&m| P::move_to_text(m))
+        .collect();
     moves.sort();
     moves
 }
@@ -48,8 +52,16 @@ fn candidate_moves(board: Bitboard, drops: &[Role]) -> Vec<Move> {
     let mut moves = Vec::new();
     for from in board {
         for to in board {
-            moves.push(Move::Board { from, to, promote: false });
-            moves.push(Move::Board { from, to, promote: true });
+            moves.push(Move::Board {
+                from,
+                to,
+                promote: false,
+            });
+            moves.push(Move::Board {
+                from,
+                to,
+                promote: true,
+            });
         }
     }
     for &role in drops {
@@ -60,13 +72,24 @@ fn candidate_moves(board: Bitboard, drops: &[Role]) -> Vec<Move> {
     moves
 }
 
-fn play_random_game<P: Position>(variant: RefVariant, seed: u64, plies: usize, candidates: &[Move]) {
+fn play_random_game<P: Position>(
+    variant: RefVariant,
+    seed: u64,
+    plies: usize,
+    candidates: &[Move],
+) {
     let mut rng = Rng(seed | 1);
     let mut position = P::start();
-    let mut reference = RefPosition::parse(variant, &position.to_text()).expect("reference reads our text");
+    let mut reference =
+        RefPosition::parse(variant, &position.to_text()).expect("reference reads our text");
     for ply in 0..=plies {
         let ours = sorted_moves(&position);
-        assert_eq!(ours, reference.legal_moves(), "legal moves differ in {}", position.to_text());
+        assert_eq!(
+            ours,
+            reference.legal_moves(),
+            "legal moves differ in {}",
+            position.to_text()
+        );
         assert_eq!(position.count_legal_moves() as usize, ours.len());
         assert_eq!(comparable_text(&position), reference.to_text());
 
@@ -80,7 +103,13 @@ fn play_random_game<P: Position>(variant: RefVariant, seed: u64, plies: usize, c
             let legal = position.legal_moves();
             for &m in candidates {
                 let accepted = position.is_legal(m);
-                assert_eq!(accepted, legal.contains(&m), "{:?} in {}", m, position.to_text());
+                assert_eq!(
+                    accepted,
+                    legal.contains(&m),
+                    "{:?} in {}",
+                    m,
+                    position.to_text()
+                );
                 if accepted {
                     let text = P::move_to_text(m);
                     assert_eq!(position.parse_move(&text).ok(), Some(m));
@@ -94,7 +123,9 @@ fn play_random_game<P: Position>(variant: RefVariant, seed: u64, plies: usize, c
         let choice = &ours[rng.below(ours.len())];
         let m = position.parse_move(choice).expect("a listed move parses");
         position = position.play(m).expect("a listed move is legal");
-        reference = reference.play(choice).expect("the reference agrees the move is legal");
+        reference = reference
+            .play(choice)
+            .expect("the reference agrees the move is legal");
     }
 }
 
@@ -150,8 +181,14 @@ fn perft_positions_agree_with_reference() {
         assert_eq!(sorted_moves(&ours), reference.legal_moves(), "{text}");
         for m in ours.legal_moves() {
             let after = ours.play(m).unwrap();
-            let reference_after = reference.play(&StandardShogiPosition::move_to_text(m)).unwrap();
-            assert_eq!(sorted_moves(&after), reference_after.legal_moves(), "after {m:?} in {text}");
+            let reference_after = reference
+                .play(&StandardShogiPosition::move_to_text(m))
+                .unwrap();
+            assert_eq!(
+                sorted_moves(&after),
+                reference_after.legal_moves(),
+                "after {m:?} in {text}"
+            );
         }
     }
 }

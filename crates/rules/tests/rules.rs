@@ -50,7 +50,10 @@ fn a_pawn_move_may_mate_where_a_drop_may_not() {
     // The gold on 2c guards the pawn and 2b; the gold on 2a is pinned.
     let position = shogi("4R2gk/9/7GP/9/9/9/9/9/4K4 b - 1");
     let mate = position.play(position.parse_move("1c1b").unwrap()).unwrap();
-    assert_eq!(mate.outcome(), Some(Outcome::win(Color::Sente, EndReason::Checkmate)));
+    assert_eq!(
+        mate.outcome(),
+        Some(Outcome::win(Color::Sente, EndReason::Checkmate))
+    );
     let drop = shogi("4R2gk/9/7G1/9/9/9/9/9/4K4 b P 1");
     assert_eq!(reason(&drop, "P*1b"), Some(IllegalReason::PawnDropMate));
 }
@@ -82,7 +85,10 @@ fn forced_and_optional_promotion() {
     assert_eq!(moves_from(&lance, "1i1a"), ["1i1a+"]);
 
     let silver = shogi("4k4/9/9/4S4/9/9/9/9/4K4 b - 1");
-    assert_eq!(moves_from(&silver, "5d"), ["5d4c", "5d4c+", "5d4e", "5d5c", "5d5c+", "5d6c", "5d6c+", "5d6e"]);
+    assert_eq!(
+        moves_from(&silver, "5d"),
+        ["5d4c", "5d4c+", "5d4e", "5d5c", "5d5c+", "5d6c", "5d6c+", "5d6e"]
+    );
     assert_eq!(reason(&silver, "5d4e+"), Some(IllegalReason::CannotPromote));
 
     // Minishogi's zone is one rank deep.
@@ -111,8 +117,14 @@ fn promotion_of_a_dropped_piece_waits_for_its_next_board_move() {
     let dropped = spear.play(spear.parse_move("S*3b").unwrap()).unwrap();
     assert!(dropped.to_text().starts_with("k4/2S2/"));
     let dropped = dropped.play(dropped.parse_move("5a4a").unwrap()).unwrap();
-    assert_eq!(moves_from(&dropped, "3b"), ["3b2a+", "3b2c", "3b3a+", "3b4a+", "3b4c"]);
-    assert_eq!(reason(&dropped, "3b2c+"), Some(IllegalReason::CannotPromote));
+    assert_eq!(
+        moves_from(&dropped, "3b"),
+        ["3b2a+", "3b2c", "3b3a+", "3b4a+", "3b4c"]
+    );
+    assert_eq!(
+        reason(&dropped, "3b2c+"),
+        Some(IllegalReason::CannotPromote)
+    );
     assert_eq!(reason(&dropped, "3b3a"), Some(IllegalReason::MustPromote));
 
     // Shogi: a move that starts in the zone may promote, even leaving it.
@@ -125,7 +137,10 @@ fn promotion_of_a_dropped_piece_waits_for_its_next_board_move() {
 #[test]
 fn the_elephant_slides_only_forwards() {
     let spear = SpearPosition::from_text("k4/5/2B2/5/4K b - 1").unwrap();
-    assert_eq!(moves_from(&spear, "3c"), ["3c1a+", "3c2b+", "3c4b+", "3c5a+"]);
+    assert_eq!(
+        moves_from(&spear, "3c"),
+        ["3c1a+", "3c2b+", "3c4b+", "3c5a+"]
+    );
     assert_eq!(reason(&spear, "3c2d"), Some(IllegalReason::CannotReach));
     // Promoted, it also slides back and steps orthogonally: 7 diagonal
     // squares (its own king blocks 1e) and 4 steps.
@@ -140,7 +155,10 @@ fn spear_has_no_check_and_ends_when_a_king_falls() {
     assert_eq!(reason(&spear, "3e3d"), None);
     let exposed = spear.play(spear.parse_move("3e3d").unwrap()).unwrap();
     let captured = exposed.play(exposed.parse_move("3c3d").unwrap()).unwrap();
-    assert_eq!(captured.outcome(), Some(Outcome::win(Color::Gote, EndReason::KingCaptured)));
+    assert_eq!(
+        captured.outcome(),
+        Some(Outcome::win(Color::Gote, EndReason::KingCaptured))
+    );
     assert_eq!(captured.to_text(), "5/5/5/2g2/4k b k 3");
     assert_eq!(captured.count_legal_moves(), 0);
     assert_eq!(reason(&captured, "1e1d"), Some(IllegalReason::GameOver));
@@ -149,13 +167,22 @@ fn spear_has_no_check_and_ends_when_a_king_falls() {
 #[test]
 fn moving_into_check_and_leaving_a_pin_are_refused() {
     let position = shogi("4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1");
-    assert_eq!(reason(&position, "5h4h"), Some(IllegalReason::LeavesKingInCheck));
+    assert_eq!(
+        reason(&position, "5h4h"),
+        Some(IllegalReason::LeavesKingInCheck)
+    );
     assert_eq!(reason(&position, "5h5g"), None);
     assert_eq!(reason(&position, "5i4i"), None);
     let checked = shogi("4k4/9/9/9/4r4/9/9/9/4K4 b G 1");
-    assert_eq!(reason(&checked, "G*6h"), Some(IllegalReason::LeavesKingInCheck));
+    assert_eq!(
+        reason(&checked, "G*6h"),
+        Some(IllegalReason::LeavesKingInCheck)
+    );
     assert_eq!(reason(&checked, "G*5h"), None);
-    assert_eq!(reason(&checked, "5i5h"), Some(IllegalReason::LeavesKingInCheck));
+    assert_eq!(
+        reason(&checked, "5i5h"),
+        Some(IllegalReason::LeavesKingInCheck)
+    );
 }
 
 #[test]
@@ -163,7 +190,10 @@ fn shogi_stalemate_loses() {
     // Gote's king on 1a has no move and no piece to drop, not in check.
     let position = shogi("8k/6G2/7G1/9/9/9/9/9/4K4 w - 1");
     assert!(!position.is_check());
-    assert_eq!(position.outcome(), Some(Outcome::win(Color::Sente, EndReason::NoLegalMoves)));
+    assert_eq!(
+        position.outcome(),
+        Some(Outcome::win(Color::Sente, EndReason::NoLegalMoves))
+    );
 }
 
 #[test]
@@ -174,7 +204,10 @@ fn illegal_input_is_explained() {
     assert_eq!(reason(&position, "7g7e"), Some(IllegalReason::CannotReach));
     assert_eq!(reason(&position, "9i9g"), Some(IllegalReason::OwnPiece));
     assert_eq!(reason(&position, "P*5e"), Some(IllegalReason::NotInHand));
-    assert_eq!(reason(&position, "7g7f+"), Some(IllegalReason::CannotPromote));
+    assert_eq!(
+        reason(&position, "7g7f+"),
+        Some(IllegalReason::CannotPromote)
+    );
     assert_eq!(reason(&position, "7g7g"), Some(IllegalReason::NullMove));
     let mini = MinishogiPosition::start();
     assert_eq!(reason(&mini, "9i9h"), Some(IllegalReason::OffBoard));

@@ -9,7 +9,6 @@ pub use shogi::Shogi;
 pub use spear::Spear;
 
 use crate::movegen::generate_with_check;
-use crate::moves::MoveSet;
 use crate::outcome::{EndReason, Outcome};
 use crate::shogi_position::{ShogiPosition, ShogiVariant};
 
@@ -31,7 +30,10 @@ fn outcome_with_check<V: ShogiVariant>(position: &ShogiPosition<V>) -> Option<Ou
 /// by the standard rules of check, drops and promotion.
 macro_rules! standard_shogi_rules {
     () => {
-        fn generate<F: FnMut(MoveSet) -> bool>(position: &ShogiPosition<Self>, listener: &mut F) -> bool {
+        fn generate<F: FnMut(MoveSet) -> bool>(
+            position: &ShogiPosition<Self>,
+            listener: &mut F,
+        ) -> bool {
             generate_with_check(position, listener)
         }
 

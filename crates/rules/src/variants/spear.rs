@@ -48,7 +48,13 @@ impl ShogiVariant for Spear {
             Role::PromotedSilver,
             Role::Horse,
         ],
-        hand_roles: &[Role::Pawn, Role::Lance, Role::Silver, Role::Gold, Role::Bishop],
+        hand_roles: &[
+            Role::Pawn,
+            Role::Lance,
+            Role::Silver,
+            Role::Gold,
+            Role::Bishop,
+        ],
         movements: spear_movements(),
         zone_depth: 2,
         promotion: PromotionRule::OnArrival,
@@ -56,7 +62,10 @@ impl ShogiVariant for Spear {
 
     /// Every move that lands on the board is legal: there is no check, and a
     /// drop may go on any empty square. Once a king is captured, nothing moves.
-    fn generate<F: FnMut(MoveSet) -> bool>(position: &ShogiPosition<Self>, listener: &mut F) -> bool {
+    fn generate<F: FnMut(MoveSet) -> bool>(
+        position: &ShogiPosition<Self>,
+        listener: &mut F,
+    ) -> bool {
         let us = position.turn();
         let (Some(king), Some(_)) = (position.king(us), position.king(!us)) else {
             return false;
