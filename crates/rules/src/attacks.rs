@@ -13,6 +13,7 @@ use crate::square::Square;
 /// A way of moving. A game's [`crate::Spec`] maps each role to one of these,
 /// which is how Spear's elephant and spear differ from shogi's bishop and lance.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub enum Movement {
     /// One step straight forward.
     Pawn,
@@ -259,37 +260,37 @@ fn two_step_attacks(square: Square, occupied: Bitboard) -> Bitboard {
     result
 }
 
-/// Whether the movement slides (its reach depends on other pieces).
-pub const fn is_slider(movement: Movement) -> bool {
-    matches!(
-        movement,
-        Movement::Lance
-            | Movement::Bishop
-            | Movement::Rook
-            | Movement::Horse
-            | Movement::Dragon
-            | Movement::ForwardBishop
-            | Movement::TwoStep
-    )
+const fn ray_union(directions: &[usize]) -> [Bitboard; 81] {
+    let mut table = [Bitboard::EMPTY; 81];
+    let mut square = 0;
+    while square < 81 {
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < directions.len() {
+            bits |= ray(directions[i], square);
+            i += 1;
+        }
+        table[square] = Bitboard(bits);
+        square += 1;
+    }
+    table
 }
 
+static DIAGONAL_RAYS: [Bitboard; 81] = ray_union(&DIAGONAL);
+static ORTHOGONAL_RAYS: [Bitboard; 81] = ray_union(&ORTHOGONAL);
+static FORWARD_DIAGONAL_RAYS: [[Bitboard; 81]; 2] = [ray_union(&[4, 7]), ray_union(&[5, 6])];
+
 /// Squares a slider of this movement reaches from `square` on an empty grid:
-/// the candidates for pinning or checking from afar.
+/// the candidates for pinning or checking from afar. Empty for pieces that
+/// do not slide (the two-step piece only exists in Spear, which has no pins).
 #[inline(always)]
 pub fn pseudo_slides(movement: Movement, color: Color, square: Square) -> Bitboard {
     let s = square.index() as usize;
-    let rays = |directions: &[usize]| {
-        let mut bits = Bitboard::EMPTY;
-        for &direction in directions {
-            bits |= RAYS[direction][s];
-        }
-        bits
-    };
     match movement {
         Movement::Lance => RAYS[color.select(0, 1)][s],
-        Movement::Bishop | Movement::Horse => rays(&DIAGONAL),
-        Movement::Rook | Movement::Dragon => rays(&ORTHOGONAL),
-        Movement::ForwardBishop => rays(&color.select([4, 7], [5, 6])),
+        Movement::Bishop | Movement::Horse => DIAGONAL_RAYS[s],
+        Movement::Rook | Movement::Dragon => ORTHOGONAL_RAYS[s],
+        Movement::ForwardBishop => FORWARD_DIAGONAL_RAYS[color.index()][s],
         _ => Bitboard::EMPTY,
     }
 }

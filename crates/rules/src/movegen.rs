@@ -88,7 +88,7 @@ fn generate_drops<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
             continue;
         }
         let movement = V::SPEC.movement(role);
-        let mut to = targets & !V::SPEC.far_ranks(us, movement.immobile_ranks());
+        let mut to = targets & !V::FAR_RANKS[us.index()][movement.immobile_ranks() as usize];
         if role == Role::Pawn {
             to &= !files_of(position.pieces(us, Role::Pawn));
             if let Some(enemy_king) = position.king(!us) {

@@ -2,7 +2,7 @@
 //! game ([`ShogiVariant`]). Copy-make: [`ShogiPosition::play_unchecked`]
 //! changes a position in place; the previous position is just a clone.
 
-use crate::attacks::{attacks, between, is_slider, pseudo_slides, Movement};
+use crate::attacks::{attacks, between, pseudo_slides, Movement};
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveSet};
@@ -29,6 +29,10 @@ pub trait ShogiVariant: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Whether kings are captured like other pieces (and may then sit in a
     /// hand), as in Spear, rather than protected by the rule of check.
     const KINGS_ARE_CAPTURED: bool = false;
+    /// Roles by movement, as masks over role indices (see [`Spec::movement_roles`]).
+    const MOVEMENT_ROLES: [u16; Movement::NUM] = Self::SPEC.movement_roles();
+    /// The furthest 0, 1 and 2 ranks by colour.
+    const FAR_RANKS: [[Bitboard; 3]; 2] = Self::SPEC.far_rank_table();
     /// Promotion zones, by colour.
     const ZONES: [Bitboard; 2] = [Self::SPEC.zone(Color::Sente), Self::SPEC.zone(Color::Gote)];
 
@@ -202,36 +206,58 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         attacks(V::SPEC.movement(role), color, square, self.blockers()) & V::BOARD
     }
 
+    /// `color`'s pieces that move as `movement`.
+    #[inline(always)]
+    pub fn movement_pieces(&self, movement: Movement, color: Color) -> Bitboard {
+        let mask = V::MOVEMENT_ROLES[movement as usize];
+        let mut pieces = Bitboard::EMPTY;
+        let mut role = 0;
+        // The mask is a constant of the game: this loop folds away.
+        while role < Role::NUM {
+            if mask & (1 << role) != 0 {
+                pieces |= self.by_role[role];
+            }
+            role += 1;
+        }
+        pieces & self.by_color[color.index()]
+    }
+
     /// `color`'s pieces that attack `square`, with `blockers` as occupancy.
-    #[inline]
+    #[inline(always)]
     pub fn attackers_to(&self, square: Square, color: Color, blockers: Bitboard) -> Bitboard {
         let mut attackers = Bitboard::EMPTY;
-        let theirs = self.by_color[color.index()];
-        let mut gold_movers = Bitboard::EMPTY;
-        for &role in V::SPEC.board_roles {
-            let pieces = self.by_role[role.index()] & theirs;
-            if pieces.is_empty() {
-                continue;
-            }
-            let movement = V::SPEC.movement(role);
-            if movement == Movement::Gold {
-                gold_movers |= pieces;
-                continue;
-            }
-            // A piece attacks `square` exactly when a piece of the other
-            // colour on `square` would attack it: every pattern is symmetric.
-            attackers |= attacks(movement, !color, square, blockers) & pieces;
+        // A piece attacks `square` exactly when a piece of the other colour on
+        // `square` would attack it: every pattern is symmetric.
+        macro_rules! add {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    let pieces = self.movement_pieces(Movement::$movement, color);
+                    if pieces.any() {
+                        attackers |= attacks(Movement::$movement, !color, square, blockers) & pieces;
+                    }
+                }
+            )*};
         }
-        if gold_movers.any() {
-            attackers |= attacks(Movement::Gold, !color, square, blockers) & gold_movers;
-        }
+        add!(Pawn Lance Knight Silver Gold King Bishop Rook Horse Dragon ForwardBishop TwoStep);
         attackers
     }
 
-    /// Whether `color` attacks `square`, with `blockers` as occupancy.
-    #[inline]
+    /// Whether `color` attacks `square`, with `blockers` as occupancy;
+    /// cheap step patterns are tried before sliders.
+    #[inline(always)]
     pub fn is_attacked(&self, square: Square, color: Color, blockers: Bitboard) -> bool {
-        self.attackers_to(square, color, blockers).any()
+        macro_rules! test {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    let pieces = self.movement_pieces(Movement::$movement, color);
+                    if pieces.any() && (attacks(Movement::$movement, !color, square, blockers) & pieces).any() {
+                        return true;
+                    }
+                }
+            )*};
+        }
+        test!(Pawn Knight Silver Gold King Lance Bishop Rook Horse Dragon ForwardBishop TwoStep);
+        false
     }
 
     /// Puts a piece on an empty square (set-up; no legality check).
@@ -365,8 +391,8 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             match V::SPEC.promotion {
                 crate::spec::PromotionRule::Optional => {
                     let may = if zone.contains(from) { to } else { to & zone };
-                    let immobile = V::SPEC.movement(role).immobile_ranks();
-                    forced = may & V::SPEC.far_ranks(us, immobile);
+                    let immobile = V::SPEC.movement(role).immobile_ranks() as usize;
+                    forced = may & V::FAR_RANKS[us.index()][immobile];
                     optional = may & !forced;
                 }
                 crate::spec::PromotionRule::OnArrival => forced = to & zone,
@@ -394,17 +420,20 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         self.checkers = self.attackers_to(king, them, self.blockers());
         let occupied = self.occupied();
         let ours = self.by_color(us);
-        for &role in V::SPEC.board_roles {
-            let movement = V::SPEC.movement(role);
-            if !is_slider(movement) {
-                continue;
-            }
-            let snipers = pseudo_slides(movement, us, king) & self.pieces(them, role);
-            for sniper in snipers {
-                let blocking = between(king, sniper) & occupied;
-                if blocking.any() && !blocking.has_more_than_one() && (blocking & ours).any() {
-                    self.pinned |= blocking;
+        let mut snipers = Bitboard::EMPTY;
+        macro_rules! add {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    snipers |= pseudo_slides(Movement::$movement, us, king)
+                        & self.movement_pieces(Movement::$movement, them);
                 }
+            )*};
+        }
+        add!(Lance Bishop Rook Horse Dragon ForwardBishop);
+        for sniper in snipers {
+            let blocking = between(king, sniper) & occupied;
+            if blocking.any() && !blocking.has_more_than_one() && (blocking & ours).any() {
+                self.pinned |= blocking;
             }
         }
     }

@@ -77,6 +77,36 @@ impl Spec {
         self.far_ranks(color, self.zone_depth)
     }
 
+    /// For each movement (by discriminant), the roles of this game that move
+    /// so, as a bit mask over role indices.
+    pub const fn movement_roles(&self) -> [u16; Movement::NUM] {
+        let mut masks = [0u16; Movement::NUM];
+        let mut i = 0;
+        while i < self.board_roles.len() {
+            let role = self.board_roles[i];
+            masks[self.movements[role as usize] as usize] |= 1 << role as usize;
+            i += 1;
+        }
+        masks
+    }
+
+    /// The furthest 0, 1 and 2 ranks of each side, for rules that ask
+    /// where a piece could still move.
+    pub const fn far_rank_table(&self) -> [[Bitboard; 3]; 2] {
+        [
+            [
+                self.far_ranks(Color::Sente, 0),
+                self.far_ranks(Color::Sente, 1),
+                self.far_ranks(Color::Sente, 2),
+            ],
+            [
+                self.far_ranks(Color::Gote, 0),
+                self.far_ranks(Color::Gote, 1),
+                self.far_ranks(Color::Gote, 2),
+            ],
+        ]
+    }
+
     /// How `role` moves in this game.
     #[inline(always)]
     pub const fn movement(&self, role: Role) -> Movement {
@@ -85,6 +115,8 @@ impl Spec {
 }
 
 impl Movement {
+    /// Number of movements.
+    pub const NUM: usize = 12;
     /// How many of the furthest ranks leave a piece moving this way with no
     /// move at all, on an empty board.
     pub const fn immobile_ranks(self) -> u8 {
