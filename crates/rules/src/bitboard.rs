@@ -4,6 +4,23 @@ use crate::square::Square;
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// Single-square sets, looked up rather than shifted: a variable shift of a
+/// `u128` costs several instructions and a branch.
+static SQUARE_BITS: [u128; 81] = {
+    let mut table = [0u128; 81];
+    let mut index = 0;
+    while index < 81 {
+        table[index] = 1u128 << index;
+        index += 1;
+    }
+    table
+};
+
+#[inline(always)]
+fn bit(square: Square) -> u128 {
+    SQUARE_BITS[square.index() as usize]
+}
+
 /// A set of squares. Bit `i` stands for [`Square`] index `i`; bits 81..128 are
 /// never set by the library.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -17,8 +34,8 @@ impl Bitboard {
 
     /// The set holding just `square`.
     #[inline(always)]
-    pub const fn from_square(square: Square) -> Bitboard {
-        Bitboard(1u128 << square.index())
+    pub fn from_square(square: Square) -> Bitboard {
+        Bitboard(bit(square))
     }
 
     /// Whether the set is empty.
@@ -35,8 +52,8 @@ impl Bitboard {
 
     /// Whether `square` is in the set.
     #[inline(always)]
-    pub const fn contains(self, square: Square) -> bool {
-        self.0 & (1u128 << square.index()) != 0
+    pub fn contains(self, square: Square) -> bool {
+        self.0 & bit(square) != 0
     }
 
     /// The number of squares in the set.
@@ -79,32 +96,32 @@ impl Bitboard {
 
     /// The set with `square` added.
     #[inline(always)]
-    pub const fn with(self, square: Square) -> Bitboard {
-        Bitboard(self.0 | (1u128 << square.index()))
+    pub fn with(self, square: Square) -> Bitboard {
+        Bitboard(self.0 | bit(square))
     }
 
     /// The set with `square` removed.
     #[inline(always)]
-    pub const fn without(self, square: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << square.index()))
+    pub fn without(self, square: Square) -> Bitboard {
+        Bitboard(self.0 & !bit(square))
     }
 
     /// Adds `square` to the set.
     #[inline(always)]
     pub fn insert(&mut self, square: Square) {
-        self.0 |= 1u128 << square.index();
+        self.0 |= bit(square);
     }
 
     /// Removes `square` from the set.
     #[inline(always)]
     pub fn remove(&mut self, square: Square) {
-        self.0 &= !(1u128 << square.index());
+        self.0 &= !bit(square);
     }
 
     /// Toggles `square`.
     #[inline(always)]
     pub fn toggle(&mut self, square: Square) {
-        self.0 ^= 1u128 << square.index();
+        self.0 ^= bit(square);
     }
 
     /// The set shifted by `delta` indices (positive is towards higher indices).

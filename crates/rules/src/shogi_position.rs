@@ -242,22 +242,52 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         attackers
     }
 
-    /// Whether `color` attacks `square`, with `blockers` as occupancy;
-    /// cheap step patterns are tried before sliders.
+    /// Whether `color` attacks `square`, with `blockers` as occupancy.
+    /// Step patterns are table lookups; a slider is only traced when it
+    /// stands on a line through `square`, which is rare.
     #[inline(always)]
     pub fn is_attacked(&self, square: Square, color: Color, blockers: Bitboard) -> bool {
-        macro_rules! test {
+        // A piece attacks `square` exactly when a piece of the other colour on
+        // `square` would attack it: every pattern is symmetric.
+        macro_rules! steppers {
             ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    let pieces = self.movement_pieces(Movement::$movement, color);
-                    if pieces.any() && (attacks(Movement::$movement, !color, square, blockers) & pieces).any() {
-                        return true;
-                    }
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0
+                    && (attacks(Movement::$movement, !color, square, Bitboard::EMPTY)
+                        & self.movement_pieces(Movement::$movement, color))
+                    .any()
+                {
+                    return true;
                 }
             )*};
         }
-        test!(Pawn Knight Silver Gold King Lance Bishop Rook Horse Dragon ForwardBishop TwoStep);
-        false
+        steppers!(Pawn Knight Silver Gold);
+        let mut adjacent = self.movement_pieces(Movement::King, color);
+        let mut snipers = Bitboard::EMPTY;
+        macro_rules! sliders {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    let pieces = self.movement_pieces(Movement::$movement, color);
+                    if matches!(Movement::$movement, Movement::Horse | Movement::Dragon) {
+                        adjacent |= pieces;
+                    }
+                    snipers |= pseudo_slides(Movement::$movement, !color, square) & pieces;
+                }
+            )*};
+        }
+        sliders!(Lance Bishop Rook Horse Dragon ForwardBishop);
+        if (attacks(Movement::King, color, square, Bitboard::EMPTY) & adjacent).any() {
+            return true;
+        }
+        if V::MOVEMENT_ROLES[Movement::TwoStep as usize] != 0
+            && (attacks(Movement::TwoStep, !color, square, blockers)
+                & self.movement_pieces(Movement::TwoStep, color))
+            .any()
+        {
+            return true;
+        }
+        snipers
+            .iter()
+            .any(|sniper| (between(square, sniper) & blockers).is_empty())
     }
 
     /// Puts a piece on an empty square (set-up; no legality check).
@@ -364,7 +394,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             let movement = V::SPEC.movement(role);
             for from in self.pieces(us, role) {
                 let mut to = attacks(movement, us, from, blockers) & targets;
-                if self.pinned.contains(from) {
+                if self.pinned.any() && self.pinned.contains(from) {
                     if let Some(king) = king {
                         to &= crate::attacks::line(king, from);
                     }
@@ -408,7 +438,9 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     }
 
     /// Computes checkers and pinned pieces of the side to move; for games
-    /// with check.
+    /// with check. Sliders that would reach the king on an empty board (the
+    /// snipers) check it when nothing stands between, and pin the one piece
+    /// of ours that does; everything else must stand next to the king.
     pub(crate) fn compute_checks_and_pins(&mut self) {
         let us = self.turn;
         let them = !us;
@@ -417,11 +449,36 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let Some(king) = self.king(us) else {
             return;
         };
-        self.checkers = self.attackers_to(king, them, self.blockers());
-        let occupied = self.occupied();
-        let ours = self.by_color(us);
+        let mut checkers = Bitboard::EMPTY;
+        // A piece attacks the king exactly when our piece of the same kind on
+        // the king's square would attack it: every pattern is symmetric.
+        macro_rules! steppers {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    checkers |= attacks(Movement::$movement, us, king, Bitboard::EMPTY)
+                        & self.movement_pieces(Movement::$movement, them);
+                }
+            )*};
+        }
+        steppers!(Pawn Knight Silver Gold);
+        if V::MOVEMENT_ROLES[Movement::TwoStep as usize] != 0 {
+            let pieces = self.movement_pieces(Movement::TwoStep, them);
+            checkers |= attacks(Movement::TwoStep, us, king, self.blockers()) & pieces;
+        }
+        // An adjacent king, horse or dragon always attacks.
+        let mut adjacent = self.movement_pieces(Movement::King, them);
+        macro_rules! adjacent_sliders {
+            ($($movement:ident)*) => {$(
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    adjacent |= self.movement_pieces(Movement::$movement, them);
+                }
+            )*};
+        }
+        adjacent_sliders!(Horse Dragon);
+        checkers |= attacks(Movement::King, us, king, Bitboard::EMPTY) & adjacent;
+
         let mut snipers = Bitboard::EMPTY;
-        macro_rules! add {
+        macro_rules! snipers {
             ($($movement:ident)*) => {$(
                 if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
                     snipers |= pseudo_slides(Movement::$movement, us, king)
@@ -429,13 +486,18 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                 }
             )*};
         }
-        add!(Lance Bishop Rook Horse Dragon ForwardBishop);
+        snipers!(Lance Bishop Rook Horse Dragon ForwardBishop);
+        let occupied = self.occupied();
+        let ours = self.by_color(us);
         for sniper in snipers {
             let blocking = between(king, sniper) & occupied;
-            if blocking.any() && !blocking.has_more_than_one() && (blocking & ours).any() {
+            if blocking.is_empty() {
+                checkers.insert(sniper);
+            } else if !blocking.has_more_than_one() && (blocking & ours).any() {
                 self.pinned |= blocking;
             }
         }
+        self.checkers = checkers;
     }
 
     /// Whether the side to move has a legal move.
