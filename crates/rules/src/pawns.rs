@@ -301,18 +301,23 @@ impl PawnsPosition {
         if fields[3] != "-" {
             let square =
                 parse_square(fields[3]).ok_or_else(|| FenError::EnPassant(fields[3].to_owned()))?;
-            // The pawn that just double-stepped stands one square beyond.
             let us = position.turn;
-            let mover = Square::new_unchecked((square.index() as i32 - us.select(-1, 1)) as u8);
-            let origin = Square::new_unchecked((square.index() as i32 + us.select(-1, 1)) as u8);
-            let expected_rank = us.select(2, 5);
+            let invalid = || FenError::EnPassant(fields[3].to_owned());
+            // The passed square is on the third rank from the side that just moved.
+            if square.rank() != us.select(2, 5) {
+                return Err(invalid());
+            }
+            // The pawn that double-stepped stands one square beyond it, and
+            // the square it came from is empty, as is the passed square.
+            let forward = us.select(-1, 1);
+            let mover = Square::new_unchecked((square.index() as i32 - forward) as u8);
+            let origin = Square::new_unchecked((square.index() as i32 + forward) as u8);
             let occupied = position.pawns[0] | position.pawns[1];
-            if square.rank() != expected_rank
-                || !position.pawns[(!us).index()].contains(mover)
+            if !position.pawns[(!us).index()].contains(mover)
                 || occupied.contains(square)
                 || occupied.contains(origin)
             {
-                return Err(FenError::EnPassant(fields[3].to_owned()));
+                return Err(invalid());
             }
             position.en_passant = Some(square);
         }
