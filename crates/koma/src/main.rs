@@ -1,6 +1,8 @@
 //! `koma`: Spear Shogi, shogi, minishogi and Pawns-Only Chess.
 
+mod pawns_console;
 mod perft;
+mod spear_console;
 mod variant_dispatch;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +19,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Spear Shogi over the seed's line protocol (standard input to output).
+    Spear(spear_console::SpearArgs),
+    /// Pawns-Only Chess for two players at one terminal.
+    Pawns(pawns_console::PawnsArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -24,6 +30,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Spear(args) => spear_console::run(args),
+        Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
     };
     match result {

@@ -1,0 +1,100 @@
+//! Golden transcripts of the console programs: each `tests/golden/PROGRAM/NAME.in`
+//! is fed to `koma PROGRAM`; standard output must equal `NAME.out` byte for
+//! byte, standard error must stay empty and the exit status be 0.
+//! `KOMA_UPDATE_GOLDEN=1 cargo test --test golden` rewrites the `.out` files
+//! (review the diff before committing).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn run(program: &str, input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .arg(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input)
+        .expect("input written");
+    child.wait_with_output().expect("koma finishes")
+}
+
+fn check_program(program: &str) {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(program);
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("golden folder")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "in"))
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty());
+    for input in inputs {
+        let expected_path = input.with_extension("out");
+        let output = run(program, &std::fs::read(&input).expect("input"));
+        if std::env::var_os("KOMA_UPDATE_GOLDEN").is_some() {
+            std::fs::write(&expected_path, &output.stdout).expect("golden written");
+        }
+        let expected = std::fs::read(&expected_path).expect("golden output");
+        let name = input
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        assert!(
+            output.stdout == expected,
+            "{program} {name}: output differs\n--- got ---\n{}\n--- expected ---\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&expected)
+        );
+        assert!(
+            output.stderr.is_empty(),
+            "{program} {name}: wrote to stderr"
+        );
+        assert!(
+            output.status.success(),
+            "{program} {name}: {}",
+            output.status
+        );
+    }
+}
+
+#[test]
+fn spear_transcripts() {
+    check_program("spear");
+}
+
+#[test]
+fn pawns_transcripts() {
+    check_program("pawns");
+}
+
+#[test]
+fn the_spear_example_of_the_rules_is_a_golden() {
+    // The example in shared/rules/spear.md, copied verbatim into example.in/.out.
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/spear");
+    let output = run("spear", &std::fs::read(folder.join("example.in")).unwrap());
+    assert_eq!(
+        output.stdout,
+        std::fs::read(folder.join("example.out")).unwrap()
+    );
+}
+
+#[test]
+fn every_program_explains_itself() {
+    for program in ["spear", "pawns", "perft"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_koma"))
+            .args([program, "--help"])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.lines().count() >= 3, "{program} --help:\n{text}");
+    }
+}
