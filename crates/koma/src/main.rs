@@ -2,6 +2,7 @@
 
 mod pawns_console;
 mod perft;
+mod shogi_console;
 mod spear_console;
 mod variant_dispatch;
 
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Spear Shogi over the seed's line protocol (standard input to output).
     Spear(spear_console::SpearArgs),
+    /// Shogi (or minishogi, Spear) for two players at one terminal.
+    Shogi(shogi_console::ShogiArgs),
     /// Pawns-Only Chess for two players at one terminal.
     Pawns(pawns_console::PawnsArgs),
     /// Count move sequences of a given length (move generator check).
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Spear(args) => spear_console::run(args),
+        Command::Shogi(args) => shogi_console::run(args),
         Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
     };

@@ -1,6 +1,7 @@
 //! Golden transcripts of the console programs: each `tests/golden/PROGRAM/NAME.in`
-//! is fed to `koma PROGRAM`; standard output must equal `NAME.out` byte for
-//! byte, standard error must stay empty and the exit status be 0.
+//! is fed to `koma PROGRAM` (with the arguments in `NAME.args`, one a line, if
+//! that file exists); standard output must equal `NAME.out` byte for byte,
+//! standard error must stay empty and the exit status be 0.
 //! `KOMA_UPDATE_GOLDEN=1 cargo test --test golden` rewrites the `.out` files
 //! (review the diff before committing).
 
@@ -9,8 +10,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn run(program: &str, input: &[u8]) -> std::process::Output {
+    run_with(program, &[], input)
+}
+
+fn run_with(program: &str, args: &[String], input: &[u8]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .arg(program)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -38,7 +44,10 @@ fn check_program(program: &str) {
     assert!(!inputs.is_empty());
     for input in inputs {
         let expected_path = input.with_extension("out");
-        let output = run(program, &std::fs::read(&input).expect("input"));
+        let args: Vec<String> = std::fs::read_to_string(input.with_extension("args"))
+            .map(|text| text.lines().map(str::to_owned).collect())
+            .unwrap_or_default();
+        let output = run_with(program, &args, &std::fs::read(&input).expect("input"));
         if std::env::var_os("KOMA_UPDATE_GOLDEN").is_some() {
             std::fs::write(&expected_path, &output.stdout).expect("golden written");
         }
@@ -71,6 +80,11 @@ fn spear_transcripts() {
 }
 
 #[test]
+fn shogi_transcripts() {
+    check_program("shogi");
+}
+
+#[test]
 fn pawns_transcripts() {
     check_program("pawns");
 }
@@ -88,7 +102,7 @@ fn the_spear_example_of_the_rules_is_a_golden() {
 
 #[test]
 fn every_program_explains_itself() {
-    for program in ["spear", "pawns", "perft"] {
+    for program in ["spear", "pawns", "shogi", "perft"] {
         let output = Command::new(env!("CARGO_BIN_EXE_koma"))
             .args([program, "--help"])
             .output()

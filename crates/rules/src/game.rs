@@ -94,6 +94,11 @@ impl<P: Position> Game<P> {
             .or_else(|| self.repetition())
     }
 
+    /// An ending declared rather than shown by the position (resignation, time).
+    pub fn declared(&self) -> Option<Outcome> {
+        self.declared
+    }
+
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) -> Result<(), GameError> {
         if let Some(outcome) = self.outcome() {
