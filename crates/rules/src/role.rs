@@ -74,6 +74,19 @@ impl Role {
         Role::King,
     ];
 
+    /// The order in which hands are written in SFEN and shown to people:
+    /// most valuable first (king first: only Spear's hands can hold one).
+    pub const HAND_ORDER: [Role; 8] = [
+        Role::King,
+        Role::Rook,
+        Role::Bishop,
+        Role::Gold,
+        Role::Silver,
+        Role::Knight,
+        Role::Lance,
+        Role::Pawn,
+    ];
+
     /// The role with this index.
     #[inline(always)]
     pub const fn from_index(index: usize) -> Role {

@@ -112,18 +112,6 @@ impl fmt::Display for SfenError {
 
 impl std::error::Error for SfenError {}
 
-/// Order in which hands are written (king first: only Spear holds one).
-const HAND_ORDER: [Role; 8] = [
-    Role::King,
-    Role::Rook,
-    Role::Bishop,
-    Role::Gold,
-    Role::Silver,
-    Role::Knight,
-    Role::Lance,
-    Role::Pawn,
-];
-
 /// Parses an SFEN (with or without a leading `sfen` keyword and the move
 /// number) into a validated position of game `V`.
 pub fn parse_sfen<V: ShogiVariant>(text: &str) -> Result<ShogiPosition<V>, SfenError> {
@@ -386,7 +374,7 @@ pub fn write_sfen<V: ShogiVariant>(position: &ShogiPosition<V>) -> String {
     out.push(' ');
     let before = out.len();
     for color in Color::ALL {
-        for role in HAND_ORDER {
+        for role in Role::HAND_ORDER {
             let n = position.hand(color).count(role);
             if n > 1 {
                 out.push_str(&n.to_string());

@@ -222,26 +222,6 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         pieces & self.by_color[color.index()]
     }
 
-    /// `color`'s pieces that attack `square`, with `blockers` as occupancy.
-    #[inline(always)]
-    pub fn attackers_to(&self, square: Square, color: Color, blockers: Bitboard) -> Bitboard {
-        let mut attackers = Bitboard::EMPTY;
-        // A piece attacks `square` exactly when a piece of the other colour on
-        // `square` would attack it: every pattern is symmetric.
-        macro_rules! add {
-            ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    let pieces = self.movement_pieces(Movement::$movement, color);
-                    if pieces.any() {
-                        attackers |= attacks(Movement::$movement, !color, square, blockers) & pieces;
-                    }
-                }
-            )*};
-        }
-        add!(Pawn Lance Knight Silver Gold King Bishop Rook Horse Dragon ForwardBishop TwoStep);
-        attackers
-    }
-
     /// Whether `color` attacks `square`, with `blockers` as occupancy.
     /// Step patterns are table lookups; a slider is only traced when it
     /// stands on a line through `square`, which is rare.

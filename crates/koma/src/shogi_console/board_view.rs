@@ -70,31 +70,22 @@ pub fn hand_line<V: ShogiVariant>(
     style: Style,
 ) -> String {
     let name = side_name(color, style);
-    let pieces: Vec<String> = [
-        Role::King,
-        Role::Rook,
-        Role::Bishop,
-        Role::Gold,
-        Role::Silver,
-        Role::Knight,
-        Role::Lance,
-        Role::Pawn,
-    ]
-    .iter()
-    .filter_map(|&role| {
-        let count = position.hand(color).count(role);
-        let label = if style.ascii {
-            role.letter().to_string()
-        } else {
-            kanji(V::VARIANT, role).to_string()
-        };
-        match count {
-            0 => None,
-            1 => Some(label),
-            n => Some(format!("{label}x{n}")),
-        }
-    })
-    .collect();
+    let pieces: Vec<String> = Role::HAND_ORDER
+        .iter()
+        .filter_map(|&role| {
+            let count = position.hand(color).count(role);
+            let label = if style.ascii {
+                role.letter().to_string()
+            } else {
+                kanji(V::VARIANT, role).to_string()
+            };
+            match count {
+                0 => None,
+                1 => Some(label),
+                n => Some(format!("{label}x{n}")),
+            }
+        })
+        .collect();
     let held = if pieces.is_empty() {
         "-".to_owned()
     } else {
