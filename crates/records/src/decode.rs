@@ -1,0 +1,75 @@
+//! Turning a record file's bytes into text: UTF-8 (with or without a byte
+//! order mark) or Shift_JIS as Windows writes it (CP932).
+
+use std::fmt;
+
+/// Bytes that are neither UTF-8 nor Shift_JIS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Offset of the first byte that is not valid Shift_JIS.
+    pub offset: usize,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not UTF-8 or Shift_JIS text (invalid byte at offset {})",
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes a record file. An `encoding=` declaration in the first lines
+/// (as Kifu for Windows writes) decides; otherwise a UTF-8 byte order mark or
+/// valid UTF-8 means UTF-8, then Shift_JIS (CP932) is tried, then EUC-JP
+/// (old Unix shogi programs). Line ends are left as they are.
+///
+/// ```
+/// assert_eq!(koma_records::decode(b"\xef\xbb\xbfV2.2").unwrap(), "V2.2");
+/// assert_eq!(koma_records::decode(b"\x8c\xe3\x8e\xe8").unwrap(), "後手");
+/// assert!(koma_records::decode(b"\x81").is_err());
+/// ```
+pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let declared = declared_encoding(bytes);
+    if declared.is_none() || declared == Some(encoding_rs::UTF_8) {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return Ok(text.to_owned());
+        }
+    }
+    let candidates = match declared {
+        Some(encoding) if encoding != encoding_rs::UTF_8 => vec![encoding],
+        _ => vec![encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP],
+    };
+    let mut first_error = None;
+    for encoding in candidates {
+        let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+        if !had_errors {
+            return Ok(text.into_owned());
+        }
+        if first_error.is_none() {
+            let valid = text.find('\u{fffd}').unwrap_or(0);
+            first_error = Some(DecodeError {
+                offset: encoding.encode(&text[..valid]).0.len(),
+            });
+        }
+    }
+    Err(first_error.unwrap_or(DecodeError { offset: 0 }))
+}
+
+/// The encoding named by an `encoding=NAME` declaration near the top.
+fn declared_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let at = head
+        .windows(9)
+        .position(|window| window.eq_ignore_ascii_case(b"encoding="))?;
+    let name: Vec<u8> = head[at + 9..]
+        .iter()
+        .copied()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+        .collect();
+    encoding_rs::Encoding::for_label(&name)
+}

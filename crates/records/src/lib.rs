@@ -1,0 +1,23 @@
+//! Game records in the formats the shogi world exchanges, for Koma's games.
+//!
+//! A [`Record`] is what every format holds: headers, a start position, the
+//! moves with their times and comments, and how the game ended. Each format
+//! is its own module with its own error type and reads from text;
+//! [`decode`] turns a file's bytes into text whatever its encoding.
+//!
+//! ```
+//! use koma_records::{usi, Record};
+//! use koma_rules::StandardShogiPosition;
+//! let record: Record<StandardShogiPosition> = usi::read("position startpos moves 7g7f 3c3d").unwrap();
+//! assert_eq!(record.moves.len(), 2);
+//! assert_eq!(usi::write(&record), "position startpos moves 7g7f 3c3d");
+//! ```
+#![warn(missing_docs)]
+
+pub mod csa;
+mod decode;
+mod record;
+pub mod usi;
+
+pub use decode::{decode, DecodeError};
+pub use record::{Ending, Headers, Record, RecordedMove, ReplayError};
