@@ -222,25 +222,32 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         pieces & self.by_color[color.index()]
     }
 
-    /// Whether `color` attacks `square`, with `blockers` as occupancy.
-    /// Step patterns are table lookups; a slider is only traced when it
-    /// stands on a line through `square`, which is rare.
+    /// `color`'s attackers of `square` split the way legality needs them:
+    /// pieces that attack it from next door or by a jump (whatever else
+    /// stands around), and sliders on a line through it that would attack it
+    /// on an empty board (the snipers), which attack it when nothing stands
+    /// between and pin the one piece that does. `blockers` matters only to
+    /// Spear's two-step piece, which is neither.
     #[inline(always)]
-    pub fn is_attacked(&self, square: Square, color: Color, blockers: Bitboard) -> bool {
+    fn near_attackers_and_snipers(
+        &self,
+        square: Square,
+        color: Color,
+        blockers: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         // A piece attacks `square` exactly when a piece of the other colour on
         // `square` would attack it: every pattern is symmetric.
+        let mut near = Bitboard::EMPTY;
         macro_rules! steppers {
             ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0
-                    && (attacks(Movement::$movement, !color, square, Bitboard::EMPTY)
-                        & self.movement_pieces(Movement::$movement, color))
-                    .any()
-                {
-                    return true;
+                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
+                    near |= attacks(Movement::$movement, !color, square, blockers)
+                        & self.movement_pieces(Movement::$movement, color);
                 }
             )*};
         }
-        steppers!(Pawn Knight Silver Gold);
+        steppers!(Pawn Knight Silver Gold TwoStep);
+        // A king, horse or dragon next door always attacks.
         let mut adjacent = self.movement_pieces(Movement::King, color);
         let mut snipers = Bitboard::EMPTY;
         macro_rules! sliders {
@@ -255,19 +262,20 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             )*};
         }
         sliders!(Lance Bishop Rook Horse Dragon ForwardBishop);
-        if (attacks(Movement::King, color, square, Bitboard::EMPTY) & adjacent).any() {
-            return true;
-        }
-        if V::MOVEMENT_ROLES[Movement::TwoStep as usize] != 0
-            && (attacks(Movement::TwoStep, !color, square, blockers)
-                & self.movement_pieces(Movement::TwoStep, color))
-            .any()
-        {
-            return true;
-        }
-        snipers
-            .iter()
-            .any(|sniper| (between(square, sniper) & blockers).is_empty())
+        near |= attacks(Movement::King, color, square, Bitboard::EMPTY) & adjacent;
+        (near, snipers)
+    }
+
+    /// Whether `color` attacks `square`, with `blockers` as occupancy.
+    /// A slider is only traced when it stands on a line through `square`,
+    /// which is rare.
+    #[inline(always)]
+    pub fn is_attacked(&self, square: Square, color: Color, blockers: Bitboard) -> bool {
+        let (near, snipers) = self.near_attackers_and_snipers(square, color, blockers);
+        near.any()
+            || snipers
+                .iter()
+                .any(|sniper| (between(square, sniper) & blockers).is_empty())
     }
 
     /// Puts a piece on an empty square (set-up; no legality check).
@@ -418,9 +426,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     }
 
     /// Computes checkers and pinned pieces of the side to move; for games
-    /// with check. Sliders that would reach the king on an empty board (the
-    /// snipers) check it when nothing stands between, and pin the one piece
-    /// of ours that does; everything else must stand next to the king.
+    /// with check.
     pub(crate) fn compute_checks_and_pins(&mut self) {
         let us = self.turn;
         let them = !us;
@@ -429,44 +435,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let Some(king) = self.king(us) else {
             return;
         };
-        let mut checkers = Bitboard::EMPTY;
-        // A piece attacks the king exactly when our piece of the same kind on
-        // the king's square would attack it: every pattern is symmetric.
-        macro_rules! steppers {
-            ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    checkers |= attacks(Movement::$movement, us, king, Bitboard::EMPTY)
-                        & self.movement_pieces(Movement::$movement, them);
-                }
-            )*};
-        }
-        steppers!(Pawn Knight Silver Gold);
-        if V::MOVEMENT_ROLES[Movement::TwoStep as usize] != 0 {
-            let pieces = self.movement_pieces(Movement::TwoStep, them);
-            checkers |= attacks(Movement::TwoStep, us, king, self.blockers()) & pieces;
-        }
-        // An adjacent king, horse or dragon always attacks.
-        let mut adjacent = self.movement_pieces(Movement::King, them);
-        macro_rules! adjacent_sliders {
-            ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    adjacent |= self.movement_pieces(Movement::$movement, them);
-                }
-            )*};
-        }
-        adjacent_sliders!(Horse Dragon);
-        checkers |= attacks(Movement::King, us, king, Bitboard::EMPTY) & adjacent;
-
-        let mut snipers = Bitboard::EMPTY;
-        macro_rules! snipers {
-            ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    snipers |= pseudo_slides(Movement::$movement, us, king)
-                        & self.movement_pieces(Movement::$movement, them);
-                }
-            )*};
-        }
-        snipers!(Lance Bishop Rook Horse Dragon ForwardBishop);
+        let (mut checkers, snipers) = self.near_attackers_and_snipers(king, them, self.blockers());
         let occupied = self.occupied();
         let ours = self.by_color(us);
         for sniper in snipers {
