@@ -55,6 +55,14 @@ pub fn square_name(square: Square) -> String {
     )
 }
 
+/// Where the side to move's pawns can go, as sets of target squares.
+struct PawnTargets {
+    single: Bitboard,
+    double: Bitboard,
+    /// Captures one file towards file `a`'s side of the grid (+1) and the other (−1).
+    captures: [Bitboard; 2],
+}
+
 /// A Pawns-Only Chess position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PawnsPosition {
@@ -131,6 +139,25 @@ impl PawnsPosition {
         }
     }
 
+    /// Targets of the side to move's board moves other than en passant:
+    /// single steps, double steps, and captures towards each side.
+    #[inline(always)]
+    fn targets(&self) -> PawnTargets {
+        let us = self.turn;
+        let ours = self.pawns(us);
+        let theirs = self.pawns(!us);
+        let empty = !(ours | theirs) & BOARD;
+        let single = advance(ours, us, 0) & empty;
+        PawnTargets {
+            single,
+            double: advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty,
+            captures: [
+                advance(ours, us, 1) & theirs,
+                advance(ours, us, -1) & theirs,
+            ],
+        }
+    }
+
     /// Calls `f` with every legal move.
     #[inline]
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
@@ -138,44 +165,33 @@ impl PawnsPosition {
             return;
         }
         let us = self.turn;
-        let ours = self.pawns(us);
-        let theirs = self.pawns(!us);
-        let empty = !(ours | theirs) & BOARD;
+        // The square `files` across and one step back from `square`.
         let back = |square: Square, files: i32| {
             let delta = us.select(-1, 1) + 9 * files;
             Square::new_unchecked((square.index() as i32 - delta) as u8)
         };
-        let single = advance(ours, us, 0) & empty;
-        for to in single {
+        let mut board_move = |from, to| {
             f(Move::Board {
-                from: back(to, 0),
+                from,
                 to,
                 promote: false,
-            });
+            })
+        };
+        let targets = self.targets();
+        for to in targets.single {
+            board_move(back(to, 0), to);
         }
-        for to in advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty {
-            f(Move::Board {
-                from: back(back(to, 0), 0),
-                to,
-                promote: false,
-            });
+        for to in targets.double {
+            board_move(back(back(to, 0), 0), to);
         }
-        for files in [1, -1] {
-            for to in advance(ours, us, files) & theirs {
-                f(Move::Board {
-                    from: back(to, files),
-                    to,
-                    promote: false,
-                });
+        for (captures, files) in targets.captures.into_iter().zip([1, -1]) {
+            for to in captures {
+                board_move(back(to, files), to);
             }
         }
         if let Some(to) = self.en_passant {
             for from in self.en_passant_capturers() {
-                f(Move::Board {
-                    from,
-                    to,
-                    promote: false,
-                });
+                board_move(from, to);
             }
         }
     }
@@ -186,15 +202,13 @@ impl PawnsPosition {
         if self.is_decided() {
             return 0;
         }
-        let us = self.turn;
-        let ours = self.pawns(us);
-        let theirs = self.pawns(!us);
-        let empty = !(ours | theirs) & BOARD;
-        let single = advance(ours, us, 0) & empty;
-        let double = advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty;
-        let captures =
-            (advance(ours, us, 1) & theirs).count() + (advance(ours, us, -1) & theirs).count();
-        (single.count() + double.count() + captures + self.en_passant_capturers().count()) as u64
+        let targets = self.targets();
+        let [left, right] = targets.captures;
+        (targets.single.count()
+            + targets.double.count()
+            + left.count()
+            + right.count()
+            + self.en_passant_capturers().count()) as u64
     }
 
     /// Plays a legal move.
