@@ -3,7 +3,7 @@
 //! `P+00KI`, `P-00AL`), the side to move, moves like `+7776FU` with `T`
 //! times, `'` comments and a `%` ending. Standard shogi only.
 
-use crate::record::{Ending, Record, RecordedMove, ReplayError};
+use crate::record::{Ending, Headers, Record, RecordedMove, ReplayError};
 use koma_rules::{
     Color, Move, Piece, Position, Role, Shogi, ShogiPosition, Square, StandardShogiPosition,
 };
@@ -109,6 +109,17 @@ fn square_code(square: Square) -> String {
 fn sign(color: Color) -> char {
     color.select('+', '-')
 }
+
+/// The `$` headers that have a field of their own in [`Headers`].
+type HeaderField = fn(&mut Headers) -> &mut Option<String>;
+const HEADER_FIELDS: [(&str, HeaderField); 6] = [
+    ("EVENT", |h| &mut h.event),
+    ("SITE", |h| &mut h.site),
+    ("START_TIME", |h| &mut h.start_time),
+    ("END_TIME", |h| &mut h.end_time),
+    ("TIME_LIMIT", |h| &mut h.time_control),
+    ("OPENING", |h| &mut h.opening),
+];
 
 /// The full set of shogi pieces, to share out with `AL`.
 const FULL_SET: [(Role, u8); 8] = [
@@ -227,7 +238,7 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
     let mut setup: Option<Setup> = None;
     let mut record: Option<Record<StandardShogiPosition>> = None;
     let mut position = StandardShogiPosition::start();
-    let mut headers = crate::record::Headers::default();
+    let mut headers = Headers::default();
     let mut comments = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches('\r');
@@ -266,21 +277,10 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
                 headers.gote = Some(name.to_owned());
             } else if let Some(header) = statement.strip_prefix('$') {
                 let (key, value) = header.split_once(':').unwrap_or((header, ""));
-                let slot = match key {
-                    "EVENT" => &mut headers.event,
-                    "SITE" => &mut headers.site,
-                    "START_TIME" => &mut headers.start_time,
-                    "END_TIME" => &mut headers.end_time,
-                    "TIME_LIMIT" => &mut headers.time_control,
-                    "OPENING" => &mut headers.opening,
-                    _ => {
-                        headers.other.push((key.to_owned(), value.to_owned()));
-                        rest = next;
-                        column += consumed;
-                        continue;
-                    }
-                };
-                *slot = Some(value.to_owned());
+                match HEADER_FIELDS.iter().find(|(name, _)| *name == key) {
+                    Some((_, field)) => *field(&mut headers) = Some(value.to_owned()),
+                    None => headers.other.push((key.to_owned(), value.to_owned())),
+                }
             } else if let Some(body) = statement.strip_prefix('P') {
                 if record.is_some() {
                     return Err(error(CsaErrorKind::BadPosition(statement.to_owned())));
@@ -442,15 +442,9 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
             out.push_str(&format!("{prefix}{}\n", one_line(value)));
         }
     }
-    for (key, value) in [
-        ("EVENT", &headers.event),
-        ("SITE", &headers.site),
-        ("START_TIME", &headers.start_time),
-        ("END_TIME", &headers.end_time),
-        ("TIME_LIMIT", &headers.time_control),
-        ("OPENING", &headers.opening),
-    ] {
-        if let Some(value) = value {
+    let mut fields = headers.clone();
+    for (key, field) in HEADER_FIELDS {
+        if let Some(value) = field(&mut fields) {
             out.push_str(&format!("${key}:{}\n", one_line(value)));
         }
     }
