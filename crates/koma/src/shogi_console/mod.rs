@@ -69,16 +69,14 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         ascii: args.ascii,
         color,
     };
-    let stdin = io::stdin();
-    let stdout = io::stdout();
+    fn console<V: ShogiVariant>(args: &ShogiArgs, style: Style) -> Result<(), ConsoleError> {
+        Console::<V>::new(args, style)?.run(io::stdin().lock(), io::stdout().lock())
+    }
     let result = match args.variant {
-        Variant::Spear => {
-            Console::<Spear>::new(&args, style).and_then(|c| c.run(stdin.lock(), stdout.lock()))
-        }
-        Variant::Minishogi => {
-            Console::<Minishogi>::new(&args, style).and_then(|c| c.run(stdin.lock(), stdout.lock()))
-        }
-        _ => Console::<Shogi>::new(&args, style).and_then(|c| c.run(stdin.lock(), stdout.lock())),
+        Variant::Spear => console::<Spear>(&args, style),
+        Variant::Minishogi => console::<Minishogi>(&args, style),
+        // Pawns-Only Chess is refused when the arguments are parsed.
+        Variant::Shogi | Variant::Pawns => console::<Shogi>(&args, style),
     };
     match result {
         Err(ConsoleError::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
