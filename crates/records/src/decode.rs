@@ -8,14 +8,30 @@ use std::fmt;
 pub struct DecodeError {
     /// Offset of the first byte that is not valid Shift_JIS.
     pub offset: usize,
+    /// 1-based line of that byte.
+    pub line: usize,
+    /// 1-based column (bytes) of that byte.
+    pub column: usize,
+}
+
+impl DecodeError {
+    fn at(bytes: &[u8], offset: usize) -> DecodeError {
+        let head = &bytes[..offset.min(bytes.len())];
+        let line_start = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        DecodeError {
+            offset,
+            line: head.iter().filter(|&&b| b == b'\n').count() + 1,
+            column: offset - line_start + 1,
+        }
+    }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "not UTF-8 or Shift_JIS text (invalid byte at offset {})",
-            self.offset
+            "line {}, column {}: not UTF-8, Shift_JIS or EUC-JP text (invalid byte at offset {})",
+            self.line, self.column, self.offset
         )
     }
 }
@@ -52,12 +68,13 @@ pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
         }
         if first_error.is_none() {
             let valid = text.find('\u{fffd}').unwrap_or(0);
-            first_error = Some(DecodeError {
-                offset: encoding.encode(&text[..valid]).0.len(),
-            });
+            first_error = Some(DecodeError::at(
+                bytes,
+                encoding.encode(&text[..valid]).0.len(),
+            ));
         }
     }
-    Err(first_error.unwrap_or(DecodeError { offset: 0 }))
+    Err(first_error.unwrap_or(DecodeError::at(bytes, 0)))
 }
 
 /// The encoding named by an `encoding=NAME` declaration near the top.
@@ -72,4 +89,49 @@ fn declared_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
         .collect();
     encoding_rs::Encoding::for_label(&name)
+}
+
+/// Text with a character Shift_JIS cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    /// The character.
+    pub character: char,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} cannot be written in Shift_JIS; save as UTF-8 (.kifu) instead",
+            self.character
+        )
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Encodes text as Shift_JIS (CP932), refusing characters it cannot hold
+/// rather than losing them.
+///
+/// ```
+/// assert_eq!(koma_records::encode_shift_jis("後手").unwrap(), b"\x8c\xe3\x8e\xe8");
+/// assert!(koma_records::encode_shift_jis("🐉").is_err());
+/// ```
+pub fn encode_shift_jis(text: &str) -> Result<Vec<u8>, EncodeError> {
+    let mut encoder = encoding_rs::SHIFT_JIS.new_encoder();
+    let mut out = Vec::with_capacity(text.len() * 2);
+    let mut rest = text;
+    loop {
+        out.reserve(rest.len() * 2 + 16);
+        let (result, read) =
+            encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+        rest = &rest[read..];
+        match result {
+            encoding_rs::EncoderResult::InputEmpty => return Ok(out),
+            encoding_rs::EncoderResult::OutputFull => continue,
+            encoding_rs::EncoderResult::Unmappable(character) => {
+                return Err(EncodeError { character })
+            }
+        }
+    }
 }

@@ -16,8 +16,12 @@
 
 pub mod csa;
 mod decode;
+mod kanji;
+pub mod ki2;
+pub mod kif;
+pub mod pgn;
 mod record;
 pub mod usi;
 
-pub use decode::{decode, DecodeError};
-pub use record::{Ending, Headers, Record, RecordedMove, ReplayError};
+pub use decode::{decode, encode_shift_jis, DecodeError, EncodeError};
+pub use record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};

@@ -137,6 +137,23 @@ pub struct Record<P: Position> {
     pub ending: Option<Ending>,
     /// Comments before the first move.
     pub comments: Vec<String>,
+    /// Alternatives to moves of the main line (KIF's 変化), each legal in
+    /// its position; only the main line is played.
+    pub variations: Vec<Variation>,
+}
+
+/// A line of play branching off another: it replaces the other line's move
+/// number `ply` and what follows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variation {
+    /// The move number (1 for the record's first move) of its first move.
+    pub ply: usize,
+    /// The moves from there.
+    pub moves: Vec<RecordedMove>,
+    /// How this line ends, if it says.
+    pub ending: Option<Ending>,
+    /// Alternatives to its own moves, each branching at a later ply.
+    pub variations: Vec<Variation>,
 }
 
 /// A record whose moves cannot be played.
@@ -182,6 +199,7 @@ impl<P: Position> Record<P> {
             moves: Vec::new(),
             ending: None,
             comments: Vec::new(),
+            variations: Vec::new(),
         }
     }
 

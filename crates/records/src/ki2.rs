@@ -1,0 +1,253 @@
+//! KI2, KIF's sibling for print: the same headers and start, but moves
+//! without origin squares (`▲７六歩 △３四歩`), told apart where needed by
+//! words such as `右`, `左`, `上`, `引`, `寄`, `直`, `打`; the result is in the
+//! closing `まで…` line.
+//!
+//! ```
+//! use koma_records::ki2;
+//! use koma_rules::Shogi;
+//! let record = ki2::read::<Shogi>("手合割：平手\n▲７六歩 △３四歩 ▲２二角成\nまで3手で先手の勝ち\n").unwrap();
+//! assert_eq!(record.moves.len(), 3);
+//! assert_eq!(record.ending, Some(koma_records::Ending::Resignation));
+//! ```
+
+use crate::kanji;
+use crate::kif::read::{ending_of, parse_destination, MoveSpec, Origin};
+use crate::kif::{KifError, KifErrorKind, Line, Reader};
+use crate::record::{Ending, Record};
+use koma_rules::{Color, Move, Position, PromotionRule, ShogiPosition, ShogiVariant, Square};
+
+/// The marks that start a move and the side they name.
+const MARKS: [(char, Color); 5] = [
+    ('▲', Color::Sente),
+    ('☗', Color::Sente),
+    ('△', Color::Gote),
+    ('▽', Color::Gote),
+    ('☖', Color::Gote),
+];
+
+/// Words that may follow the piece, in any order.
+const WORDS: [&str; 12] = [
+    "不成", "右", "左", "直", "上", "行", "入", "引", "寄", "打", "成", "生",
+];
+
+/// Reads a KI2 record of game `V`. Errors are [`KifError`]s, as the two
+/// formats share everything but their moves.
+pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, KifError> {
+    let mut reader = Reader::<V>::new();
+    let mut last = Line {
+        number: 1,
+        text: "",
+    };
+    for (index, raw) in text.split('\n').enumerate() {
+        let line = Line {
+            number: index + 1,
+            text: raw.strip_suffix('\r').unwrap_or(raw),
+        };
+        last = line;
+        let trimmed = line.text.trim();
+        if let Some(summary) = trimmed.strip_prefix("まで") {
+            if let Some(ending) = summary_ending(summary) {
+                reader.end(line, trimmed, ending)?;
+            }
+            continue;
+        }
+        if let Some(moves) = reader.line(line)? {
+            move_line(&mut reader, line, moves)?;
+        }
+    }
+    reader.finish(last)
+}
+
+/// The ending a `まで107手で先手の勝ち` line tells.
+fn summary_ending(summary: &str) -> Option<Ending> {
+    let (_, tail) = summary.split_once("手で")?;
+    let tail = tail.trim();
+    let endings = [
+        ("千日手", Ending::Repetition),
+        ("持将棋", Ending::Impasse),
+        ("中断", Ending::Abandoned),
+        ("反則負け", Ending::IllegalMove),
+        ("反則勝ち", Ending::IllegalMoveWin),
+        ("時間切れ", Ending::Timeout),
+        ("切れ負け", Ending::Timeout),
+        ("詰み", Ending::Checkmate),
+        ("入玉", Ending::ImpasseWin),
+        ("勝ち", Ending::Resignation),
+    ];
+    endings
+        .iter()
+        .find(|(word, _)| tail.contains(word))
+        .map(|(_, ending)| *ending)
+}
+
+/// A line of moves: `▲７六歩    △３四歩`.
+fn move_line<V: ShogiVariant>(
+    reader: &mut Reader<V>,
+    line: Line,
+    text: &str,
+) -> Result<(), KifError> {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mark = rest.chars().next().expect("not empty");
+        let Some(&(_, color)) = MARKS.iter().find(|(m, _)| *m == mark) else {
+            return Err(line.error_at(rest, KifErrorKind::UnknownLine(rest.to_owned())));
+        };
+        let body = &rest[mark.len_utf8()..];
+        let end = body
+            .char_indices()
+            .find(|(_, c)| MARKS.iter().any(|(m, _)| m == c))
+            .map_or(body.len(), |(i, _)| i);
+        let word = body[..end].trim();
+        reader.next_ply(line)?;
+        if let Some((ending, _)) = ending_of(word) {
+            reader.end(line, rest, ending)?;
+        } else {
+            let spec = parse_move::<V>(word).ok_or_else(|| {
+                line.error_at(rest, KifErrorKind::BadMove(format!("{mark}{word}")))
+            })?;
+            reader.play_as(line, rest, spec, color)?;
+        }
+        rest = body[end..].trim_start();
+    }
+    Ok(())
+}
+
+/// `７六歩`, `同　銀`, `５二金左上`, `２三歩成`, `５五角打`.
+fn parse_move<V: ShogiVariant>(text: &str) -> Option<MoveSpec> {
+    let (to, rest) = parse_destination::<V>(text)?;
+    let (role, len) = kanji::parse_piece(V::VARIANT, rest)?;
+    let mut rest = &rest[len..];
+    let mut promote = None;
+    let mut drop = false;
+    let mut relative = String::new();
+    while !rest.is_empty() {
+        let word = WORDS.iter().find(|w| rest.starts_with(*w))?;
+        match *word {
+            "成" => promote = Some(true),
+            "不成" | "生" => promote = Some(false),
+            "打" => drop = true,
+            other => relative.push_str(other),
+        }
+        rest = &rest[word.len()..];
+    }
+    let origin = if drop {
+        Origin::Drop
+    } else {
+        Origin::Relative(relative)
+    };
+    Some(MoveSpec {
+        to,
+        role,
+        promote,
+        origin,
+    })
+}
+
+/// The one legal move a KI2 move (without origin) can be, or why none or
+/// several are.
+pub(crate) fn resolve<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    spec: &MoveSpec,
+    to: Square,
+    words: &str,
+) -> Result<Move, String> {
+    let turn = position.turn();
+    let legal = position.legal_moves();
+    let mut board: Vec<(Square, bool)> = legal
+        .iter()
+        .filter_map(|m| match *m {
+            Move::Board {
+                from,
+                to: target,
+                promote,
+            } if target == to && position.piece_at(from).map(|p| p.role) == Some(spec.role) => {
+                Some((from, promote))
+            }
+            _ => None,
+        })
+        .collect();
+    let wanted = spec.promote.unwrap_or(false);
+    let with_flag: Vec<(Square, bool)> = board.iter().copied().filter(|c| c.1 == wanted).collect();
+    board = if with_flag.is_empty()
+        && spec.promote.is_none()
+        && V::SPEC.promotion == PromotionRule::OnArrival
+    {
+        board
+    } else {
+        with_flag
+    };
+    let drop = Move::Drop {
+        role: spec.role,
+        to,
+    };
+    if board.is_empty() {
+        return if legal.contains(&drop) && spec.promote.is_none() {
+            Ok(drop)
+        } else {
+            Err(format!(
+                "no {} can move to {}",
+                kanji::piece_name(V::VARIANT, spec.role),
+                to
+            ))
+        };
+    }
+    let ahead = |from: Square| match turn {
+        Color::Sente => (from.rank() as i8) - (to.rank() as i8),
+        Color::Gote => (to.rank() as i8) - (from.rank() as i8),
+    };
+    // Seen from the mover, right is towards file 1 for Sente, file 9 for Gote.
+    let rightness = |from: Square| match turn {
+        Color::Sente => -(from.file() as i8),
+        Color::Gote => from.file() as i8,
+    };
+    let mut candidates: Vec<Square> = board.iter().map(|c| c.0).collect();
+    for word in ["上", "行", "入", "引", "寄", "直"] {
+        if words.contains(word) {
+            candidates.retain(|&from| match word {
+                "上" | "行" | "入" => ahead(from) > 0,
+                "引" => ahead(from) < 0,
+                "寄" => ahead(from) == 0,
+                _ => ahead(from) > 0 && from.file() == to.file(),
+            });
+        }
+    }
+    for (word, sign) in [("右", 1), ("左", -1)] {
+        if words.contains(word) {
+            if let Some(best) = candidates.iter().map(|&from| sign * rightness(from)).max() {
+                candidates.retain(|&from| sign * rightness(from) == best);
+            }
+        }
+    }
+    match candidates.as_slice() {
+        [from] => Ok(Move::Board {
+            from: *from,
+            to,
+            promote: board.iter().any(|c| c.0 == *from && c.1),
+        }),
+        [] => Err(format!("no piece fits {words:?}")),
+        _ => Err(format!(
+            "{} pieces can move there; the record does not say which",
+            candidates.len()
+        )),
+    }
+}
+
+impl<V: ShogiVariant> Reader<V> {
+    /// Plays a KI2 move, whose mark must name the side to move.
+    fn play_as(
+        &mut self,
+        line: Line,
+        at: &str,
+        spec: MoveSpec,
+        color: Color,
+    ) -> Result<(), KifError> {
+        if self.turn_to_move(line)? != color {
+            return Err(line.error_at(
+                at,
+                KifErrorKind::BadMove(format!("{at}: not this side's turn")),
+            ));
+        }
+        self.play(line, at, spec, None)
+    }
+}

@@ -1,0 +1,1 @@
+//! PGN for Pawns-Only Chess (work in progress).
