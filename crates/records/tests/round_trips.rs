@@ -86,3 +86,20 @@ fn decoding_is_total() {
         "'encoding=EUC-JP\nあ"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn pgn_round_trips(seed in any::<u64>(), plies in 0usize..120, resigned in any::<bool>()) {
+        let mut record = random_record::<PawnsPosition>(seed, plies);
+        record.headers.sente = Some("White player".into());
+        let last = record.final_position();
+        record.ending = match last.outcome() {
+            Some(outcome) => Some(Ending::from_outcome(outcome, last.turn())),
+            None => resigned.then_some(Ending::Resignation),
+        };
+        let reread = koma_records::pgn::read(&koma_records::pgn::write(&record)).unwrap();
+        prop_assert_eq!(reread, record);
+    }
+}
