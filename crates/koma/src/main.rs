@@ -1,7 +1,9 @@
 //! `koma`: Spear Shogi, shogi, minishogi and Pawns-Only Chess.
 
+mod convert;
 mod pawns_console;
 mod perft;
+mod record_file;
 mod shogi_console;
 mod spear_console;
 mod variant_dispatch;
@@ -26,6 +28,8 @@ enum Command {
     Shogi(shogi_console::ShogiArgs),
     /// Pawns-Only Chess for two players at one terminal.
     Pawns(pawns_console::PawnsArgs),
+    /// Convert a game record between formats (KIF, CSA, USI, PGN...).
+    Convert(convert::ConvertArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -37,6 +41,7 @@ fn main() -> ExitCode {
         Command::Shogi(args) => shogi_console::run(args),
         Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Convert(args) => convert::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

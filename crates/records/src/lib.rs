@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod any;
 pub mod csa;
 mod decode;
 mod kanji;
@@ -23,5 +24,6 @@ pub mod pgn;
 mod record;
 pub mod usi;
 
+pub use any::{read_any, write_any, AnyRecord, Format, LoadError};
 pub use decode::{decode, encode_shift_jis, DecodeError, EncodeError};
 pub use record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};

@@ -1,14 +1,19 @@
 //! `koma shogi`: a shogi-family game for two people at a terminal.
 //!
-//! Commands are words; anything else is read as a USI move. Records (save,
-//! load, replay) and the computer opponent join this command set later.
+//! Commands are words; anything else is read as a USI move. A game is a
+//! record one can save, load and step through; the computer opponent joins
+//! this command set later.
 
 mod board_view;
+mod history;
 
+use crate::record_file::{self, parse_format};
 use board_view::{draw, side_name, status, Style};
 use clap::{Args, ValueEnum};
+use history::{History, Undone};
+use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
-    Color, EndReason, Game, GameError, Minishogi, Move, Outcome, Position, Shogi, ShogiPosition,
+    Color, EndReason, GameError, Minishogi, Move, Outcome, Position, Shogi, ShogiPosition,
     ShogiVariant, Spear, Variant,
 };
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -32,12 +37,16 @@ pub enum ColorChoice {
         The board is drawn with kanji (Gote's pieces marked v; --ascii for SFEN letters), \
         files 9..1 across the top and ranks a..i down the side. Enter moves in USI notation: \
         7g7f, 8h2b+ (the + promotes), P*5e (a drop). When a move may promote and does not \
-        say, you are asked. Type `help` for the commands: undo, resign, moves, board, new, quit."
+        say, you are asked. Type `help` for the commands: undo, resign, moves, board, new, \
+        save, next/back/start/end/goto to step through a game, quit.\n\n\
+        --load opens a record (KIF, KI2, CSA, USI, whatever the extension) at its start to \
+        replay it; playing a move part-way continues from there. --record FILE saves the game \
+        after every move, and resumes it if FILE already holds one."
 )]
 pub struct ShogiArgs {
-    /// The game: shogi, minishogi or spear.
-    #[arg(long, default_value = "shogi", value_parser = parse_shogi_family)]
-    variant: Variant,
+    /// The game: shogi (the default), minishogi or spear; a loaded record says its own.
+    #[arg(long, value_parser = parse_shogi_family)]
+    variant: Option<Variant>,
     /// Draw pieces as SFEN letters instead of kanji.
     #[arg(long)]
     ascii: bool,
@@ -45,8 +54,15 @@ pub struct ShogiArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Start from this SFEN instead of the start position.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     position: Option<String>,
+    /// Open this record (KIF, KIFU, KI2, CSA, USI) to replay or continue it.
+    #[arg(long, value_name = "FILE")]
+    load: Option<String>,
+    /// Save the game to FILE after every move (format from the extension);
+    /// if FILE holds a game already, continue it.
+    #[arg(long, value_name = "FILE")]
+    record: Option<String>,
 }
 
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
@@ -69,20 +85,85 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         ascii: args.ascii,
         color,
     };
-    fn console<V: ShogiVariant>(args: &ShogiArgs, style: Style) -> Result<(), ConsoleError> {
-        Console::<V>::new(args, style)?.run(io::stdin().lock(), io::stdout().lock())
-    }
-    let result = match args.variant {
-        Variant::Spear => console::<Spear>(&args, style),
-        Variant::Minishogi => console::<Minishogi>(&args, style),
-        // Pawns-Only Chess is refused when the arguments are parsed.
-        Variant::Shogi | Variant::Pawns => console::<Shogi>(&args, style),
+    let recording = match &args.record {
+        Some(path) => Some((path.clone(), record_file::output_format(path, None)?)),
+        None => None,
+    };
+    // A record file that exists is a game to continue, never one to overwrite.
+    let resumed = match &args.record {
+        Some(path) if args.load.is_none() && std::path::Path::new(path).exists() => {
+            Some(record_file::load(path, None, args.variant)?)
+        }
+        _ => None,
+    };
+    let loaded = match &args.load {
+        Some(path) => Some(record_file::load(path, None, args.variant)?),
+        None => None,
+    };
+    let opened = loaded
+        .as_ref()
+        .map(|r| (r, Opened::Replay))
+        .or(resumed.as_ref().map(|r| (r, Opened::Resume)));
+    let variant = match (opened, args.variant) {
+        (Some((record, _)), Some(asked)) if record.variant() != asked => {
+            return Err(format!(
+                "the record is {}, not {}",
+                record.variant().name(),
+                asked.name()
+            ))
+        }
+        (Some((record, _)), _) => record.variant(),
+        (None, asked) => asked.unwrap_or(Variant::Shogi),
+    };
+    let setup = Setup {
+        position: args.position.clone(),
+        opened: opened.map(|(record, how)| (record.clone(), how)),
+        recording,
+        style,
+    };
+    let result = match variant {
+        Variant::Spear => Console::<Spear>::new(setup).and_then(Console::run_on_stdio),
+        Variant::Minishogi => Console::<Minishogi>::new(setup).and_then(Console::run_on_stdio),
+        Variant::Shogi => Console::<Shogi>::new(setup).and_then(Console::run_on_stdio),
+        Variant::Pawns => {
+            return Err(
+                "this is a Pawns-Only Chess record; koma shogi plays the shogi family".into(),
+            )
+        }
     };
     match result {
         Err(ConsoleError::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(error.to_string()),
         Ok(()) => Ok(()),
     }
+}
+
+/// How a record came to be opened.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opened {
+    /// `--load`: shown from its start, to replay.
+    Replay,
+    /// `--record` of an existing file: shown at its end, to continue.
+    Resume,
+}
+
+/// What the console starts from.
+struct Setup {
+    position: Option<String>,
+    opened: Option<(AnyRecord, Opened)>,
+    recording: Option<(String, Format)>,
+    style: Style,
+}
+
+/// The record of game `V` in `record`, if it is of that game.
+fn record_of<V: ShogiVariant>(record: AnyRecord) -> Option<Record<ShogiPosition<V>>> {
+    let boxed: Box<dyn std::any::Any> = match record {
+        AnyRecord::Spear(r) => Box::new(r),
+        AnyRecord::Minishogi(r) => Box::new(r),
+        AnyRecord::Shogi(r) => Box::new(r),
+        AnyRecord::Pawns(r) => Box::new(r),
+    };
+    boxed.downcast().ok().map(|r| *r)
 }
 
 /// What stops the console.
@@ -115,24 +196,42 @@ enum Command {
     Moves,
     Board,
     New,
+    Next,
+    Previous,
+    First,
+    Last,
+    Goto(usize),
+    Save(String, Option<Format>),
     Help,
     Quit,
     Unknown(String),
 }
 
 fn parse_command(line: &str) -> Option<Command> {
-    let word = line.split_whitespace().next()?;
-    let command = match word.to_ascii_lowercase().as_str() {
-        "undo" | "u" | "back" => Command::Undo,
-        "resign" => Command::Resign,
-        "moves" => Command::Moves,
-        "board" | "b" => Command::Board,
-        "new" => Command::New,
-        "help" | "h" | "?" => Command::Help,
-        "quit" | "exit" | "q" => Command::Quit,
-        _ if line.split_whitespace().count() == 1 && looks_like_a_move(word) => {
-            Command::Move(word.to_owned())
-        }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let word = *words.first()?;
+    let command = match (word.to_ascii_lowercase().as_str(), &words[1..]) {
+        ("undo" | "u", []) => Command::Undo,
+        ("resign", []) => Command::Resign,
+        ("moves", []) => Command::Moves,
+        ("board" | "b", []) => Command::Board,
+        ("new", []) => Command::New,
+        ("next" | "forward" | "f", []) => Command::Next,
+        ("back" | "prev" | "previous", []) => Command::Previous,
+        ("start" | "first", []) => Command::First,
+        ("end" | "last", []) => Command::Last,
+        ("goto" | "go", [n]) => match n.parse() {
+            Ok(n) => Command::Goto(n),
+            Err(_) => Command::Unknown(line.trim().to_owned()),
+        },
+        ("save", [path]) => Command::Save((*path).to_owned(), None),
+        ("save", [path, "--format", name] | ["--format", name, path]) => match parse_format(name) {
+            Ok(format) => Command::Save((*path).to_owned(), Some(format)),
+            Err(_) => Command::Unknown(line.trim().to_owned()),
+        },
+        ("help" | "h" | "?", []) => Command::Help,
+        ("quit" | "exit" | "q", []) => Command::Quit,
+        (_, []) if looks_like_a_move(word) => Command::Move(word.to_owned()),
         _ => Command::Unknown(line.trim().to_owned()),
     };
     Some(command)
@@ -147,41 +246,80 @@ const HELP: &str = "\
 Moves are USI: 7g7f (from 7g to 7f), 8h2b+ (move and promote), P*5e (drop a pawn).
 Files are numbered 9..1 from left to right, ranks a..i from top to bottom.
 Commands:
-  undo     take back the last move (repeat to go further back)
-  resign   the side to move gives up
-  moves    list the legal moves
-  board    draw the board again
-  new      start a new game
-  help     this text
-  quit     leave
+  undo          take back the last move (repeat to go further back)
+  resign        the side to move gives up
+  moves         list the legal moves
+  board         draw the board again
+  next, back    step forwards or backwards through the game
+  start, end    go to the first or the last position
+  goto N        show the position after move N
+  save FILE     save the game (KIF .kif/.kifu, CSA .csa, USI .usi; --format to force)
+  new           start a new game
+  help          this text
+  quit          leave
+A move played while looking at an earlier position continues the game from there
+(after asking, the later moves are dropped).
 ";
 
 struct Console<V: ShogiVariant> {
-    game: Game<ShogiPosition<V>>,
-    start: ShogiPosition<V>,
+    history: History<ShogiPosition<V>>,
     style: Style,
+    /// Save after every change, here, in this format.
+    recording: Option<(String, Format)>,
     /// Repeat each input line after its prompt, so that a session read from a
     /// pipe or file shows what was typed.
     echo: bool,
+    /// What to say before the first board.
+    greeting: Option<String>,
 }
 
 impl<V: ShogiVariant> Console<V> {
-    fn new(args: &ShogiArgs, style: Style) -> Result<Self, ConsoleError> {
-        let start = match &args.position {
-            Some(text) => ShogiPosition::<V>::from_text(text)
-                .map_err(|e| ConsoleError::Setup(format!("bad position: {e}")))?,
-            None => ShogiPosition::<V>::start(),
+    fn new(setup: Setup) -> Result<Self, ConsoleError> {
+        let (record, cursor, greeting) = match setup.opened {
+            Some((any, how)) => {
+                let record = record_of::<V>(any).ok_or_else(|| {
+                    ConsoleError::Setup(format!("the record is not {}", V::VARIANT.name()))
+                })?;
+                let n = record.moves.len();
+                let (cursor, greeting) = match how {
+                    Opened::Replay => (
+                        0,
+                        format!("Loaded a game of {n} moves, shown from its start: next, back, goto N, end step through it."),
+                    ),
+                    Opened::Resume => (n, format!("Continuing the recorded game after move {n}.")),
+                };
+                (record, cursor, Some(greeting))
+            }
+            None => {
+                let start = match &setup.position {
+                    Some(text) => ShogiPosition::<V>::from_text(text)
+                        .map_err(|e| ConsoleError::Setup(format!("bad position: {e}")))?,
+                    None => ShogiPosition::<V>::start(),
+                };
+                (Record::new(start), 0, None)
+            }
         };
-        Ok(Console {
-            game: Game::new(start),
-            start,
-            style,
+        let history = History::new(record, cursor).map_err(ConsoleError::Setup)?;
+        let console = Console {
+            history,
+            style: setup.style,
+            recording: setup.recording,
             echo: !io::stdin().is_terminal(),
-        })
+            greeting,
+        };
+        console.autosave().map_err(ConsoleError::Setup)?;
+        Ok(console)
+    }
+
+    fn run_on_stdio(self) -> Result<(), ConsoleError> {
+        self.run(io::stdin().lock(), io::stdout().lock())
     }
 
     fn run(mut self, mut input: impl BufRead, mut output: impl Write) -> Result<(), ConsoleError> {
         writeln!(output, "Koma {}. Type help for the commands.", V::VARIANT)?;
+        if let Some(greeting) = self.greeting.take() {
+            writeln!(output, "{greeting}")?;
+        }
         self.show(&mut output)?;
         loop {
             self.prompt(&mut output)?;
@@ -191,69 +329,232 @@ impl<V: ShogiVariant> Console<V> {
             let Some(command) = parse_command(&line) else {
                 continue;
             };
-            match command {
-                Command::Quit => return Ok(()),
-                Command::Help => write!(output, "{HELP}")?,
-                Command::Board => self.show(&mut output)?,
-                Command::Moves => self.list_moves(&mut output)?,
-                Command::New => {
-                    self.game = Game::new(self.start);
-                    self.show(&mut output)?;
+            let keep_going = self.execute(command, &mut input, &mut output)?;
+            if !keep_going {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Carries out a command; `false` to stop.
+    fn execute(
+        &mut self,
+        command: Command,
+        input: &mut impl BufRead,
+        output: &mut impl Write,
+    ) -> Result<bool, ConsoleError> {
+        let history = &mut self.history;
+        match command {
+            Command::Quit => return Ok(false),
+            Command::Help => write!(output, "{HELP}")?,
+            Command::Board => self.show(output)?,
+            Command::Moves => self.list_moves(output)?,
+            Command::Next
+            | Command::Previous
+            | Command::First
+            | Command::Last
+            | Command::Goto(_) => {
+                let target = match command {
+                    Command::Next => history.cursor() + 1,
+                    Command::Previous => history.cursor().saturating_sub(1),
+                    Command::First => 0,
+                    Command::Goto(n) => n,
+                    _ => history.len(),
+                };
+                if target > history.len() {
+                    writeln!(output, "The game has {} moves.", history.len())?;
+                } else if target == history.cursor() && !matches!(command, Command::Goto(_)) {
+                    let place = if target == 0 { "start" } else { "end" };
+                    writeln!(output, "Already at the {place}.")?;
+                } else {
+                    history.goto(target);
+                    self.show(output)?;
+                    self.announce_end(output)?;
                 }
-                Command::Undo => {
-                    if self.game.declared().is_some() {
-                        self.game.undo();
-                        writeln!(output, "Took back the resignation.")?;
-                        self.show(&mut output)?;
-                    } else if let Some(m) = self.game.undo() {
-                        writeln!(output, "Took back {m:?}.")?;
-                        self.show(&mut output)?;
-                    } else {
+            }
+            Command::New => {
+                if self.recording.is_some()
+                    && history.len() > 0
+                    && !self.confirm(
+                        "Start a new game in place of this one in the record file?",
+                        input,
+                        output,
+                    )?
+                {
+                    return Ok(true);
+                }
+                self.history.restart();
+                self.changed(output)?;
+                self.show(output)?;
+            }
+            Command::Undo => {
+                if history.is_browsing() {
+                    writeln!(output, "Looking at move {} of {}: back steps through the game, end returns to its end.", history.cursor(), history.len())?;
+                    return Ok(true);
+                }
+                match history.undo() {
+                    Some(Undone::Ending(outcome)) if outcome.reason == EndReason::Resignation => {
+                        writeln!(output, "Took back the resignation.")?
+                    }
+                    Some(Undone::Ending(outcome)) => writeln!(
+                        output,
+                        "Took back the end of the game ({}).",
+                        describe(outcome)
+                    )?,
+                    Some(Undone::Move(m)) => writeln!(output, "Took back {m:?}.")?,
+                    None => {
                         writeln!(output, "Nothing to take back.")?;
+                        return Ok(true);
                     }
                 }
-                Command::Resign => {
-                    let side = self.game.position().turn();
-                    match self.game.resign(side) {
-                        Ok(()) => self.announce_end(&mut output)?,
-                        Err(error) => writeln!(output, "{error}.")?,
-                    }
+                self.changed(output)?;
+                self.show(output)?;
+            }
+            Command::Resign => {
+                if !self.continue_here(input, output)? {
+                    return Ok(true);
                 }
-                Command::Move(text) => {
-                    if !self.play(&text, &mut input, &mut output)? {
-                        return Ok(());
+                match self.history.resign() {
+                    Ok(()) => {
+                        self.changed(output)?;
+                        self.announce_end(output)?;
                     }
+                    Err(error) => writeln!(output, "{error}.")?,
                 }
-                Command::Unknown(text) => writeln!(
-                    output,
-                    "Unknown command {text:?}. Type help for the commands, or a move like 7g7f."
-                )?,
+            }
+            Command::Save(path, format) => {
+                let saved = record_file::output_format(&path, format)
+                    .and_then(|format| self.save(&path, format).map(|()| format));
+                match saved {
+                    Ok(format) => writeln!(
+                        output,
+                        "Saved {} moves to {path} ({format}).",
+                        self.history.len()
+                    )?,
+                    Err(error) => writeln!(output, "Not saved: {error}.")?,
+                }
+            }
+            Command::Move(text) => return self.play(&text, input, output),
+            Command::Unknown(text) => writeln!(
+                output,
+                "Unknown command {text:?}. Type help for the commands, or a move like 7g7f."
+            )?,
+        }
+        Ok(true)
+    }
+
+    fn save(&self, path: &str, format: Format) -> Result<(), String> {
+        let record = self.history.record().clone();
+        let any: Box<dyn std::any::Any> = Box::new(record);
+        let any = match V::VARIANT {
+            Variant::Spear => any.downcast().map(|r| AnyRecord::Spear(*r)),
+            Variant::Minishogi => any.downcast().map(|r| AnyRecord::Minishogi(*r)),
+            _ => any.downcast().map(|r| AnyRecord::Shogi(*r)),
+        }
+        .map_err(|_| "no record of this game".to_owned())?;
+        record_file::save(&any, path, format)
+    }
+
+    fn autosave(&self) -> Result<(), String> {
+        match &self.recording {
+            Some((path, format)) => self.save(path, *format),
+            None => Ok(()),
+        }
+    }
+
+    /// After a change to the game: saved to the record file, if any.
+    fn changed(&self, output: &mut impl Write) -> io::Result<()> {
+        if let Err(error) = self.autosave() {
+            writeln!(output, "Warning: the game could not be recorded: {error}.")?;
+        }
+        Ok(())
+    }
+
+    /// Before changing the game while looking at an earlier position: asks
+    /// to drop the later moves. `false` if the answer is no.
+    fn continue_here(
+        &mut self,
+        input: &mut impl BufRead,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        if !self.history.is_browsing() {
+            return Ok(true);
+        }
+        let later = self.history.len() - self.history.cursor();
+        let question = format!(
+            "Continue from move {}? The {later} later move{} will be dropped.",
+            self.history.cursor(),
+            if later == 1 { "" } else { "s" }
+        );
+        if self.confirm(&question, input, output)? {
+            self.history.truncate();
+            Ok(true)
+        } else {
+            writeln!(output, "Nothing changed.")?;
+            Ok(false)
+        }
+    }
+
+    /// Asks a yes/no question; no at the end of input.
+    fn confirm(
+        &self,
+        question: &str,
+        input: &mut impl BufRead,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        loop {
+            write!(output, "{question} [y/n] ")?;
+            output.flush()?;
+            match self
+                .read_line(input, output)?
+                .as_deref()
+                .map(str::to_ascii_lowercase)
+                .as_deref()
+            {
+                Some("y" | "yes") => return Ok(true),
+                Some("n" | "no") | None => return Ok(false),
+                Some(_) => writeln!(output, "Please answer y or n.")?,
             }
         }
     }
 
     fn prompt(&self, output: &mut impl Write) -> io::Result<()> {
-        if self.game.outcome().is_some() {
+        let game = self.history.game();
+        if game.outcome().is_some() {
             write!(output, "(game over) > ")?;
         } else {
             write!(
                 output,
                 "{}> ",
-                side_name(self.game.position().turn(), self.style)
+                side_name(game.position().turn(), self.style)
             )?;
         }
         output.flush()
     }
 
     fn show(&self, output: &mut impl Write) -> io::Result<()> {
-        let position = self.game.position();
-        let last = self.game.moves().last().copied();
+        let game = self.history.game();
+        let position = game.position();
+        let last = game.moves().last().copied();
         write!(output, "{}", draw(position, last, self.style))?;
-        if self.game.outcome().is_none() {
+        if game.outcome().is_none() {
             write!(
                 output,
                 "{}",
-                status(position, self.game.moves().len(), last, self.style)
+                status(position, game.moves().len(), last, self.style)
+            )?;
+        }
+        if let Some(recorded) = self.history.current() {
+            for comment in &recorded.comments {
+                writeln!(output, "  * {comment}")?;
+            }
+        }
+        if self.history.is_browsing() {
+            writeln!(
+                output,
+                "Move {} of {}.",
+                self.history.cursor(),
+                self.history.len()
             )?;
         }
         Ok(())
@@ -261,7 +562,8 @@ impl<V: ShogiVariant> Console<V> {
 
     fn list_moves(&self, output: &mut impl Write) -> io::Result<()> {
         let mut moves: Vec<String> = self
-            .game
+            .history
+            .game()
             .position()
             .legal_moves()
             .iter()
@@ -278,20 +580,23 @@ impl<V: ShogiVariant> Console<V> {
         input: &mut impl BufRead,
         output: &mut impl Write,
     ) -> Result<bool, ConsoleError> {
-        if let Some(outcome) = self.game.outcome() {
-            writeln!(
-                output,
-                "The game is over ({}). Type undo, new or quit.",
-                describe(outcome)
-            )?;
-            return Ok(true);
+        if let Some(outcome) = self.history.game().outcome() {
+            if !self.history.is_browsing() {
+                writeln!(
+                    output,
+                    "The game is over ({}). Type undo, new or quit.",
+                    describe(outcome)
+                )?;
+                return Ok(true);
+            }
         }
-        let mut m = match self.game.position().parse_move(text) {
+        let position = *self.history.game().position();
+        let mut m = match position.parse_move(text) {
             Ok(m) => m,
             Err(error) => {
                 let candidate = ShogiPosition::<V>::parse_move_syntax(text).ok();
                 // A move that may promote but did not say is not an error: ask.
-                match candidate.and_then(|m| self.promoted_twin(m)) {
+                match candidate.and_then(|m| promoted_twin(&position, m)) {
                     Some(m) => m,
                     None => {
                         writeln!(output, "Illegal: {error}.")?;
@@ -311,7 +616,7 @@ impl<V: ShogiVariant> Console<V> {
                 to,
                 promote: true,
             };
-            if self.game.position().is_legal(promoted) && self.game.position().is_legal(m) {
+            if position.is_legal(promoted) && position.is_legal(m) {
                 match self.ask_promotion(input, output)? {
                     Some(true) => m = promoted,
                     Some(false) => {}
@@ -319,10 +624,21 @@ impl<V: ShogiVariant> Console<V> {
                 }
             }
         }
-        match self.game.play(m) {
+        // The recorded move itself: step forwards, nothing is dropped.
+        if self.history.is_browsing() && self.history.record().moves[self.history.cursor()].m == m {
+            self.history.goto(self.history.cursor() + 1);
+            self.show(output)?;
+            self.announce_end(output)?;
+            return Ok(true);
+        }
+        if !self.continue_here(input, output)? {
+            return Ok(true);
+        }
+        match self.history.play(m) {
             Ok(()) => {
+                self.changed(output)?;
                 self.show(output)?;
-                if self.game.outcome().is_some() {
+                if self.history.game().outcome().is_some() {
                     self.announce_end(output)?;
                 }
             }
@@ -330,26 +646,6 @@ impl<V: ShogiVariant> Console<V> {
             Err(error) => writeln!(output, "{error}.")?,
         }
         Ok(true)
-    }
-
-    /// For a move written without `+` that is only legal promoted (Spear's
-    /// compulsory promotion), nothing to ask: the promoted move.
-    fn promoted_twin(&self, m: Move) -> Option<Move> {
-        match m {
-            Move::Board {
-                from,
-                to,
-                promote: false,
-            } if V::VARIANT == Variant::Spear => {
-                let promoted = Move::Board {
-                    from,
-                    to,
-                    promote: true,
-                };
-                self.game.position().is_legal(promoted).then_some(promoted)
-            }
-            _ => None,
-        }
     }
 
     /// Asks whether to promote; `None` when input ends.
@@ -389,10 +685,30 @@ impl<V: ShogiVariant> Console<V> {
     }
 
     fn announce_end(&self, output: &mut impl Write) -> io::Result<()> {
-        if let Some(outcome) = self.game.outcome() {
+        if let Some(outcome) = self.history.game().outcome() {
             writeln!(output, "Game over: {}.", describe(outcome))?;
         }
         Ok(())
+    }
+}
+
+/// For a move written without `+` that is only legal promoted (Spear's
+/// compulsory promotion), nothing to ask: the promoted move.
+fn promoted_twin<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> Option<Move> {
+    match m {
+        Move::Board {
+            from,
+            to,
+            promote: false,
+        } if V::VARIANT == Variant::Spear => {
+            let promoted = Move::Board {
+                from,
+                to,
+                promote: true,
+            };
+            position.is_legal(promoted).then_some(promoted)
+        }
+        _ => None,
     }
 }
 

@@ -1,0 +1,160 @@
+//! `koma convert` from the command line: every shared record through every
+//! format Koma writes and back, standard input and output, and errors that
+//! say where and leave no file behind.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn koma(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    // Koma may refuse the input before reading it all.
+    let _ = child.stdin.take().expect("piped").write_all(input);
+    child.wait_with_output().expect("koma finishes")
+}
+
+fn shared(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/records")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn scratch(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("koma-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+fn usi_of(path: &str) -> String {
+    let out = koma(&["convert", path, "-", "--to", "usi"], b"");
+    assert!(
+        out.status.success(),
+        "{path}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_shared_record_survives_every_format() {
+    let mut names: Vec<String> = std::fs::read_dir(shared(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".md"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 19);
+    for name in names {
+        let original = usi_of(&shared(&name));
+        assert!(original.starts_with("position "), "{name}: {original}");
+        assert_eq!(original.lines().count(), 1, "{name}");
+        for extension in ["kif", "kifu", "csa", "usi"] {
+            let path = scratch(&format!("{name}.{extension}"));
+            let out = koma(&["convert", &shared(&name), &path], b"");
+            assert!(
+                out.status.success(),
+                "{name} to {extension}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(usi_of(&path), original, "{name} through {extension}");
+        }
+    }
+}
+
+#[test]
+fn standard_input_and_output_and_every_game() {
+    let cases = [
+        (
+            "position startpos moves 7g7f 3c3d",
+            "shogi",
+            "kifu",
+            "手合割：平手",
+        ),
+        (
+            "position startpos moves 5d5c",
+            "minishogi",
+            "kifu",
+            "手合割：5五将棋",
+        ),
+        (
+            "position startpos moves 5d5c",
+            "spear",
+            "kifu",
+            "手合割：槍将棋",
+        ),
+        (
+            "position startpos moves e2e4 d7d5",
+            "pawns",
+            "pgn",
+            "[Variant \"Pawns-Only\"]",
+        ),
+    ];
+    for (usi, variant, format, marker) in cases {
+        let out = koma(
+            &["convert", "-", "-", "--variant", variant, "--to", format],
+            usi.as_bytes(),
+        );
+        assert!(
+            out.status.success(),
+            "{variant}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(marker), "{variant}: {text}");
+        // Read back without being told the game: the record says it.
+        let back = koma(&["convert", "-", "-", "--to", "usi"], text.as_bytes());
+        assert!(
+            back.status.success(),
+            "{variant}: {}",
+            String::from_utf8_lossy(&back.stderr)
+        );
+        let line = String::from_utf8(back.stdout).unwrap();
+        assert_eq!(
+            line.trim_end().split(" moves ").nth(1),
+            usi.split(" moves ").nth(1),
+            "{variant}"
+        );
+    }
+}
+
+#[test]
+fn bad_records_are_refused_with_the_place_and_no_file_is_written() {
+    let input = scratch("bad.kifu");
+    std::fs::write(
+        &input,
+        "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角(77)\n",
+    )
+    .unwrap();
+    let output = scratch("bad-out.csa");
+    let out = koma(&["convert", &input, &output], b"");
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("line 4") && message.contains("move 3"),
+        "{message}"
+    );
+    assert!(!std::path::Path::new(&output).exists());
+    let junk = koma(
+        &["convert", "-", "-", "--to", "usi"],
+        &[0x81, 0xff, 0x00, 0x12],
+    );
+    assert!(!junk.status.success());
+    assert!(String::from_utf8_lossy(&junk.stderr).contains("line 1"));
+    let csa_spear = koma(
+        &["convert", "-", "-", "--variant", "spear", "--to", "csa"],
+        b"position startpos",
+    );
+    assert!(String::from_utf8_lossy(&csa_spear.stderr).contains("csa records cannot hold"));
+    let no_format = koma(&["convert", "-", "-"], b"position startpos");
+    assert!(String::from_utf8_lossy(&no_format.stderr).contains("--to"));
+    let ki2_out = koma(&["convert", &shared("4.ki2"), &scratch("x.ki2")], b"");
+    assert!(String::from_utf8_lossy(&ki2_out.stderr).contains("does not write"));
+}

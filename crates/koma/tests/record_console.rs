@@ -1,0 +1,152 @@
+//! `koma shogi` with records: `save` in every format, `--record` that
+//! survives `kill -9` and resumes, `--load` that tells the game by itself.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn koma(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    // Koma may stop (on a bad argument) before reading it all.
+    let _ = child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("koma finishes")
+}
+
+fn scratch(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("koma-record-console-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+fn usi_of(path: &str) -> String {
+    let out = koma(&["convert", path, "-", "--to", "usi"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
+}
+
+#[test]
+fn save_writes_every_format_and_they_read_back() {
+    for extension in ["kif", "kifu", "csa", "usi"] {
+        let path = scratch(&format!("saved.{extension}"));
+        let out = koma(&["shogi"], &format!("7g7f\n3c3d\nsave {path}\nquit\n"));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("Saved 2 moves to {path} ({extension}).")),
+            "{text}"
+        );
+        assert_eq!(
+            usi_of(&path),
+            "position startpos moves 7g7f 3c3d",
+            "{extension}"
+        );
+    }
+    let forced = scratch("forced.txt");
+    koma(
+        &["shogi"],
+        &format!("7g7f\nsave {forced} --format csa\nquit\n"),
+    );
+    assert!(std::fs::read_to_string(&forced)
+        .unwrap()
+        .contains("+7776FU"));
+    let refused = koma(
+        &["shogi"],
+        "save /nonexistent-dir/x.kif\nsave noextension\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&refused.stdout);
+    assert!(
+        text.contains("Not saved: /nonexistent-dir/x.kif:"),
+        "{text}"
+    );
+    assert!(text.contains("Not saved: cannot tell the format"), "{text}");
+}
+
+#[test]
+fn a_recorded_game_survives_kill_9_and_resumes() {
+    let path = scratch("recorded.kifu");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["shogi", "--record", &path])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("koma runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"7g7f\n3c3d\n2g2f\n").unwrap();
+    stdin.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&path).is_ok_and(|t| t.contains("   3 ２六歩(27)")) {
+        assert!(Instant::now() < deadline, "the record was not written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(usi_of(&path), "position startpos moves 7g7f 3c3d 2g2f");
+    // The same command again continues the game where it stopped.
+    let out = koma(&["shogi", "--record", &path], "8c8d\nquit\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Continuing the recorded game after move 3."),
+        "{text}"
+    );
+    assert_eq!(usi_of(&path), "position startpos moves 7g7f 3c3d 2g2f 8c8d");
+    // Undo and resignation are recorded too.
+    koma(&["shogi", "--record", &path], "undo\nresign\nquit\n");
+    let kif = std::fs::read_to_string(&path).unwrap();
+    assert!(kif.contains("   4 投了\nまで3手で先手の勝ち\n"), "{kif}");
+    // A file that is not a record is never overwritten.
+    let junk = scratch("junk.kifu");
+    std::fs::write(&junk, "not a record\n").unwrap();
+    let out = koma(&["shogi", "--record", &junk], "7g7f\nquit\n");
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read_to_string(&junk).unwrap(), "not a record\n");
+}
+
+#[test]
+fn loaded_records_tell_their_game_and_can_be_continued_part_way() {
+    let mini = scratch("mini.kifu");
+    std::fs::write(&mini, "手合割：5五将棋\n   1 ４四銀(35)\n   2 ２二銀(31)\n").unwrap();
+    let input = format!("end\ngoto 1\n3a3b\ny\nsave {mini}\nquit\n");
+    let out = koma(&["shogi", "--load", &mini, "--color", "never"], &input);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("Koma minishogi."), "{text}");
+    assert!(text.contains("Loaded a game of 2 moves"), "{text}");
+    assert!(
+        text.contains("Continue from move 1? The 1 later move will be dropped. [y/n] y"),
+        "{text}"
+    );
+    assert_eq!(
+        usi_of(&mini),
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e4d 3a3b"
+    );
+    let wrong = koma(&["shogi", "--load", &mini, "--variant", "spear"], "quit\n");
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("this is a minishogi record, not spear")
+    );
+    let spear = scratch("spear.kifu");
+    koma(
+        &["shogi", "--variant", "spear", "--record", &spear],
+        "5d5c\n1b1c\nquit\n",
+    );
+    let text = std::fs::read_to_string(&spear).unwrap();
+    assert!(
+        text.contains("手合割：槍将棋") && text.contains("   2 １三歩(12)"),
+        "{text}"
+    );
+}

@@ -1,0 +1,388 @@
+//! Records of any of Koma's games in any format: the format told by a
+//! file's name or its content, the game by the record itself.
+
+use crate::record::Record;
+use crate::{csa, decode, ki2, kif, pgn, usi};
+use koma_rules::{
+    MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition, Variant,
+};
+use std::fmt;
+
+/// A record format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `position startpos moves …` on one line (`.usi`, `.sfen`).
+    Usi,
+    /// KIF in Shift_JIS with CRLF (`.kif`), as Kifu for Windows writes it.
+    Kif,
+    /// KIF in UTF-8 (`.kifu`).
+    Kifu,
+    /// KI2, read only (`.ki2`).
+    Ki2,
+    /// CSA V2.2 (`.csa`), standard shogi only.
+    Csa,
+    /// PGN (`.pgn`), Pawns-Only Chess only.
+    Pgn,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Kif,
+        Format::Kifu,
+        Format::Ki2,
+        Format::Csa,
+        Format::Usi,
+        Format::Pgn,
+    ];
+
+    /// The name used on command lines, which is also the file extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Usi => "usi",
+            Format::Kif => "kif",
+            Format::Kifu => "kifu",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Pgn => "pgn",
+        }
+    }
+
+    /// The format a name or extension (`kif`, `.KIFU`, `sfen`) names.
+    pub fn from_name(name: &str) -> Option<Format> {
+        let name = name.trim_start_matches('.').to_ascii_lowercase();
+        match name.as_str() {
+            "sfen" | "txt" => Some(Format::Usi),
+            _ => Format::ALL.into_iter().find(|f| f.name() == name),
+        }
+    }
+
+    /// The format a file name's extension names.
+    pub fn from_path(path: &str) -> Option<Format> {
+        let (_, extension) = path.rsplit_once('.')?;
+        Format::from_name(extension)
+    }
+
+    /// The format a text is in, by its look.
+    pub fn sniff(text: &str) -> Format {
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|line| !line.is_empty() && !line.starts_with(['\'', '#', '*']))
+            .unwrap_or("");
+        let first = first.trim_start_matches('\u{feff}');
+        if ["position", "startpos", "sfen", "fen"]
+            .iter()
+            .any(|word| first.split_whitespace().next() == Some(word))
+        {
+            Format::Usi
+        } else if first.starts_with('[') {
+            Format::Pgn
+        } else if first.starts_with("V2")
+            || first.starts_with("N+")
+            || first.starts_with("N-")
+            || first.starts_with("PI")
+            || first.starts_with("P1")
+            || first.starts_with('$')
+        {
+            Format::Csa
+        } else if text
+            .lines()
+            .any(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        {
+            Format::Kifu
+        } else if text.contains(['▲', '△', '☗', '☖']) {
+            Format::Ki2
+        } else {
+            Format::Kifu
+        }
+    }
+
+    /// Whether Koma can write it.
+    pub fn writable(self) -> bool {
+        self != Format::Ki2
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A record of one of Koma's games.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyRecord {
+    /// Spear Shogi.
+    Spear(Record<SpearPosition>),
+    /// Minishogi.
+    Minishogi(Record<MinishogiPosition>),
+    /// Standard shogi.
+    Shogi(Record<StandardShogiPosition>),
+    /// Pawns-Only Chess.
+    Pawns(Record<PawnsPosition>),
+}
+
+impl AnyRecord {
+    /// The game recorded.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyRecord::Spear(_) => Variant::Spear,
+            AnyRecord::Minishogi(_) => Variant::Minishogi,
+            AnyRecord::Shogi(_) => Variant::Shogi,
+            AnyRecord::Pawns(_) => Variant::Pawns,
+        }
+    }
+
+    /// Number of moves in the main line.
+    pub fn len(&self) -> usize {
+        match self {
+            AnyRecord::Spear(r) => r.moves.len(),
+            AnyRecord::Minishogi(r) => r.moves.len(),
+            AnyRecord::Shogi(r) => r.moves.len(),
+            AnyRecord::Pawns(r) => r.moves.len(),
+        }
+    }
+
+    /// Whether the main line has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Why a record cannot be read or written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The bytes are not text in an encoding records use.
+    Decode(crate::DecodeError),
+    /// The text is not a valid record (the message names line, column and
+    /// the move where it applies).
+    Parse {
+        /// The format it was read as.
+        format: Format,
+        /// What is wrong.
+        message: String,
+    },
+    /// The format cannot hold this game (CSA is for shogi, PGN for chess).
+    Unsupported {
+        /// The format.
+        format: Format,
+        /// The game.
+        variant: Variant,
+    },
+    /// Text Shift_JIS cannot hold.
+    Encode(crate::EncodeError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Decode(error) => error.fmt(f),
+            LoadError::Parse { format, message } => write!(f, "{format}: {message}"),
+            LoadError::Unsupported { format, variant } => {
+                write!(f, "{format} records cannot hold {}", variant.name())
+            }
+            LoadError::Encode(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The game a USI `position` line is of: an SFEN's board size and pieces
+/// tell, `startpos` needs `default`.
+fn usi_variant(text: &str, default: Variant) -> Variant {
+    let mut words = text.split_whitespace().skip_while(|w| *w == "position");
+    match words.next() {
+        Some("fen") => Variant::Pawns,
+        Some("sfen") => {
+            let board = words.next().unwrap_or("");
+            let hand = words.nth(1).unwrap_or("");
+            match board.split('/').count() {
+                8 => Variant::Pawns,
+                5 if (board.contains(['l', 'L']) || hand.contains(['l', 'L'])) => Variant::Spear,
+                5 => Variant::Minishogi,
+                _ => Variant::Shogi,
+            }
+        }
+        _ => default,
+    }
+}
+
+/// Reads a record file's bytes. `format` and `variant` force what is
+/// otherwise told by the content.
+pub fn read_any(
+    bytes: &[u8],
+    format: Option<Format>,
+    variant: Option<Variant>,
+) -> Result<AnyRecord, LoadError> {
+    let text = decode(bytes).map_err(LoadError::Decode)?;
+    let format = format.unwrap_or_else(|| Format::sniff(&text));
+    let parse = |message: String| LoadError::Parse { format, message };
+    let variant = match format {
+        Format::Usi => usi_variant(&text, variant.unwrap_or(Variant::Shogi)),
+        Format::Kif | Format::Kifu | Format::Ki2 => variant.unwrap_or_else(|| kif::variant(&text)),
+        Format::Csa => variant.unwrap_or(Variant::Shogi),
+        Format::Pgn => variant.unwrap_or(Variant::Pawns),
+    };
+    let unsupported = LoadError::Unsupported { format, variant };
+    let text = text.as_str();
+    macro_rules! kif_family {
+        ($v:ty, $wrap:path) => {
+            match format {
+                Format::Ki2 => ki2::read::<$v>(text).map(|r| $wrap(r)),
+                _ => kif::read::<$v>(text).map(|r| $wrap(r)),
+            }
+            .map_err(|e| parse(e.to_string()))
+        };
+    }
+    match (format, variant) {
+        (Format::Usi, Variant::Spear) => usi::read(text).map(AnyRecord::Spear),
+        (Format::Usi, Variant::Minishogi) => usi::read(text).map(AnyRecord::Minishogi),
+        (Format::Usi, Variant::Shogi) => usi::read(text).map(AnyRecord::Shogi),
+        (Format::Usi, Variant::Pawns) => usi::read(text).map(AnyRecord::Pawns),
+        (Format::Csa, Variant::Shogi) => {
+            return csa::read(text)
+                .map(AnyRecord::Shogi)
+                .map_err(|e| parse(e.to_string()))
+        }
+        (Format::Pgn, Variant::Pawns) => {
+            return pgn::read(text)
+                .map(AnyRecord::Pawns)
+                .map_err(|e| parse(e.to_string()))
+        }
+        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Spear) => {
+            return kif_family!(koma_rules::Spear, AnyRecord::Spear)
+        }
+        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Minishogi) => {
+            return kif_family!(koma_rules::Minishogi, AnyRecord::Minishogi)
+        }
+        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Shogi) => {
+            return kif_family!(koma_rules::Shogi, AnyRecord::Shogi)
+        }
+        _ => return Err(unsupported),
+    }
+    .map_err(|e| parse(e.to_string()))
+}
+
+/// Writes a record in `format`, as the bytes of a file.
+pub fn write_any(record: &AnyRecord, format: Format) -> Result<Vec<u8>, LoadError> {
+    let unsupported = Err(LoadError::Unsupported {
+        format,
+        variant: record.variant(),
+    });
+    let text = match (format, record) {
+        (Format::Usi, AnyRecord::Spear(r)) => usi_line(r),
+        (Format::Usi, AnyRecord::Minishogi(r)) => usi_line(r),
+        (Format::Usi, AnyRecord::Shogi(r)) => usi_line(r),
+        (Format::Usi, AnyRecord::Pawns(r)) => usi_line(r),
+        (Format::Csa, AnyRecord::Shogi(r)) => csa::write(r),
+        (Format::Pgn, AnyRecord::Pawns(r)) => pgn::write(r),
+        (Format::Kifu, AnyRecord::Spear(r)) => kif::write(r),
+        (Format::Kifu, AnyRecord::Minishogi(r)) => kif::write(r),
+        (Format::Kifu, AnyRecord::Shogi(r)) => kif::write(r),
+        (Format::Kif, AnyRecord::Spear(r)) => {
+            return kif::write_shift_jis(r).map_err(LoadError::Encode)
+        }
+        (Format::Kif, AnyRecord::Minishogi(r)) => {
+            return kif::write_shift_jis(r).map_err(LoadError::Encode)
+        }
+        (Format::Kif, AnyRecord::Shogi(r)) => {
+            return kif::write_shift_jis(r).map_err(LoadError::Encode)
+        }
+        _ => return unsupported,
+    };
+    Ok(text.into_bytes())
+}
+
+/// The USI line, with the start spelled out for games other than shogi so
+/// that the file says which game it is.
+fn usi_line<P: Position>(record: &Record<P>) -> String {
+    let mut line = usi::write(record);
+    if P::VARIANT != Variant::Shogi && line.starts_with("position startpos") {
+        let keyword = if P::VARIANT == Variant::Pawns {
+            "fen"
+        } else {
+            "sfen"
+        };
+        let start = format!("{keyword} {}", record.start.to_text());
+        line = line.replacen("startpos", &start, 1);
+    }
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_told_by_name_and_by_look() {
+        assert_eq!(Format::from_path("game.KIF"), Some(Format::Kif));
+        assert_eq!(Format::from_path("a.b/game.kifu"), Some(Format::Kifu));
+        assert_eq!(Format::from_path("game"), None);
+        assert_eq!(Format::sniff("position startpos moves 7g7f"), Format::Usi);
+        assert_eq!(Format::sniff("V2.2\nPI\n+\n"), Format::Csa);
+        assert_eq!(Format::sniff("[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(
+            Format::sniff("手合割：平手\n   1 ７六歩(77)\n"),
+            Format::Kifu
+        );
+        assert_eq!(Format::sniff("手合割：平手\n▲７六歩\n"), Format::Ki2);
+    }
+
+    #[test]
+    fn games_are_told_by_the_record() {
+        let spear = read_any(
+            b"position sfen lbsgk/4p/5/P4/KGSBL b - 1 moves 5d5c",
+            None,
+            None,
+        );
+        assert_eq!(spear.unwrap().variant(), Variant::Spear);
+        let mini = read_any(b"position sfen rbsgk/4p/5/P4/KGSBR b - 1", None, None).unwrap();
+        assert_eq!(mini.variant(), Variant::Minishogi);
+        let pawns = read_any(
+            b"position fen 8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1 moves e2e4",
+            None,
+            None,
+        );
+        assert_eq!(pawns.unwrap().len(), 1);
+        let forced = read_any(
+            b"position startpos moves 5d5c",
+            None,
+            Some(Variant::Minishogi),
+        );
+        assert_eq!(forced.unwrap().variant(), Variant::Minishogi);
+        let csa_mini = read_any(b"V2.2\nPI\n+\n", None, Some(Variant::Minishogi));
+        assert!(matches!(csa_mini, Err(LoadError::Unsupported { .. })));
+    }
+
+    #[test]
+    fn every_game_writes_to_every_format_that_holds_it() {
+        let records = [
+            read_any(b"position startpos moves 7g7f", None, Some(Variant::Shogi)).unwrap(),
+            read_any(
+                b"position startpos moves 5d5c",
+                None,
+                Some(Variant::Minishogi),
+            )
+            .unwrap(),
+            read_any(b"position startpos moves 5d5c", None, Some(Variant::Spear)).unwrap(),
+            read_any(b"position startpos moves e2e4", None, Some(Variant::Pawns)).unwrap(),
+        ];
+        for record in &records {
+            for format in Format::ALL {
+                match write_any(record, format) {
+                    Ok(bytes) => {
+                        let back = read_any(&bytes, Some(format), Some(record.variant()));
+                        assert_eq!(back.as_ref().map(AnyRecord::len), Ok(1), "{format}");
+                        let sniffed = read_any(&bytes, None, None).unwrap();
+                        assert_eq!(sniffed.variant(), record.variant(), "{format}");
+                    }
+                    Err(LoadError::Unsupported { .. }) => {}
+                    Err(error) => panic!("{format}: {error}"),
+                }
+            }
+        }
+    }
+}
