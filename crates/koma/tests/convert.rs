@@ -2,22 +2,10 @@
 //! format Koma writes and back, standard input and output, and errors that
 //! say where and leave no file behind.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn koma(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    // Koma may refuse the input before reading it all.
-    let _ = child.stdin.take().expect("piped").write_all(input);
-    child.wait_with_output().expect("koma finishes")
-}
+use common::koma;
+use std::path::PathBuf;
 
 fn shared(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -144,7 +132,7 @@ fn bad_records_are_refused_with_the_place_and_no_file_is_written() {
     assert!(!std::path::Path::new(&output).exists());
     let junk = koma(
         &["convert", "-", "-", "--to", "usi"],
-        &[0x81, 0xff, 0x00, 0x12],
+        [0x81, 0xff, 0x00, 0x12],
     );
     assert!(!junk.status.success());
     assert!(String::from_utf8_lossy(&junk.stderr).contains("line 1"));

@@ -5,30 +5,19 @@
 //! `KOMA_UPDATE_GOLDEN=1 cargo test --test golden` rewrites the `.out` files
 //! (review the diff before committing).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
 
 fn run(program: &str, input: &[u8]) -> std::process::Output {
     run_with(program, &[], input)
 }
 
 fn run_with(program: &str, args: &[String], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .arg(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input)
-        .expect("input written");
-    child.wait_with_output().expect("koma finishes")
+    let mut all = vec![program.to_owned()];
+    all.extend_from_slice(args);
+    common::koma(&all, input)
 }
 
 fn check_program(program: &str) {

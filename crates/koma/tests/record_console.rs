@@ -1,27 +1,12 @@
 //! `koma shogi` with records: `save` in every format, `--record` that
 //! survives `kill -9` and resumes, `--load` that tells the game by itself.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-fn koma(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    // Koma may stop (on a bad argument) before reading it all.
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("koma finishes")
-}
+use common::koma;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("koma-record-console-{}", std::process::id()));
@@ -45,7 +30,7 @@ fn usi_of(path: &str) -> String {
 fn save_writes_every_format_and_they_read_back() {
     for extension in ["kif", "kifu", "csa", "usi"] {
         let path = scratch(&format!("saved.{extension}"));
-        let out = koma(&["shogi"], &format!("7g7f\n3c3d\nsave {path}\nquit\n"));
+        let out = koma(&["shogi"], format!("7g7f\n3c3d\nsave {path}\nquit\n"));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains(&format!("Saved 2 moves to {path} ({extension}).")),
@@ -60,7 +45,7 @@ fn save_writes_every_format_and_they_read_back() {
     let forced = scratch("forced.txt");
     koma(
         &["shogi"],
-        &format!("7g7f\nsave {forced} --format csa\nquit\n"),
+        format!("7g7f\nsave {forced} --format csa\nquit\n"),
     );
     assert!(std::fs::read_to_string(&forced)
         .unwrap()

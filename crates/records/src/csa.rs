@@ -253,8 +253,12 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
                 column,
                 kind,
             };
-            // A comment runs to the end of the line, commas and all.
-            let (statement, next) = if rest.starts_with('\'') {
+            // A comment, a name or a header runs to the end of the line,
+            // commas and all.
+            let (statement, next) = if rest.starts_with(['\'', '$'])
+                || rest.starts_with("N+")
+                || rest.starts_with("N-")
+            {
                 (rest, "")
             } else {
                 match rest.split_once(',') {
@@ -365,7 +369,8 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
                     "ILLEGAL_MOVE" => Some(Ending::IllegalMove),
                     "+ILLEGAL_ACTION" => Some(Ending::SenteIllegalAction),
                     "-ILLEGAL_ACTION" => Some(Ending::GoteIllegalAction),
-                    "HIKIWAKE" => Some(Ending::Draw),
+                    // V3.0's move limit, which servers score as a draw.
+                    "HIKIWAKE" | "MAX_MOVES" => Some(Ending::Draw),
                     "FUZUMI" => Some(Ending::NoMate),
                     // A take-back request changes nothing in the record.
                     "MATTA" => current.ending,
@@ -474,7 +479,10 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
         let code = match ending {
             Ending::Resignation => "TORYO",
             Ending::Checkmate => "TSUMI",
-            Ending::Repetition | Ending::PerpetualCheck => "SENNICHITE",
+            Ending::Repetition => "SENNICHITE",
+            // A perpetual check is a foul by the side that gave it.
+            Ending::PerpetualCheck if to_move == Color::Sente => "-ILLEGAL_ACTION",
+            Ending::PerpetualCheck => "+ILLEGAL_ACTION",
             Ending::Impasse => "JISHOGI",
             Ending::ImpasseWin => "KACHI",
             Ending::Abandoned => "CHUDAN",

@@ -1,5 +1,6 @@
-//! The Japanese notation that KIF and KI2 share: full-width file digits,
-//! kanji numerals for ranks and counts, and the names of the pieces.
+//! The Japanese notation that KIF and KI2 share (and boards drawn in
+//! kanji): full-width file digits, kanji numerals for ranks and counts, and
+//! the names of the pieces.
 
 use koma_rules::{Role, Variant};
 

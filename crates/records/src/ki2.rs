@@ -12,7 +12,7 @@
 //! ```
 
 use crate::kanji;
-use crate::kif::read::{ending_of, parse_destination, MoveSpec, Origin};
+use crate::kif::read::{ending_of, lines, parse_destination, MoveSpec, Origin};
 use crate::kif::{KifError, KifErrorKind, Line, Reader};
 use crate::record::{Ending, Record};
 use koma_rules::{Color, Move, Position, PromotionRule, ShogiPosition, ShogiVariant, Square};
@@ -39,11 +39,7 @@ pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, Kif
         number: 1,
         text: "",
     };
-    for (index, raw) in text.split('\n').enumerate() {
-        let line = Line {
-            number: index + 1,
-            text: raw.strip_suffix('\r').unwrap_or(raw),
-        };
+    for line in lines(text) {
         last = line;
         let trimmed = line.text.trim();
         if let Some(summary) = trimmed.strip_prefix("まで") {

@@ -17,7 +17,7 @@
 mod any;
 pub mod csa;
 mod decode;
-mod kanji;
+pub mod kanji;
 pub mod ki2;
 pub mod kif;
 pub mod pgn;

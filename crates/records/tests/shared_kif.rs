@@ -34,7 +34,13 @@ fn shape(variations: &[Variation]) -> String {
 }
 
 /// File, moves, recorded ending, winner, variations (ply:moves[sub]).
-type Expected = (&'static str, usize, Option<Ending>, Option<Color>, &'static str);
+type Expected = (
+    &'static str,
+    usize,
+    Option<Ending>,
+    Option<Color>,
+    &'static str,
+);
 
 const EXPECTED: [Expected; 12] = [
     ("example.kif", 2, Some(Ending::Abandoned), None, ""),

@@ -17,28 +17,7 @@ const BOLD_RED: &str = "\x1b[1;31m";
 const REVERSE: &str = "\x1b[7m";
 const RESET: &str = "\x1b[0m";
 
-/// The kanji of a role; Spear names its elephant and spear after the seed.
-fn kanji(variant: Variant, role: Role) -> char {
-    match (variant, role) {
-        (Variant::Spear, Role::Bishop) => '象',
-        (Variant::Spear, Role::Lance) => '槍',
-        (Variant::Spear, Role::PromotedLance) => '飛',
-        (_, Role::Pawn) => '歩',
-        (_, Role::Lance) => '香',
-        (_, Role::Knight) => '桂',
-        (_, Role::Silver) => '銀',
-        (_, Role::Gold) => '金',
-        (_, Role::Bishop) => '角',
-        (_, Role::Rook) => '飛',
-        (_, Role::King) => '玉',
-        (_, Role::Tokin) => 'と',
-        (_, Role::PromotedLance) => '杏',
-        (_, Role::PromotedKnight) => '圭',
-        (_, Role::PromotedSilver) => '全',
-        (_, Role::Horse) => '馬',
-        (_, Role::Dragon) => '龍',
-    }
-}
+use koma_records::kanji::piece_char as kanji;
 
 /// Rank names: kanji numerals as in KIF, and the USI letter.
 const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];

@@ -37,6 +37,14 @@ impl Line<'_> {
     }
 }
 
+/// The lines of a text, CRLF or LF.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    text.split('\n').enumerate().map(|(index, raw)| Line {
+        number: index + 1,
+        text: raw.strip_suffix('\r').unwrap_or(raw),
+    })
+}
+
 /// What a line of a KIF or KI2 file is.
 pub(crate) enum LineKind<'a> {
     Blank,
@@ -509,11 +517,7 @@ pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, Kif
         number: 1,
         text: "",
     };
-    for (index, raw) in text.split('\n').enumerate() {
-        let line = Line {
-            number: index + 1,
-            text: raw.strip_suffix('\r').unwrap_or(raw),
-        };
+    for line in lines(text) {
         last = line;
         if let Some(text) = reader.line(line)? {
             move_line(&mut reader, line, text)?;

@@ -196,7 +196,7 @@ impl LineWriter {
             Ending::IllegalMoveWin => format!("{mover}の反則勝ち"),
             Ending::SenteIllegalAction => format!("{}の反則負け", self.sides[0]),
             Ending::GoteIllegalAction => format!("{}の反則負け", self.sides[1]),
-            Ending::Draw => "引き分け".to_owned(),
+            Ending::Draw => "持将棋".to_owned(),
             Ending::NoMate => "不詰".to_owned(),
         };
         format!("まで{moves}手で{tail}")
@@ -225,7 +225,8 @@ fn ending_word(ending: Ending, to_move: Color) -> &'static str {
         Ending::SenteIllegalAction if to_move == Color::Sente => "反則負け",
         Ending::GoteIllegalAction if to_move == Color::Gote => "反則負け",
         Ending::SenteIllegalAction | Ending::GoteIllegalAction => "反則勝ち",
-        Ending::Draw => "引き分け",
+        // KIF has no plain draw; 持将棋 is the draw every reader knows.
+        Ending::Draw => "持将棋",
         Ending::NoMate => "不詰",
     }
 }
