@@ -21,15 +21,21 @@ pub fn load(
     format: Option<Format>,
     variant: Option<Variant>,
 ) -> Result<AnyRecord, String> {
+    // A record is text of some kilobytes; refuse to swallow a disk image.
+    const LIMIT: u64 = 64 << 20;
     let mut bytes = Vec::new();
     let result = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        std::io::stdin().take(LIMIT + 1).read_to_end(&mut bytes)
     } else {
-        // A record is text of some kilobytes; refuse to swallow a disk image.
-        std::fs::File::open(path)
-            .and_then(|file| file.take(64 << 20).read_to_end(&mut bytes).map(|_| ()))
+        std::fs::File::open(path).and_then(|file| file.take(LIMIT + 1).read_to_end(&mut bytes))
     };
     result.map_err(|e| format!("{path}: {e}"))?;
+    if bytes.len() as u64 > LIMIT {
+        return Err(format!(
+            "{path}: larger than {} MiB; not a game record",
+            LIMIT >> 20
+        ));
+    }
     let format = format.or_else(|| Format::from_path(path));
     read_any(&bytes, format, variant).map_err(|e| format!("{path}: {e}"))
 }

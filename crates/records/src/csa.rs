@@ -44,15 +44,23 @@ impl fmt::Display for CsaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}, column {}: ", self.line, self.column)?;
         match &self.kind {
-            CsaErrorKind::UnknownStatement(text) => write!(f, "unknown statement {text:?}"),
-            CsaErrorKind::BadPosition(text) => write!(f, "cannot read the position in {text:?}"),
+            CsaErrorKind::UnknownStatement(text) => {
+                write!(f, "unknown statement {}", crate::Excerpt(text))
+            }
+            CsaErrorKind::BadPosition(text) => {
+                write!(f, "cannot read the position in {}", crate::Excerpt(text))
+            }
             CsaErrorKind::InvalidPosition(error) => write!(f, "the position is not legal: {error}"),
             CsaErrorKind::NoPosition => {
                 f.write_str("a move before the position (PI or P1..P9 and + or -)")
             }
-            CsaErrorKind::BadMove(text) => write!(f, "{text:?} is not a CSA move like +7776FU"),
+            CsaErrorKind::BadMove(text) => {
+                write!(f, "{} is not a CSA move like +7776FU", crate::Excerpt(text))
+            }
             CsaErrorKind::Replay(error) => error.fmt(f),
-            CsaErrorKind::BadTime(text) => write!(f, "{text:?} is not a time like T12"),
+            CsaErrorKind::BadTime(text) => {
+                write!(f, "{} is not a time like T12", crate::Excerpt(text))
+            }
         }
     }
 }

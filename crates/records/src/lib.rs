@@ -27,3 +27,26 @@ pub mod usi;
 pub use any::{read_any, write_any, AnyRecord, Format, LoadError};
 pub use decode::{decode, encode_shift_jis, DecodeError, EncodeError};
 pub use record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};
+
+/// Text quoted in an error message, cut short: a hostile file's megabyte
+/// line must not become a megabyte message.
+pub(crate) struct Excerpt<'a>(pub &'a str);
+
+impl std::fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let short = shorten(self.0, 60);
+        write!(f, "{:?}", short.trim_end_matches('…'))?;
+        if short.ends_with('…') && !self.0.ends_with('…') {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
+/// `text` cut to `limit` characters, `…` marking the cut.
+pub(crate) fn shorten(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+        None => text.into(),
+    }
+}

@@ -77,7 +77,8 @@ impl fmt::Display for PgnError {
             PgnErrorKind::BadTag(why) => write!(f, "bad tag pair: {why}"),
             PgnErrorKind::WrongVariant(name) => write!(
                 f,
-                "the game is {name:?}, not Pawns-Only Chess (Variant \"Pawns-Only\")"
+                "the game is {}, not Pawns-Only Chess (Variant \"Pawns-Only\")",
+                crate::Excerpt(name)
             ),
             PgnErrorKind::InvalidFen(why) => write!(f, "bad FEN: {why}"),
             PgnErrorKind::Move(error) => error.fmt(f),
@@ -230,7 +231,7 @@ fn tag(text: &str) -> Result<(String, String, usize), String> {
     let name_end = body.find(|c: char| c.is_whitespace() || c == '"' || c == ']');
     let (name, after) = body.split_at(name_end.unwrap_or(body.len()));
     if !is_tag_name(name) {
-        return Err(format!("{name:?} is not a tag name"));
+        return Err(format!("{} is not a tag name", crate::Excerpt(name)));
     }
     let Some(quoted) = after.trim_start().strip_prefix('"') else {
         return Err(format!("the value of {name} must be in double quotes"));

@@ -172,7 +172,9 @@ impl fmt::Display for ReplayError {
         write!(
             f,
             "move {} ({}) cannot be played: {}",
-            self.move_number, self.text, self.reason
+            self.move_number,
+            crate::shorten(&self.text, 40),
+            crate::shorten(&self.reason, 200)
         )
     }
 }

@@ -26,7 +26,11 @@ impl fmt::Display for UsiError {
                 f.write_str("expected `startpos` or `sfen <position>` after `position`")
             }
             UsiError::Unexpected(word) => {
-                write!(f, "expected `moves` after the position, found {word:?}")
+                write!(
+                    f,
+                    "expected `moves` after the position, found {}",
+                    crate::Excerpt(word)
+                )
             }
             UsiError::Position(error) => write!(f, "bad position: {error}"),
             UsiError::Move(error) => error.fmt(f),

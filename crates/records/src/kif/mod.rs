@@ -92,8 +92,12 @@ impl fmt::Display for KifError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}, column {}: ", self.line, self.column)?;
         match &self.kind {
-            KifErrorKind::UnknownLine(text) => write!(f, "cannot read the line {text:?}"),
-            KifErrorKind::UnknownHandicap(name) => write!(f, "unknown 手合割 {name:?}"),
+            KifErrorKind::UnknownLine(text) => {
+                write!(f, "cannot read the line {}", crate::Excerpt(text))
+            }
+            KifErrorKind::UnknownHandicap(name) => {
+                write!(f, "unknown 手合割 {}", crate::Excerpt(name))
+            }
             KifErrorKind::WrongGame { expected, found } => write!(
                 f,
                 "this is a {} record, not {}",
@@ -104,21 +108,37 @@ impl fmt::Display for KifError {
                 f,
                 "the diagram is {found} files wide; the board has {expected}"
             ),
-            KifErrorKind::BadDiagram(text) => write!(f, "cannot read the board diagram {text:?}"),
-            KifErrorKind::BadHand(text) => write!(f, "cannot read the pieces in hand {text:?}"),
+            KifErrorKind::BadDiagram(text) => {
+                write!(f, "cannot read the board diagram {}", crate::Excerpt(text))
+            }
+            KifErrorKind::BadHand(text) => {
+                write!(f, "cannot read the pieces in hand {}", crate::Excerpt(text))
+            }
             KifErrorKind::InvalidPosition(error) => write!(f, "the position is not legal: {error}"),
             KifErrorKind::BadMove(text) => {
-                write!(f, "{text:?} is not a KIF move like ７六歩(77)")
+                write!(
+                    f,
+                    "{} is not a KIF move like ７六歩(77)",
+                    crate::Excerpt(text)
+                )
             }
             KifErrorKind::BadTime(text) => {
-                write!(f, "{text:?} is not a time like ( 0:16/00:00:16)")
+                write!(
+                    f,
+                    "{} is not a time like ( 0:16/00:00:16)",
+                    crate::Excerpt(text)
+                )
             }
             KifErrorKind::MoveNumber { expected, found } => {
                 write!(f, "move number {found} where {expected} was expected")
             }
             KifErrorKind::MoveAfterEnd => f.write_str("a move after the end of the game"),
             KifErrorKind::BadVariation(text) => {
-                write!(f, "{text:?}: no earlier line has that move to branch from")
+                write!(
+                    f,
+                    "{}: no earlier line has that move to branch from",
+                    crate::Excerpt(text)
+                )
             }
             KifErrorKind::Replay(error) => error.fmt(f),
         }
