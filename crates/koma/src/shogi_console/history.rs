@@ -57,9 +57,13 @@ impl<P: Position> History<P> {
     /// Shows the position after `n` moves (clamped to the known moves).
     pub fn goto(&mut self, n: usize) {
         let n = n.min(self.len());
-        if n < self.cursor || self.game.declared().is_some() {
-            self.game = Game::new(self.record.start.clone());
-            self.cursor = 0;
+        if self.game.declared().is_some() {
+            // Takes back only the declared ending.
+            self.game.undo();
+        }
+        while self.cursor > n {
+            self.game.undo();
+            self.cursor -= 1;
         }
         while self.cursor < n {
             let m = self.record.moves[self.cursor].m;
