@@ -12,7 +12,7 @@
 //! ```
 
 use crate::kanji;
-use crate::kif::read::{ending_of, lines, parse_destination, MoveSpec, Origin};
+use crate::kif::read::{ending_of, parse_destination, MoveSpec, Origin};
 use crate::kif::{KifError, KifErrorKind, Line, Reader};
 use crate::record::{Ending, Record};
 use koma_rules::{Color, Move, Position, PromotionRule, ShogiPosition, ShogiVariant, Square};
@@ -34,25 +34,17 @@ const WORDS: [&str; 12] = [
 /// Reads a KI2 record of game `V`. Errors are [`KifError`]s, as the two
 /// formats share everything but their moves.
 pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, KifError> {
-    let mut reader = Reader::<V>::new();
-    let mut last = Line {
-        number: 1,
-        text: "",
-    };
-    for line in lines(text) {
-        last = line;
+    Reader::<V>::new().read_text(text, |reader, line| {
         let trimmed = line.text.trim();
         if let Some(summary) = trimmed.strip_prefix("まで") {
             if let Some(ending) = summary_ending(summary) {
                 reader.end(line, trimmed, ending)?;
             }
-            continue;
+        } else if let Some(moves) = reader.line(line)? {
+            move_line(reader, line, moves)?;
         }
-        if let Some(moves) = reader.line(line)? {
-            move_line(&mut reader, line, moves)?;
-        }
-    }
-    reader.finish(last)
+        Ok(())
+    })
 }
 
 /// The ending a `まで107手で先手の勝ち` line tells.

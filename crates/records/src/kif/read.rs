@@ -38,7 +38,7 @@ impl Line<'_> {
 }
 
 /// The lines of a text, CRLF or LF.
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     text.split('\n').enumerate().map(|(index, raw)| Line {
         number: index + 1,
         text: raw.strip_suffix('\r').unwrap_or(raw),
@@ -409,8 +409,26 @@ impl<V: ShogiVariant> Reader<V> {
         Ok(())
     }
 
+    /// Reads `text` line by line: `each` is given every line (to pass on to
+    /// [`Reader::line`] and read the moves the format writes its own way).
+    pub fn read_text(
+        mut self,
+        text: &str,
+        mut each: impl FnMut(&mut Self, Line) -> Result<(), KifError>,
+    ) -> Result<Record<ShogiPosition<V>>, KifError> {
+        let mut last = Line {
+            number: 1,
+            text: "",
+        };
+        for line in lines(text) {
+            last = line;
+            each(&mut self, line)?;
+        }
+        self.finish(last)
+    }
+
     /// The record: the main line, its ending and its variations.
-    pub fn finish(mut self, line: Line) -> Result<Record<ShogiPosition<V>>, KifError> {
+    fn finish(mut self, line: Line) -> Result<Record<ShogiPosition<V>>, KifError> {
         self.begin(line)?;
         let mut nodes: Vec<Option<Node<V>>> = self.nodes.into_iter().map(Some).collect();
         let main = nodes[0].take().expect("the main line");
@@ -512,18 +530,12 @@ fn resolve<V: ShogiVariant>(
 
 /// Reads a KIF record of game `V` (shogi, minishogi or Spear).
 pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, KifError> {
-    let mut reader = Reader::<V>::new();
-    let mut last = Line {
-        number: 1,
-        text: "",
-    };
-    for line in lines(text) {
-        last = line;
+    Reader::<V>::new().read_text(text, |reader, line| {
         if let Some(text) = reader.line(line)? {
-            move_line(&mut reader, line, text)?;
+            move_line(reader, line, text)?;
         }
-    }
-    reader.finish(last)
+        Ok(())
+    })
 }
 
 /// `  12 ７六歩(77)   ( 0:16/00:00:16)+` or `  13 投了`.
