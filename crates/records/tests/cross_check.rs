@@ -18,6 +18,9 @@
 //!    and winner. Where another crate is wrong, a constant names the file
 //!    and says why.
 
+mod common;
+
+use common::Rng;
 use koma_records::csa::CsaErrorKind;
 use koma_records::{decode, Ending, Record, RecordedMove};
 use koma_rules::{Color, Move, Position, StandardShogiPosition};
@@ -29,23 +32,6 @@ type Koma = StandardShogiPosition;
 // ---------------------------------------------------------------------------
 // Common helpers
 // ---------------------------------------------------------------------------
-
-/// SplitMix64: small, deterministic, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Board, side to move and hands of an SFEN, without the move number.
 fn sfen_core(sfen: &str) -> String {

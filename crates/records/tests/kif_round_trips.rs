@@ -2,6 +2,9 @@
 //! comments, endings and nested variations; errors that name the line and
 //! the move; and readers that never panic, whatever the text.
 
+mod common;
+
+use common::Rng;
 use koma_records::kif::{self, KifErrorKind};
 use koma_records::{ki2, Ending, Record, RecordedMove, Variation};
 use koma_rules::{
@@ -9,17 +12,6 @@ use koma_rules::{
 };
 use proptest::prelude::*;
 use std::time::Duration;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, below: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % below.max(1) as u64) as usize
-    }
-}
 
 const ENDINGS: [Ending; 8] = [
     Ending::Resignation,
@@ -46,14 +38,14 @@ fn random_line<P: Position>(
         if legal.is_empty() || position.outcome().is_some() {
             break;
         }
-        let m = legal[rng.next(legal.len())];
+        let m = legal[rng.below(legal.len())];
         position.play_unchecked(m);
         let mut recorded = RecordedMove::new(m);
-        recorded.time = Some(Duration::from_secs(rng.next(4000) as u64));
-        if rng.next(5) == 0 {
+        recorded.time = Some(Duration::from_secs(rng.below(4000) as u64));
+        if rng.below(5) == 0 {
             recorded
                 .comments
-                .push(format!("読み {} 手目 ok", rng.next(100)));
+                .push(format!("読み {} 手目 ok", rng.below(100)));
         }
         moves.push(recorded);
         positions.push(position.clone());
@@ -71,16 +63,16 @@ fn random_variations<P: Position>(
     if depth == 0 || positions.len() < 2 {
         return out;
     }
-    for _ in 0..rng.next(3) {
-        let index = rng.next(positions.len() - 1);
-        let length = 1 + rng.next(8);
+    for _ in 0..rng.below(3) {
+        let index = rng.below(positions.len() - 1);
+        let length = 1 + rng.below(8);
         let (moves, line_positions) = random_line(rng, positions[index].clone(), length);
         if moves.is_empty() {
             continue;
         }
         let ply = first_ply + index;
         let variations = random_variations(rng, ply + 1, &line_positions[1..], depth - 1);
-        let ending = (rng.next(3) == 0).then(|| ENDINGS[rng.next(ENDINGS.len())]);
+        let ending = (rng.below(3) == 0).then(|| ENDINGS[rng.below(ENDINGS.len())]);
         let ending = if line_positions.last().unwrap().outcome().is_some() {
             None
         } else {
@@ -111,8 +103,8 @@ fn random_record<V: ShogiVariant>(seed: u64, plies: usize) -> Record<ShogiPositi
         .other
         .push(("表題".into(), "round trip".into()));
     record.comments.push("序盤の研究".into());
-    if positions.last().unwrap().outcome().is_none() && rng.next(2) == 0 {
-        record.ending = Some(ENDINGS[rng.next(ENDINGS.len())]);
+    if positions.last().unwrap().outcome().is_none() && rng.below(2) == 0 {
+        record.ending = Some(ENDINGS[rng.below(ENDINGS.len())]);
     }
     record
 }

@@ -1,6 +1,9 @@
 //! PGN for Pawns-Only Chess: exact output, what other software writes,
 //! errors with their place, round trips and no panics.
 
+mod common;
+
+use common::Rng;
 use koma_records::pgn::{self, PgnError, PgnErrorKind};
 use koma_records::{Ending, Record, RecordedMove, ReplayError};
 use koma_rules::pawns::parse_square;
@@ -332,16 +335,9 @@ fn other_errors_have_their_place() {
     assert!(pgn::read_all("1. e4 *\n1. e5 *").is_err());
 }
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 /// Random legal play: `skip` plies make the start, then up to `plies` are recorded.
 fn random_game(seed: u64, skip: usize, plies: usize) -> Record<PawnsPosition> {
-    let mut state = seed | 1;
+    let mut rng = Rng(seed);
     let mut position = PawnsPosition::start();
     let mut record = Record::new(position);
     for ply in 0..skip + plies {
@@ -349,7 +345,7 @@ fn random_game(seed: u64, skip: usize, plies: usize) -> Record<PawnsPosition> {
         if moves.is_empty() {
             break;
         }
-        let m = moves[(xorshift(&mut state) % moves.len() as u64) as usize];
+        let m = moves[rng.below(moves.len())];
         if ply == skip {
             record = Record::new(position);
         }

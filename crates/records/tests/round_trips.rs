@@ -1,6 +1,9 @@
 //! Round trips over random games: what Koma writes, Koma reads back as the
 //! same game; and no text, however broken, makes a reader panic.
 
+mod common;
+
+use common::Rng;
 use koma_records::{csa, usi, Ending, Record, RecordedMove};
 use koma_rules::{
     MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition,
@@ -9,7 +12,7 @@ use proptest::prelude::*;
 use std::time::Duration;
 
 fn random_record<P: Position>(seed: u64, plies: usize) -> Record<P> {
-    let mut state = seed | 1;
+    let mut rng = Rng(seed);
     let mut position = P::start();
     let mut record = Record::new(position.clone());
     for ply in 0..plies {
@@ -17,10 +20,7 @@ fn random_record<P: Position>(seed: u64, plies: usize) -> Record<P> {
         if moves.is_empty() {
             break;
         }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let m = moves[(state % moves.len() as u64) as usize];
+        let m = moves[rng.below(moves.len())];
         position.play_unchecked(m);
         let mut recorded = RecordedMove::new(m);
         recorded.time = Some(Duration::from_secs(ply as u64 % 7));
