@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::koma;
+use common::{koma, scratch, usi_of};
 use std::path::PathBuf;
 
 fn shared(name: &str) -> String {
@@ -13,22 +13,6 @@ fn shared(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
-}
-
-fn scratch(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("koma-convert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().into_owned()
-}
-
-fn usi_of(path: &str) -> String {
-    let out = koma(&["convert", path, "-", "--to", "usi"], b"");
-    assert!(
-        out.status.success(),
-        "{path}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

@@ -3,28 +3,10 @@
 
 mod common;
 
-use common::koma;
+use common::{koma, scratch, usi_of};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn scratch(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("koma-record-console-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path.to_string_lossy().into_owned()
-}
-
-fn usi_of(path: &str) -> String {
-    let out = koma(&["convert", path, "-", "--to", "usi"], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
-}
 
 #[test]
 fn save_writes_every_format_and_they_read_back() {

@@ -1,5 +1,8 @@
 //! Running the `koma` binary from the integration tests.
 
+// Each test file uses a part of this module.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -15,4 +18,28 @@ pub fn koma<S: AsRef<std::ffi::OsStr>>(args: &[S], input: impl AsRef<[u8]>) -> O
     // Koma may stop (refusing its arguments or input) before reading it all.
     let _ = child.stdin.take().expect("piped").write_all(input.as_ref());
     child.wait_with_output().expect("koma finishes")
+}
+
+/// A fresh path `name` in a temporary folder of this test program.
+pub fn scratch(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "koma-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+/// The record at `path` as one USI `position … moves …` line.
+pub fn usi_of(path: &str) -> String {
+    let out = koma(&["convert", path, "-", "--to", "usi"], b"");
+    assert!(
+        out.status.success(),
+        "{path}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
 }
