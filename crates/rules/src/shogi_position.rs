@@ -449,6 +449,53 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         self.checkers = checkers;
     }
 
+    /// Calls `listener` with each group of legal captures until it returns
+    /// `true`; returns whether it did. The same moves as [`Self::generate`]
+    /// keeps when only moves onto an enemy piece are wanted, found without
+    /// generating the rest (drops above all): a search's quiescence needs
+    /// nothing else.
+    #[inline]
+    pub fn generate_captures<F: FnMut(MoveSet) -> bool>(&self, mut listener: F) -> bool {
+        let us = self.turn;
+        let them = !us;
+        let enemies = self.by_color(them);
+        let Some(king) = self.king(us) else {
+            return !V::KINGS_ARE_CAPTURED && self.generate_piece_moves(enemies, &mut listener);
+        };
+        if V::KINGS_ARE_CAPTURED && self.king(them).is_none() {
+            return false;
+        }
+        let mut king_targets = crate::attacks::king_attacks(king) & enemies & V::BOARD;
+        if !V::KINGS_ARE_CAPTURED {
+            let blockers = self.blockers().without(king);
+            for target in king_targets {
+                if self.is_attacked(target, them, blockers) {
+                    king_targets.remove(target);
+                }
+            }
+        }
+        if king_targets.any() {
+            let set = MoveSet::Board {
+                role: Role::King,
+                from: king,
+                to: king_targets,
+                promote_optional: Bitboard::EMPTY,
+                promote_forced: Bitboard::EMPTY,
+            };
+            if listener(set) {
+                return true;
+            }
+        }
+        let targets = if V::KINGS_ARE_CAPTURED {
+            enemies
+        } else if self.checkers.has_more_than_one() {
+            return false;
+        } else {
+            self.checkers.first().map_or(enemies, Bitboard::from_square)
+        };
+        self.generate_piece_moves(targets, &mut listener)
+    }
+
     /// Whether the side to move has a legal move.
     pub fn has_legal_move(&self) -> bool {
         self.generate(|set| !set.is_empty())
