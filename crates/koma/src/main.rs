@@ -1,6 +1,8 @@
 //! `koma`: Spear Shogi, shogi, minishogi and Pawns-Only Chess.
 
+mod bench;
 mod convert;
+mod engine_protocol;
 mod pawns_console;
 mod perft;
 mod record_file;
@@ -30,6 +32,12 @@ enum Command {
     Pawns(pawns_console::PawnsArgs),
     /// Convert a game record between formats (KIF, CSA, USI, PGN...).
     Convert(convert::ConvertArgs),
+    /// The engine over USI, for shogi GUIs (Spear, minishogi, shogi).
+    Usi(engine_protocol::ProtocolArgs),
+    /// The engine over UCI, for chess GUIs (Pawns-Only Chess).
+    Uci(engine_protocol::ProtocolArgs),
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(bench::BenchArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
 }
@@ -41,6 +49,9 @@ fn main() -> ExitCode {
         Command::Shogi(args) => shogi_console::run(args),
         Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Usi(args) => engine_protocol::run(engine_protocol::Dialect::Usi, args),
+        Command::Uci(args) => engine_protocol::run(engine_protocol::Dialect::Uci, args),
         Command::Convert(args) => convert::run(args),
     };
     match result {

@@ -1,0 +1,57 @@
+//! What the search needs to know about a game beyond its rules: how good a
+//! position looks, what a move captures, and what counts as danger.
+//!
+//! Each game has its own evaluation: [`shogi`] for the shogi family (Spear,
+//! minishogi, shogi) and [`pawns`] for Pawns-Only Chess.
+
+pub mod pawns;
+pub mod shogi;
+
+use crate::score::Value;
+use koma_rules::{Move, MoveList, Position};
+
+/// A game the engine can play: a [`Position`] plus evaluation.
+pub trait Evaluate: Position + Copy {
+    /// How many plies a game usually still lasts from here; time
+    /// management divides the clock by about half of it.
+    const TYPICAL_PLIES_LEFT: u32;
+    /// Whether a null move is sound (false where zugzwang is common).
+    const NULL_MOVE: bool;
+
+    /// The static evaluation in centipawns, from the side to move's view.
+    fn evaluate(&self) -> Value;
+
+    /// A value the search can trust without looking further, from the side
+    /// to move's view, as plies to the end: `Some(n)` with `n > 0` wins in
+    /// `n` plies, `n < 0` loses in `-n`, `0` (only for a finished game) is
+    /// lost already. Cheaper than generating moves; `None` when unknown.
+    fn known_result(&self) -> Option<i32>;
+
+    /// The value of the piece `m` captures; 0 for a non-capture.
+    fn captured_value(&self, m: Move) -> Value;
+
+    /// The value of the piece that moves (or is dropped).
+    fn mover_value(&self, m: Move) -> Value;
+
+    /// What promotion adds to the moving piece's value; 0 if none.
+    fn promotion_gain(&self, m: Move) -> Value;
+
+    /// A small index (below [`MOVER_KINDS`]) for the kind of piece that
+    /// moves, for history tables.
+    fn mover_kind(&self, m: Move) -> usize;
+
+    /// Whether the side to move must react to a threat on its king: check,
+    /// or in Spear a king that can be captured next move.
+    fn in_danger(&self) -> bool;
+
+    /// The legal moves quiescence searches when not in danger: captures
+    /// (and in Pawns-Only Chess, moves that reach the last rank).
+    fn tactical_moves_into(&self, moves: &mut MoveList);
+
+    /// The position with the turn passed, if the game allows pretending so.
+    fn null_move(&self) -> Option<Self>;
+}
+
+/// How many kinds of movers [`Evaluate::mover_kind`] distinguishes: 14
+/// roles on the board and 8 in the hand.
+pub const MOVER_KINDS: usize = 22;

@@ -1,0 +1,252 @@
+//! Evaluation of the shogi family: material on the board and in hand,
+//! promotion, pieces near each king (attack and defence), and the king's
+//! shelter against pieces in the enemy's hand.
+
+use super::Evaluate;
+use crate::score::Value;
+use koma_rules::{Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant};
+
+/// What the evaluation of one game weighs.
+struct Weights {
+    /// Value of a piece on the board, by role index.
+    board: [Value; Role::NUM],
+    /// Value of a piece in hand, by role index (drops make a hand piece
+    /// worth more than the same piece on the board).
+    hand: [Value; 8],
+    /// Bonus for the side to move.
+    tempo: Value,
+}
+
+// Role order: P L N S G B R K +P +L +N +S H D.
+const SHOGI: Weights = Weights {
+    board: [
+        90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
+    ],
+    hand: [100, 350, 450, 550, 600, 950, 1100, 0],
+    tempo: 20,
+};
+
+const MINISHOGI: Weights = Weights {
+    board: [120, 0, 0, 500, 560, 800, 950, 0, 600, 0, 0, 580, 1050, 1250],
+    hand: [140, 0, 0, 560, 620, 860, 1000, 0],
+    tempo: 30,
+};
+
+// Spear: the lance is the spear, the bishop the forward-only elephant; a
+// promoted spear moves as a rook and a promoted silver two steps anywhere.
+const SPEAR: Weights = Weights {
+    board: [100, 260, 0, 460, 520, 340, 0, 0, 520, 900, 0, 760, 900, 0],
+    hand: [120, 300, 0, 520, 580, 400, 0, 0],
+    tempo: 40,
+};
+
+/// The value [`Evaluate::captured_value`] gives a captured king (Spear).
+pub const KING_VALUE: Value = 20_000;
+
+/// Bonus by Chebyshev distance to the enemy king, before the role's weight.
+const ATTACK_BY_DISTANCE: [Value; 9] = [0, 40, 26, 12, 5, 0, 0, 0, 0];
+/// Bonus by Chebyshev distance to one's own king, before the role's weight.
+const DEFENCE_BY_DISTANCE: [Value; 9] = [0, 30, 18, 6, 0, 0, 0, 0, 0];
+/// How much each role counts in attack, in percent.
+const ATTACK_WEIGHT: [Value; Role::NUM] =
+    [20, 40, 60, 100, 100, 40, 40, 0, 100, 100, 100, 100, 70, 70];
+/// How much each role counts in defence, in percent.
+const DEFENCE_WEIGHT: [Value; Role::NUM] =
+    [20, 10, 20, 100, 120, 10, 10, 0, 80, 80, 80, 80, 60, 20];
+
+const fn weights(variant: Variant) -> &'static Weights {
+    match variant {
+        Variant::Spear => &SPEAR,
+        Variant::Minishogi => &MINISHOGI,
+        _ => &SHOGI,
+    }
+}
+
+fn distance(a: Square, b: Square) -> usize {
+    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())) as usize
+}
+
+/// The evaluation from Sente's view.
+fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
+    let weights = weights(V::VARIANT);
+    let kings = [position.king(Color::Sente), position.king(Color::Gote)];
+    let mut score = [0 as Value; 2];
+    for color in Color::ALL {
+        let us = color.index();
+        let own_king = kings[us];
+        let enemy_king = kings[1 - us];
+        for square in position.by_color(color) {
+            let Some(piece) = position.piece_at(square) else {
+                continue;
+            };
+            let role = piece.role.index();
+            if piece.role == Role::King {
+                continue;
+            }
+            let mut value = weights.board[role];
+            if let Some(king) = enemy_king {
+                value += ATTACK_BY_DISTANCE[distance(square, king)] * ATTACK_WEIGHT[role] / 100;
+            }
+            if let Some(king) = own_king {
+                value += DEFENCE_BY_DISTANCE[distance(square, king)] * DEFENCE_WEIGHT[role] / 100;
+            }
+            score[us] += value;
+        }
+        for (role, count) in position.hand(color).iter() {
+            score[us] += weights.hand[role.index()] * count as Value;
+        }
+    }
+    for color in Color::ALL {
+        score[color.index()] -= king_exposure(position, color);
+    }
+    score[0] - score[1]
+}
+
+/// How open `color`'s king is: empty or enemy squares around it, worse
+/// when the enemy holds pieces to drop there.
+fn king_exposure<V: ShogiVariant>(position: &ShogiPosition<V>, color: Color) -> Value {
+    let Some(king) = position.king(color) else {
+        return 0;
+    };
+    let around = position.attacks_from(Role::King, color, king);
+    let open = (around & !position.by_color(color)).count() as Value;
+    let enemy_hand: Value = position
+        .hand(!color)
+        .iter()
+        .filter(|&(role, _)| role != Role::Pawn)
+        .map(|(_, count)| count as Value)
+        .sum();
+    open * (4 + 6 * enemy_hand.min(6))
+}
+
+impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
+    const TYPICAL_PLIES_LEFT: u32 = match V::VARIANT {
+        Variant::Shogi => 100,
+        _ => 50,
+    };
+    const NULL_MOVE: bool = true;
+
+    fn evaluate(&self) -> Value {
+        let weights = weights(V::VARIANT);
+        let sente = evaluate_for_sente(self);
+        let value = match self.turn() {
+            Color::Sente => sente,
+            Color::Gote => -sente,
+        };
+        value + weights.tempo
+    }
+
+    fn known_result(&self) -> Option<i32> {
+        if !V::KINGS_ARE_CAPTURED {
+            return None;
+        }
+        let us = self.turn();
+        if self.king(us).is_none() {
+            return Some(0);
+        }
+        let theirs = self.king(!us)?;
+        self.is_attacked(theirs, us, self.blockers()).then_some(1)
+    }
+
+    fn captured_value(&self, m: Move) -> Value {
+        match m {
+            Move::Board { to, .. } => match self.piece_at(to) {
+                Some(piece) if piece.role == Role::King => KING_VALUE,
+                Some(piece) => weights(V::VARIANT).board[piece.role.index()],
+                None => 0,
+            },
+            Move::Drop { .. } => 0,
+        }
+    }
+
+    fn mover_value(&self, m: Move) -> Value {
+        let weights = weights(V::VARIANT);
+        match m {
+            Move::Board { from, .. } => self
+                .piece_at(from)
+                .map_or(0, |piece| weights.board[piece.role.index()]),
+            Move::Drop { role, .. } => weights.hand[role.index()],
+        }
+    }
+
+    fn promotion_gain(&self, m: Move) -> Value {
+        match m {
+            Move::Board {
+                from,
+                promote: true,
+                ..
+            } => {
+                let weights = weights(V::VARIANT);
+                self.piece_at(from).map_or(0, |piece| {
+                    let promoted = piece.role.promoted().unwrap_or(piece.role);
+                    weights.board[promoted.index()] - weights.board[piece.role.index()]
+                })
+            }
+            _ => 0,
+        }
+    }
+
+    fn mover_kind(&self, m: Move) -> usize {
+        match m {
+            Move::Board { from, .. } => self.piece_at(from).map_or(0, |p| p.role.index()),
+            Move::Drop { role, .. } => Role::NUM + role.index(),
+        }
+    }
+
+    fn in_danger(&self) -> bool {
+        if V::KINGS_ARE_CAPTURED {
+            let us = self.turn();
+            self.king(us)
+                .is_some_and(|king| self.is_attacked(king, !us, self.blockers()))
+        } else {
+            self.checkers().any()
+        }
+    }
+
+    fn tactical_moves_into(&self, moves: &mut MoveList) {
+        self.generate_captures(|set| {
+            set.for_each(|m| moves.push(m));
+            false
+        });
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        let mut next = *self;
+        next.set_turn(!self.turn());
+        next.refresh();
+        Some(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::{Position, SpearPosition, StandardShogiPosition};
+
+    #[test]
+    fn start_positions_are_level_but_for_the_tempo() {
+        let shogi = StandardShogiPosition::start();
+        assert_eq!(shogi.evaluate(), SHOGI.tempo);
+        let spear = SpearPosition::start();
+        assert_eq!(spear.evaluate(), SPEAR.tempo);
+    }
+
+    #[test]
+    fn a_piece_up_is_better() {
+        // Sente has taken a gold.
+        let position = StandardShogiPosition::from_text(
+            "lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1",
+        )
+        .unwrap();
+        assert!(position.evaluate() > 500);
+    }
+
+    #[test]
+    fn spear_sees_a_king_it_can_take() {
+        // Sente's gold on 1b attacks Gote's king on 1a.
+        let position = SpearPosition::from_text("4k/4G/5/5/K4 b - 1").unwrap();
+        assert_eq!(position.known_result(), Some(1));
+        let lost = SpearPosition::from_text("4G/5/5/5/K4 w - 1").unwrap();
+        assert_eq!(lost.known_result(), Some(0));
+    }
+}

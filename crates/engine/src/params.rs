@@ -1,0 +1,34 @@
+//! The search's tuning constants, in one place. Margins are centipawns,
+//! depths plies.
+
+use crate::score::Value;
+
+/// Half-width of the first aspiration window around the last value.
+pub const ASPIRATION_WINDOW: Value = 30;
+/// Reverse futility pruning applies up to this depth...
+pub const RFP_MAX_DEPTH: i32 = 6;
+/// ...when the evaluation beats beta by this much per ply.
+pub const RFP_MARGIN: Value = 90;
+/// Null-move reduction before the depth- and margin-dependent part.
+pub const NULL_BASE_REDUCTION: i32 = 3;
+/// Late move pruning applies up to this depth...
+pub const LMP_MAX_DEPTH: i32 = 4;
+/// ...after this many moves plus depth² (doubled when improving).
+pub const LMP_BASE: i32 = 4;
+/// Futility pruning of quiet moves applies up to this depth...
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+/// ...when the evaluation plus base plus margin per ply is below alpha.
+pub const FUTILITY_MARGIN: Value = 100;
+/// See [`FUTILITY_MARGIN`].
+pub const FUTILITY_BASE: Value = 120;
+/// Quiescence skips a capture that cannot lift the value this close to alpha.
+pub const DELTA_MARGIN: Value = 200;
+/// Late move reductions: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
+pub const LMR_BASE: f64 = 0.5;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.2;
+/// How far back (plies) the search looks for a repeated position.
+pub const REPETITION_LOOKBACK: usize = 100;
+/// The value of winning by the opponent's perpetual check (a sure win, but
+/// not a mate the search counted).
+pub const PERPETUAL_CHECK: Value = 20_000;

@@ -1,0 +1,196 @@
+//! The transposition table: what earlier searches found about a position,
+//! found again by its hash.
+
+use crate::score::Value;
+use koma_rules::Move;
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The value is exact.
+    Exact,
+    /// The true value is at least this (a beta cutoff).
+    Lower,
+    /// The true value is at most this (no move reached alpha).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// The upper half of the position's hash (the lower half chose the slot).
+    check: u32,
+    best_move: u16,
+    value: i16,
+    eval: i16,
+    depth: u8,
+    /// Bits 0-1: bound (0 = empty); bits 2-7: the search generation.
+    flags: u8,
+}
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    /// The best move found (it may be illegal after a hash collision).
+    pub best_move: Option<Move>,
+    /// The value, relative to the node (see [`crate::score::from_table`]).
+    pub value: Value,
+    /// The static evaluation.
+    pub eval: Value,
+    /// The depth searched.
+    pub depth: i32,
+    /// What the value means.
+    pub bound: Bound,
+}
+
+/// A fixed-size table of two-entry buckets, replaced by depth and age.
+pub struct TranspositionTable {
+    buckets: Vec<[Entry; 2]>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<[Entry; 2]>()).max(1);
+        TranspositionTable {
+            buckets: vec![[Entry::default(); 2]; count],
+            generation: 0,
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.buckets.fill([Entry::default(); 2]);
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3f;
+    }
+
+    #[inline(always)]
+    fn bucket(&self, hash: u64) -> usize {
+        ((hash as u32 as u64 * self.buckets.len() as u64) >> 32) as usize
+    }
+
+    /// What is known about the position with `hash`.
+    #[inline]
+    pub fn probe(&self, hash: u64) -> Option<Hit> {
+        let check = (hash >> 32) as u32;
+        let bucket = &self.buckets[self.bucket(hash)];
+        let entry = bucket
+            .iter()
+            .find(|e| e.flags & 3 != 0 && e.check == check)?;
+        let bound = match entry.flags & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Hit {
+            best_move: Move::from_u16(entry.best_move).filter(|_| entry.best_move != 0),
+            value: entry.value as Value,
+            eval: entry.eval as Value,
+            depth: entry.depth as i32,
+            bound,
+        })
+    }
+
+    /// Stores a result, keeping the previous best move if none is given.
+    #[inline]
+    pub fn store(
+        &mut self,
+        hash: u64,
+        best_move: Option<Move>,
+        value: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let check = (hash >> 32) as u32;
+        let generation = self.generation;
+        let index = self.bucket(hash);
+        let bucket = &mut self.buckets[index];
+        // Same position first; otherwise the shallowest or oldest entry.
+        let slot = match bucket
+            .iter()
+            .position(|e| e.check == check && e.flags & 3 != 0)
+        {
+            Some(slot) => slot,
+            None => {
+                let worth = |e: &Entry| {
+                    if e.flags & 3 == 0 {
+                        return i32::MIN;
+                    }
+                    let age = (generation.wrapping_sub(e.flags >> 2) & 0x3f) as i32;
+                    e.depth as i32 - 8 * age
+                };
+                if worth(&bucket[0]) <= worth(&bucket[1]) {
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        let entry = &mut bucket[slot];
+        let same = entry.check == check && entry.flags & 3 != 0;
+        // A shallower result for the same position keeps the deeper exact one.
+        if same && bound != Bound::Exact && depth + 2 < entry.depth as i32 {
+            return;
+        }
+        let code = match best_move {
+            Some(m) => m.to_u16(),
+            None if same => entry.best_move,
+            None => 0,
+        };
+        let bound_bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *entry = Entry {
+            check,
+            best_move: code,
+            value: value.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
+            eval: eval.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            flags: bound_bits | generation << 2,
+        };
+    }
+
+    /// How full the table is, in permille, from a sample (as UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(500);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flatten()
+            .filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation)
+            .count();
+        (used * 1000 / (sample * 2)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Square;
+
+    #[test]
+    fn stores_and_finds_a_result() {
+        let mut table = TranspositionTable::new(1);
+        let m = Move::Board {
+            from: Square::new(60).unwrap(),
+            to: Square::new(59).unwrap(),
+            promote: false,
+        };
+        table.store(0xdead_beef_1234_5678, Some(m), -42, 17, 7, Bound::Lower);
+        let hit = table.probe(0xdead_beef_1234_5678).unwrap();
+        assert_eq!(hit.best_move, Some(m));
+        assert_eq!((hit.value, hit.eval, hit.depth), (-42, 17, 7));
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(table.probe(0x1111_beef_1234_5678).is_none());
+        table.clear();
+        assert!(table.probe(0xdead_beef_1234_5678).is_none());
+    }
+}

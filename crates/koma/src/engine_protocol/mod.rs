@@ -1,0 +1,268 @@
+//! `koma usi` and `koma uci`: the engine for GUIs and match runners. USI
+//! plays the shogi family (`USI_Variant` spear, minishogi, shogi), UCI plays
+//! Pawns-Only Chess (`UCI_Variant` pawns). Both dialects share this loop;
+//! they differ in names, in who `b` and `w` are, and in how mates count.
+
+mod command;
+mod output;
+mod session;
+
+use command::{Command, GoParams};
+use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
+use koma_rules::Variant;
+use output::Output;
+use session::{limits_of, new_session, Session};
+use std::io::BufRead;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Which protocol is spoken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The Universal Shogi Interface.
+    Usi,
+    /// The Universal Chess Interface.
+    Uci,
+}
+
+/// Options of `koma usi` / `koma uci`.
+#[derive(clap::Args)]
+pub struct ProtocolArgs {
+    /// The game to start with (the GUI may change it with USI_Variant or
+    /// UCI_Variant).
+    #[arg(long, value_parser = crate::parse_variant)]
+    variant: Option<Variant>,
+}
+
+const DEFAULT_HASH: usize = 64;
+const MAX_HASH: usize = 8192;
+
+/// The protocol's state between commands.
+struct Protocol {
+    dialect: Dialect,
+    variant: Variant,
+    hash: usize,
+    options: EngineOptions,
+    session: Box<dyn Session>,
+    search: Option<(JoinHandle<()>, SearchControl)>,
+    output: Output,
+}
+
+/// Runs the protocol on standard input and output until `quit` or the end
+/// of input.
+pub fn run(dialect: Dialect, args: ProtocolArgs) -> Result<(), String> {
+    let default = match dialect {
+        Dialect::Usi => Variant::Shogi,
+        Dialect::Uci => Variant::Pawns,
+    };
+    let variant = match args.variant {
+        Some(variant) if variant_allowed(dialect, variant) => variant,
+        Some(variant) => {
+            return Err(format!(
+                "{} is not played over {}",
+                variant.name(),
+                dialect_name(dialect)
+            ))
+        }
+        None => default,
+    };
+    let options = EngineOptions::default();
+    let mut protocol = Protocol {
+        dialect,
+        variant,
+        hash: DEFAULT_HASH,
+        options,
+        session: new_session(variant, DEFAULT_HASH, options, dialect),
+        search: None,
+        output: Output::default(),
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buffer);
+        match line.trim().parse::<Command>() {
+            Ok(Command::Quit) => break,
+            Ok(command) => protocol.handle(command),
+            Err(error) => protocol.output.line(&format!("info string {error}")),
+        }
+    }
+    protocol.finish_search(true);
+    Ok(())
+}
+
+fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Usi => "USI",
+        Dialect::Uci => "UCI",
+    }
+}
+
+fn variant_allowed(dialect: Dialect, variant: Variant) -> bool {
+    (dialect == Dialect::Uci) == (variant == Variant::Pawns)
+}
+
+/// Text shortened for quoting in a message.
+pub fn shorten(text: &str) -> String {
+    const LIMIT: usize = 60;
+    if text.chars().count() <= LIMIT {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(LIMIT).collect::<String>())
+    }
+}
+
+impl Protocol {
+    fn say(&self, text: &str) {
+        self.output.line(text);
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Hello => self.hello(),
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => {
+                self.finish_search(true);
+                self.set_option(&name, value.as_deref());
+            }
+            Command::NewGame => {
+                self.finish_search(true);
+                self.session.new_game();
+            }
+            Command::Position { setup, moves } => {
+                self.finish_search(true);
+                if let Err(error) = self.session.set_position(setup.as_deref(), &moves) {
+                    self.say(&format!("info string {error}"));
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.finish_search(true),
+            Command::PonderHit => {
+                if let Some((_, control)) = &self.search {
+                    control.ponder_hit();
+                }
+            }
+            Command::GameOver => self.finish_search(true),
+            Command::Quit | Command::Nothing => {}
+        }
+    }
+
+    fn hello(&self) {
+        let (hash, ponder, variant, usi_ok) = match self.dialect {
+            Dialect::Usi => ("USI_Hash", "USI_Ponder", "USI_Variant", "usiok"),
+            Dialect::Uci => ("Hash", "Ponder", "UCI_Variant", "uciok"),
+        };
+        let variants: Vec<&str> = [
+            Variant::Spear,
+            Variant::Minishogi,
+            Variant::Shogi,
+            Variant::Pawns,
+        ]
+        .into_iter()
+        .filter(|&v| variant_allowed(self.dialect, v))
+        .map(|v| v.name())
+        .collect();
+        self.say(&format!("id name Koma {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the Koma developers");
+        self.say(&format!(
+            "option name {hash} type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"
+        ));
+        self.say(&format!("option name {ponder} type check default false"));
+        self.say(&format!(
+            "option name {variant} type combo default {} {}",
+            self.variant.name(),
+            variants
+                .iter()
+                .map(|v| format!("var {v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+        self.say(&format!(
+            "option name Skill type spin default {MAX_SKILL} min {MIN_SKILL} max {MAX_SKILL}"
+        ));
+        self.say("option name MultiPV type spin default 1 min 1 max 64");
+        self.say(&format!(
+            "option name MoveOverhead type spin default {} min 0 max 5000",
+            EngineOptions::default().move_overhead.as_millis()
+        ));
+        self.say("option name Clear Hash type button");
+        self.say(usi_ok);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let number = || value.and_then(|v| v.trim().parse::<u64>().ok());
+        let key = name.to_ascii_lowercase().replace([' ', '_'], "");
+        match key.as_str() {
+            "usivariant" | "ucivariant" => match value.map(str::parse::<Variant>) {
+                Some(Ok(variant)) if variant_allowed(self.dialect, variant) => {
+                    self.variant = variant;
+                    self.session = new_session(variant, self.hash, self.options, self.dialect);
+                }
+                _ => self.say(&format!(
+                    "info string {} does not play {}",
+                    dialect_name(self.dialect),
+                    shorten(value.unwrap_or(""))
+                )),
+            },
+            "usihash" | "hash" => match number() {
+                Some(mb) => {
+                    self.hash = (mb as usize).clamp(1, MAX_HASH);
+                    self.session.set_hash(self.hash);
+                }
+                None => self.say("info string Hash needs a number of MiB"),
+            },
+            "skill" | "skilllevel" => match number() {
+                Some(level) => {
+                    self.options.skill = level.clamp(MIN_SKILL as u64, MAX_SKILL as u64) as u8;
+                    self.session.set_options(self.options);
+                }
+                None => self.say("info string Skill needs a level from 1 to 20"),
+            },
+            "multipv" => match number() {
+                Some(lines) => {
+                    self.options.multipv = lines.clamp(1, 64) as u32;
+                    self.session.set_options(self.options);
+                }
+                None => self.say("info string MultiPV needs a number"),
+            },
+            "moveoverhead" | "networkdelay" => match number() {
+                Some(ms) => {
+                    self.options.move_overhead = Duration::from_millis(ms.min(5000));
+                    self.session.set_options(self.options);
+                }
+                None => self.say("info string MoveOverhead needs milliseconds"),
+            },
+            "clearhash" => self.session.new_game(),
+            "usiponder" | "ponder" | "threads" => {}
+            _ => self.say(&format!("info string unknown option {}", shorten(name))),
+        }
+    }
+
+    fn go(&mut self, mut go: GoParams) {
+        self.finish_search(true);
+        if self.dialect == Dialect::Uci {
+            go.swap_sides();
+        }
+        let limits = limits_of(&go, self.session.turn());
+        let control = SearchControl::new(go.ponder);
+        let handle = self
+            .session
+            .start(limits, control.clone(), self.output.clone());
+        self.search = Some((handle, control));
+    }
+
+    /// Stops the running search (if `stop`) and waits for its `bestmove`.
+    fn finish_search(&mut self, stop: bool) {
+        if let Some((handle, control)) = self.search.take() {
+            if stop {
+                control.stop();
+            }
+            let _ = handle.join();
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! One game's engine behind the protocol: the position the GUI set up and
+//! searches running on their own thread, so `stop` is answered at once.
+
+use super::output::{bestmove_line, info_line, Output};
+use super::Dialect;
+use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
+use koma_rules::{Color, Variant};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// What the protocol loop needs from the engine of whichever game is set.
+pub trait Session: Send {
+    /// Forgets the previous game's learning.
+    fn new_game(&mut self);
+    /// Sets the position: `setup` (SFEN/FEN; `None` for the start) then
+    /// `moves`. On an error the previous position stays.
+    fn set_position(&mut self, setup: Option<&str>, moves: &[String]) -> Result<(), String>;
+    /// The side to move in the current position.
+    fn turn(&self) -> Color;
+    /// Starts a search; the thread prints `info` lines and `bestmove`.
+    fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()>;
+    /// Resizes the hash table.
+    fn set_hash(&mut self, megabytes: usize);
+    /// Changes the engine options.
+    fn set_options(&mut self, options: EngineOptions);
+}
+
+/// The session of one game `P`.
+struct GameSession<P: Evaluate> {
+    engine: Arc<Mutex<Engine<P>>>,
+    /// The game's positions, the current one last.
+    positions: Vec<P>,
+    dialect: Dialect,
+}
+
+/// A session for `variant` with a hash table of `hash` MiB.
+pub fn new_session(
+    variant: Variant,
+    hash: usize,
+    options: EngineOptions,
+    dialect: Dialect,
+) -> Box<dyn Session> {
+    crate::variant_dispatch::with_position!(variant, P => {
+        let mut engine = Engine::<P>::new(hash);
+        engine.options = options;
+        Box::new(GameSession {
+            engine: Arc::new(Mutex::new(engine)),
+            positions: vec![P::start()],
+            dialect,
+        })
+    })
+}
+
+impl<P: Evaluate> GameSession<P> {
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine<P>> {
+        // A search thread that panicked leaves a usable engine behind.
+        self.engine
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl<P: Evaluate> Session for GameSession<P> {
+    fn new_game(&mut self) {
+        self.engine().clear();
+    }
+
+    fn set_position(&mut self, setup: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let start = match setup {
+            None => P::start(),
+            Some(text) => P::from_text(text).map_err(|e| format!("bad position: {e}"))?,
+        };
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        positions.push(start);
+        for (index, text) in moves.iter().enumerate() {
+            let current = positions.last().copied().unwrap_or(start);
+            let m = current
+                .parse_move(text)
+                .map_err(|e| format!("move {} ({}): {e}", index + 1, super::shorten(text)))?;
+            let mut next = current;
+            next.play_unchecked(m);
+            positions.push(next);
+        }
+        self.positions = positions;
+        Ok(())
+    }
+
+    fn turn(&self) -> Color {
+        self.positions.last().map_or(Color::Sente, |p| p.turn())
+    }
+
+    fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()> {
+        let engine = Arc::clone(&self.engine);
+        let positions = self.positions.clone();
+        let dialect = self.dialect;
+        std::thread::spawn(move || {
+            let mut engine = engine
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let result = engine.search(&positions, &limits, &control, &mut |info| {
+                output.line(&info_line::<P>(info, dialect));
+            });
+            output.line(&bestmove_line::<P>(&result, dialect));
+        })
+    }
+
+    fn set_hash(&mut self, megabytes: usize) {
+        self.engine().set_hash_size(megabytes);
+    }
+
+    fn set_options(&mut self, options: EngineOptions) {
+        self.engine().options = options;
+    }
+}
+
+/// The search limits of a `go` command for the side to move.
+pub fn limits_of(go: &super::command::GoParams, turn: Color) -> Limits {
+    let (time, increment) = match turn {
+        Color::Sente => (go.first_time, go.first_increment),
+        Color::Gote => (go.second_time, go.second_increment),
+    };
+    let clock = (time.is_some() || go.byoyomi.is_some()).then(|| Clock {
+        remaining: time.unwrap_or_default(),
+        increment: increment.unwrap_or_default(),
+        byoyomi: go.byoyomi.unwrap_or_default(),
+        moves_to_go: go.moves_to_go,
+    });
+    Limits {
+        clock,
+        move_time: go.move_time,
+        depth: go.depth,
+        nodes: go.nodes,
+        infinite: go.infinite,
+        ponder: go.ponder,
+    }
+}

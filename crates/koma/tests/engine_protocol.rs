@@ -1,0 +1,249 @@
+//! `koma usi` and `koma uci` as a GUI drives them: handshake, options,
+//! positions, searches with every kind of limit, `stop` and `ponderhit`,
+//! and bad input that must never stop the engine.
+
+use koma_rules::{Position, SpearPosition, StandardShogiPosition};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// A running engine and the lines it prints.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(protocol: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+            .arg(protocol)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("koma runs");
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Lines until one starting with `prefix` (included); panics after `limit`.
+    fn until(&mut self, prefix: &str, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no `{prefix}` within {limit:?}; saw {seen:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, limit: Duration) -> (String, Vec<String>) {
+        let lines = self.until("bestmove", limit);
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (best, lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const SHORT: Duration = Duration::from_secs(10);
+
+#[test]
+fn usi_handshake_and_a_spear_search() {
+    let mut engine = Engine::start("usi");
+    engine.send("usi");
+    let hello = engine.until("usiok", SHORT);
+    assert!(hello[0].starts_with("id name Koma"));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name USI_Variant type combo") && l.contains("var spear")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Skill type spin")));
+    engine.send("setoption name USI_Variant value spear");
+    engine.send("isready");
+    engine.until("readyok", SHORT);
+    engine.send("usinewgame");
+    engine.send("position startpos moves 5d5c 1b1c");
+    engine.send("go depth 5");
+    let (best, lines) = engine.bestmove(SHORT);
+    let info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(
+        info.contains(" score cp ") || info.contains(" score mate "),
+        "{info}"
+    );
+    assert!(info.contains(" pv "), "{info}");
+    // The move is legal where the GUI is.
+    let check = ["5d5c", "1b1c"]
+        .iter()
+        .fold(SpearPosition::start(), |p, m| {
+            p.play(p.parse_move(m).unwrap()).unwrap()
+        });
+    assert!(check.parse_move(&best).is_ok(), "{best} is not legal");
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn stop_answers_an_infinite_search_at_once() {
+    let mut engine = Engine::start("usi");
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.send("stop");
+    let (best, _) = engine.bestmove(SHORT);
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    assert_ne!(best, "resign");
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut engine = Engine::start("usi");
+    engine.send("setoption name USI_Variant value minishogi");
+    engine.send("position startpos");
+    engine.send("go ponder btime 1000 wtime 1000 byoyomi 200");
+    // No answer while pondering, however long.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(engine.lines.try_iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    engine.bestmove(Duration::from_secs(5));
+}
+
+#[test]
+fn clocks_and_byoyomi_are_respected() {
+    let mut engine = Engine::start("usi");
+    engine.send("position startpos moves 7g7f");
+    // Gote to move with 300 ms and no byoyomi: well within it.
+    let asked = Instant::now();
+    engine.send("go btime 60000 wtime 300 binc 0 winc 0");
+    engine.bestmove(SHORT);
+    assert!(asked.elapsed() < Duration::from_millis(1500));
+    let asked = Instant::now();
+    engine.send("go btime 0 wtime 0 byoyomi 500");
+    engine.bestmove(SHORT);
+    assert!(asked.elapsed() < Duration::from_millis(2000));
+    engine.send("go movetime 200");
+    engine.bestmove(SHORT);
+    engine.send("go nodes 2000");
+    engine.bestmove(SHORT);
+}
+
+#[test]
+fn a_mated_side_resigns_and_mates_are_reported_in_plies() {
+    let mut engine = Engine::start("usi");
+    engine.send("position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
+    engine.send("go depth 3");
+    assert_eq!(engine.bestmove(SHORT).0, "resign");
+    engine.send("position sfen 7nl/7k1/9/7P1/9/9/9/9/4K4 b 2G 1");
+    engine.send("go depth 6");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "G*2c");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 3")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn bad_input_is_reported_and_harmless() {
+    let mut engine = Engine::start("usi");
+    for line in [
+        "xyzzy",
+        "position sfen not a position",
+        "position startpos moves 7g7f 9a9z",
+        "position startpos moves 7g7f 7g7f",
+        "setoption name USI_Variant value pawns",
+        "setoption name USI_Hash value lots",
+        "go depth banana nodes 1000",
+        "",
+        "\u{1F600}",
+    ] {
+        engine.send(line);
+    }
+    let mut lines = engine.until("bestmove", SHORT);
+    engine.send("isready");
+    lines.extend(engine.until("readyok", SHORT));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string unknown command")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string bad position")));
+    assert!(lines.iter().any(|l| l.starts_with("info string move 2")));
+    assert!(lines.iter().any(|l| l.contains("does not play pawns")));
+    // The position is still the last good one: the start, Sente to move.
+    engine.send("go depth 2");
+    let (best, _) = engine.bestmove(SHORT);
+    let start = StandardShogiPosition::start();
+    assert!(start.parse_move(&best).is_ok());
+}
+
+#[test]
+fn uci_plays_pawns_only_chess() {
+    let mut engine = Engine::start("uci");
+    engine.send("uci");
+    let hello = engine.until("uciok", SHORT);
+    assert!(hello
+        .iter()
+        .any(|l| l.contains("option name UCI_Variant type combo default pawns var pawns")));
+    engine.send("setoption name UCI_Variant value pawns");
+    engine.send("ucinewgame");
+    engine.send("isready");
+    engine.until("readyok", SHORT);
+    engine.send("position startpos moves e2e4");
+    engine.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let (best, _) = engine.bestmove(SHORT);
+    assert_eq!(best.len(), 4, "{best}");
+    assert!(best.ends_with('5') || best.ends_with('6'), "{best}");
+    // Mates count in moves in UCI: Black takes the last pawn at once.
+    engine.send("position fen 8/8/2p5/1P6/8/8/8/8 b - - 0 1");
+    engine.send("go depth 4");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "c6b5");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:#?}"
+    );
+    engine.send("position fen P7/8/8/8/8/8/p7/8 b - - 0 1");
+    engine.send("go depth 2");
+    assert_eq!(engine.bestmove(SHORT).0, "(none)");
+}
