@@ -6,6 +6,7 @@ mod engine_protocol;
 mod pawns_console;
 mod perft;
 mod record_file;
+mod serve;
 mod shogi_console;
 mod spear_console;
 mod variant_dispatch;
@@ -40,6 +41,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
+    /// The board in the browser: serve the page and its API on 127.0.0.1.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Usi(args) => engine_protocol::run(engine_protocol::Dialect::Usi, args),
         Command::Uci(args) => engine_protocol::run(engine_protocol::Dialect::Uci, args),
         Command::Convert(args) => convert::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,451 @@
+//! The HTTP side of the JSON API: routes, bodies read within limits, JSON
+//! errors. What each call does is in `service.rs`.
+
+use super::assets;
+use super::service::{Games, NewGame, Refusal};
+use super::state;
+use super::ws;
+use axum::body::{to_bytes, Body};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// The largest JSON body of a move, undo, resignation or new game. Real
+/// ones are under 1 KiB; headers for a new game fit easily.
+pub const JSON_LIMIT: usize = 64 << 10;
+/// The largest record to import: real records are some kilobytes, the
+/// longest with comments a few hundred.
+pub const IMPORT_LIMIT: usize = 4 << 20;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct App {
+    /// The games.
+    pub games: Arc<Games>,
+    /// Becomes `true` when the server is stopping (WebSockets close then).
+    pub shutdown: watch::Receiver<bool>,
+    /// The `host:port` names this server answers to (see [`guard`]).
+    pub hosts: Arc<Vec<String>>,
+}
+
+impl App {
+    /// The names a server on loopback `port` answers to.
+    pub fn loopback_hosts(port: u16) -> Vec<String> {
+        ["127.0.0.1", "localhost", "[::1]"]
+            .iter()
+            .map(|host| format!("{host}:{port}"))
+            .collect()
+    }
+}
+
+/// The whole application: API, WebSocket and the page.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/api/variants", get(variants))
+        .route("/api/games", post(create))
+        .route("/api/games/import", post(import))
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .fallback(fallback)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = match &self.state {
+            Some(state) => serde_json::json!({ "error": self.message, "state": state }),
+            None => serde_json::json!({ "error": self.message }),
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// The body's bytes, at most `limit` of them (413 beyond).
+async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Vec<u8>, Refusal> {
+    let too_large = || {
+        Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The request is too large: at most {} KiB.", limit >> 10),
+        )
+    };
+    // A declared length over the limit is refused before reading any of it.
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    to_bytes(body, limit)
+        .await
+        .map(|bytes| bytes.to_vec())
+        .map_err(|_| too_large())
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// A JSON body of type `T`. Requiring `application/json` also keeps other
+/// web sites' plain forms from changing games (they cannot send that type
+/// without the browser asking this server first, which it never allows).
+async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Result<T, Refusal> {
+    if !is_json(headers) {
+        return Err(Refusal::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Send JSON, with Content-Type: application/json.",
+        ));
+    }
+    let bytes = read_body(headers, body, JSON_LIMIT).await?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
+    })
+}
+
+/// A `ply` from JSON: any number, checked here so that `-1`, `2.5` or
+/// `1e300` get a clear message.
+fn ply_of(value: &serde_json::Value) -> Result<u64, Refusal> {
+    value.as_u64().ok_or_else(|| {
+        Refusal::bad_request("\"ply\" must be a whole number: the number of moves the page shows.")
+    })
+}
+
+fn created(state: state::GameState) -> Response {
+    let location = format!("/api/games/{}", state.id);
+    let mut response = (StatusCode::CREATED, Json(state)).into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+fn answer(result: Result<state::GameState, Refusal>) -> Response {
+    match result {
+        Ok(state) => Json(state).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+async fn variants() -> Response {
+    Json(state::variants()).into_response()
+}
+
+async fn create(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
+    let request: NewGame = match json_body(&headers, body).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match app.games.create(request) {
+        Ok(state) => created(state),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `POST /api/games/import` as JSON.
+#[derive(Deserialize)]
+struct ImportRequest {
+    text: String,
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    filename: Option<String>,
+}
+
+async fn import(
+    State(app): State<App>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let query = query_params(query.as_deref());
+    let result = if is_json(&headers) {
+        match read_body(&headers, body, IMPORT_LIMIT)
+            .await
+            .and_then(|bytes| {
+                serde_json::from_slice::<ImportRequest>(&bytes).map_err(|e| {
+                    Refusal::bad_request(format!(
+                        "The request is not the JSON this call takes: {e}."
+                    ))
+                })
+            }) {
+            Ok(request) => app.games.import(
+                request.text.as_bytes(),
+                request.format.as_deref(),
+                request.variant.as_deref(),
+                request.filename.as_deref(),
+            ),
+            Err(refusal) => Err(refusal),
+        }
+    } else {
+        match read_body(&headers, body, IMPORT_LIMIT).await {
+            Ok(bytes) => app.games.import(
+                &bytes,
+                query.get("format").map(String::as_str),
+                query.get("variant").map(String::as_str),
+                query.get("filename").map(String::as_str),
+            ),
+            Err(refusal) => Err(refusal),
+        }
+    };
+    match result {
+        Ok(state) => created(state),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(app.games.state(&id))
+}
+
+#[derive(Deserialize)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+    ply: serde_json::Value,
+}
+
+async fn play(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let result = async {
+        let request: MoveRequest = json_body(&headers, body).await?;
+        let ply = ply_of(&request.ply)?;
+        app.games.play(&id, ply, &request.text)
+    };
+    answer(result.await)
+}
+
+#[derive(Deserialize)]
+struct UndoRequest {
+    ply: serde_json::Value,
+}
+
+async fn undo(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let result = async {
+        let request: UndoRequest = json_body(&headers, body).await?;
+        app.games.undo(&id, ply_of(&request.ply)?)
+    };
+    answer(result.await)
+}
+
+#[derive(Deserialize)]
+struct ResignRequest {
+    ply: serde_json::Value,
+    #[serde(default)]
+    color: Option<String>,
+}
+
+async fn resign(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let result = async {
+        let request: ResignRequest = json_body(&headers, body).await?;
+        app.games
+            .resign(&id, ply_of(&request.ply)?, request.color.as_deref())
+    };
+    answer(result.await)
+}
+
+async fn record(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let query = query_params(query.as_deref());
+    let format = query.get("format").map_or("kif", String::as_str);
+    match app.games.record(&id, format) {
+        Ok(download) => {
+            let disposition = format!("attachment; filename=\"{}\"", download.filename);
+            let mut response = download.bytes.into_response();
+            let headers = response.headers_mut();
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(download.content_type),
+            );
+            if let Ok(value) = HeaderValue::from_str(&disposition) {
+                headers.insert(header::CONTENT_DISPOSITION, value);
+            }
+            response
+        }
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+async fn fallback(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return Refusal::new(StatusCode::NOT_FOUND, "No such API call; see docs/API.md.")
+            .into_response();
+    }
+    assets::serve(path)
+}
+
+async fn method_not_allowed() -> Response {
+    Refusal::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "This address does not take that method; see docs/API.md.",
+    )
+    .into_response()
+}
+
+/// The Content-Security-Policy of the page: its own scripts, styles (the
+/// board widgets set inline styles) and images (pieces may be data: URLs),
+/// and connections to this server only (`'self'` covers its WebSocket).
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; \
+    style-src 'self' 'unsafe-inline'; font-src 'self' data:; connect-src 'self'; \
+    frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
+/// Refuses requests addressed to another name (a web site that points its
+/// own name at 127.0.0.1, "DNS rebinding", to read the games as if it were
+/// this page) and requests that another site's page sends (its `Origin`
+/// is not this server).
+async fn guard(State(app): State<App>, request: Request<Body>, next: Next) -> Response {
+    let allowed = |host: &str| app.hosts.iter().any(|h| h.eq_ignore_ascii_case(host));
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| request.uri().authority().map(|a| a.as_str()));
+    if !host.is_some_and(allowed) {
+        return Refusal::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "This server answers only to http://{}/.",
+                app.hosts.first().map_or("127.0.0.1", String::as_str)
+            ),
+        )
+        .into_response();
+    }
+    let origin = request
+        .headers()
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or(""));
+    if let Some(origin) = origin {
+        let own = ["http://", "https://"]
+            .iter()
+            .any(|scheme| origin.strip_prefix(scheme).is_some_and(allowed));
+        if !own {
+            return Refusal::new(
+                StatusCode::FORBIDDEN,
+                "Requests from other web sites are refused.",
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+async fn security_headers(request: Request<Body>, next: Next) -> Response {
+    let is_api = request.uri().path().starts_with("/api/");
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let is_html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if is_html {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if is_api {
+        // Game states change with every move: never serve one from a cache.
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// `a=1&b=x%20y` as a map (later keys win); `+` is a space.
+fn query_params(query: Option<&str>) -> HashMap<String, String> {
+    query
+        .unwrap_or("")
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(key), percent_decode(value))
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    let hex = |b: &u8| (*b as char).to_digit(16);
+    while index < bytes.len() {
+        match bytes[index] {
+            b'%' => match (
+                bytes.get(index + 1).and_then(hex),
+                bytes.get(index + 2).and_then(hex),
+            ) {
+                (Some(high), Some(low)) => {
+                    out.push((high * 16 + low) as u8);
+                    index += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            other => out.push(other),
+        }
+        index += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_decoded() {
+        let params = query_params(Some("format=kif&filename=my%20game.KIF&x&y=%zz%4"));
+        assert_eq!(params["format"], "kif");
+        assert_eq!(params["filename"], "my game.KIF");
+        assert_eq!(params["x"], "");
+        assert_eq!(params["y"], "%zz%4");
+    }
+}

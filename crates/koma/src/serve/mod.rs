@@ -1,0 +1,145 @@
+//! `koma serve`: the board in the browser. An axum server on 127.0.0.1 that
+//! serves the embedded front end and the JSON + WebSocket API of
+//! `docs/API.md`. The server is authoritative: the rules library decides
+//! every move; the page shows what the server says.
+//!
+//! One file per concern: `api` (HTTP routes and limits), `ws` (WebSocket),
+//! `service` (what each call does), `live` (a replayed game of any kind),
+//! `state` (the JSON answers), `store` (where games are kept), `names`
+//! (the API's words), `assets` (the page).
+
+mod api;
+mod assets;
+mod live;
+mod names;
+mod service;
+mod state;
+mod store;
+mod ws;
+
+use clap::Args;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How many games the server keeps in memory before forgetting the least
+/// recently used.
+const GAME_CAPACITY: usize = 10_000;
+
+/// How long stopping waits for open requests before it gives up on them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// `koma serve`: the graphical board in the browser.
+#[derive(Args)]
+#[command(
+    about = "The board in the browser: serve the page and its API on 127.0.0.1",
+    long_about = "The board in the browser.\n\n\
+        Serves the page and its JSON + WebSocket API (docs/API.md) on 127.0.0.1 only, and \
+        prints the address as its first line: `Koma is serving http://127.0.0.1:8080/`. Open \
+        it in a browser to play Spear Shogi, minishogi, shogi or Pawns-Only Chess. Games are \
+        kept in memory until the server stops. Ctrl-C stops it."
+)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 takes any free one.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Also open the page in the browser.
+    #[arg(long)]
+    open: bool,
+}
+
+/// Runs the server until Ctrl-C (or SIGTERM).
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot tell the port listened on: {e}"))?
+        .port();
+    let url = format!("http://127.0.0.1:{port}/");
+    // Tests and scripts read this line to find the server: keep it first
+    // and keep its form. Standard output flushes at the line's end.
+    println!("Koma is serving {url}");
+    if args.open {
+        open_browser(&url);
+    }
+    let (stop, stopping) = watch::channel(false);
+    let games = Arc::new(service::Games::new(
+        Box::new(store::MemoryStore::new(GAME_CAPACITY)),
+        None,
+    ));
+    let app = api::router(api::App {
+        games,
+        shutdown: stopping.clone(),
+        hosts: Arc::new(api::App::loopback_hosts(port)),
+    });
+    let mut stopped = stopping.clone();
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.wait_for(|&stop| stop).await;
+            })
+            .await
+    });
+    wait_for_signal().await;
+    eprintln!("koma: stopping");
+    // WebSocket sessions watch this too and close, so that the graceful
+    // shutdown does not wait for them forever.
+    let _ = stop.send(true);
+    match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
+        Ok(Ok(Ok(()))) | Err(_) => Ok(()),
+        Ok(Ok(Err(e))) => Err(format!("the server failed: {e}")),
+        Ok(Err(e)) => Err(format!("the server failed: {e}")),
+    }
+}
+
+/// Ctrl-C, or SIGTERM where there is one.
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    if tokio::signal::ctrl_c().await.is_err() {
+        // No way to hear Ctrl-C: serve until killed.
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Asks the desktop to open `url`; says so when it cannot.
+fn open_browser(url: &str) {
+    let command = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    let spawned = std::process::Command::new(command)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        eprintln!("koma: cannot open a browser ({command}: {e}); open {url} yourself");
+    }
+}

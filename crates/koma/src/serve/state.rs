@@ -1,0 +1,263 @@
+//! The JSON the API answers with: GameState and the description of each
+//! game (see `docs/API.md`).
+
+use super::live::GameView;
+use super::names::{self, Opponent};
+use super::store::StoredGame;
+use koma_records::Headers;
+use koma_rules::{
+    Color, Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition, ShogiVariant,
+    Spear, Variant,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A game as the page sees it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GameState {
+    /// The game's id.
+    pub id: String,
+    /// Which game.
+    pub variant: &'static str,
+    /// Counts the changes to the game.
+    pub version: u64,
+    /// Moves played.
+    pub ply: usize,
+    /// Start position (SFEN or FEN).
+    pub start: String,
+    /// Current position (SFEN or FEN).
+    pub position: String,
+    /// Side to move.
+    pub turn: &'static str,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// Pieces in hand by side and SFEN letter; `None` for pawns.
+    pub hands: Option<BTreeMap<&'static str, BTreeMap<String, u8>>>,
+    /// Every legal move, USI/UCI text.
+    pub legal_moves: Vec<String>,
+    /// The moves played.
+    pub moves: Vec<MoveJson>,
+    /// The last move's text.
+    pub last_move: Option<String>,
+    /// How the game ended.
+    pub outcome: Option<OutcomeJson>,
+    /// Names and other facts about the game.
+    pub headers: HeadersView,
+    /// Who plays the other side.
+    pub opponent: Opponent,
+}
+
+/// One played move.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveJson {
+    /// USI/UCI text.
+    pub usi: String,
+    /// For people: `☗７六歩(77)`, `1. e4`.
+    pub notation: String,
+    /// Who played it.
+    pub color: &'static str,
+    /// The position after it.
+    pub position: String,
+    /// Whether the position after it is check.
+    pub check: bool,
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeJson {
+    /// The winner's side, `None` for a draw.
+    pub winner: Option<&'static str>,
+    /// Machine word for why.
+    pub reason: &'static str,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// A record's headers in JSON: the usual ones by name, the rest in `other`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HeadersView {
+    /// Sente's (White's in pawns) name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sente: Option<String>,
+    /// Gote's (Black's in pawns) name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gote: Option<String>,
+    /// The event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// Where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// When it started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_time: Option<String>,
+    /// The time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    /// The opening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
+    /// Everything else, key and value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other: Vec<(String, String)>,
+}
+
+impl From<Headers> for HeadersView {
+    fn from(h: Headers) -> HeadersView {
+        HeadersView {
+            sente: h.sente,
+            gote: h.gote,
+            event: h.event,
+            site: h.site,
+            start_time: h.start_time,
+            end_time: h.end_time,
+            time_control: h.time_control,
+            opening: h.opening,
+            other: h.other,
+        }
+    }
+}
+
+impl From<HeadersView> for Headers {
+    fn from(h: HeadersView) -> Headers {
+        Headers {
+            sente: h.sente,
+            gote: h.gote,
+            event: h.event,
+            site: h.site,
+            start_time: h.start_time,
+            end_time: h.end_time,
+            time_control: h.time_control,
+            opening: h.opening,
+            other: h.other,
+        }
+    }
+}
+
+impl GameState {
+    /// The state of `stored`, whose replay shows `view`.
+    pub fn new(stored: &StoredGame, view: GameView) -> GameState {
+        let variant = stored.variant;
+        let color = |c: Color| names::color_name(variant, c);
+        let hands = view.hands.map(|hands| {
+            Color::ALL
+                .into_iter()
+                .zip(hands)
+                .map(|(side, pieces)| {
+                    let counts = pieces
+                        .into_iter()
+                        .map(|(letter, count)| (letter.to_string(), count))
+                        .collect();
+                    (color(side), counts)
+                })
+                .collect()
+        });
+        let outcome = view.outcome.map(|outcome| OutcomeJson {
+            winner: outcome.winner.map(color),
+            reason: names::reason_word(outcome.reason),
+            message: names::outcome_message(variant, outcome, view.turn),
+        });
+        let moves: Vec<MoveJson> = view
+            .moves
+            .into_iter()
+            .map(|m| MoveJson {
+                usi: m.usi,
+                notation: m.notation,
+                color: color(m.color),
+                position: m.position,
+                check: m.check,
+            })
+            .collect();
+        GameState {
+            id: stored.id.to_string(),
+            variant: variant.name(),
+            version: stored.version,
+            ply: moves.len(),
+            start: stored.start.clone(),
+            position: view.position,
+            turn: color(view.turn),
+            check: view.check,
+            hands,
+            legal_moves: view.legal_moves,
+            last_move: moves.last().map(|m| m.usi.clone()),
+            moves,
+            outcome,
+            headers: stored.headers.clone(),
+            opponent: stored.opponent.clone(),
+        }
+    }
+}
+
+/// What the page needs to draw one game (`GET /api/variants`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VariantInfo {
+    /// Name used in the API.
+    pub name: &'static str,
+    /// Name for people.
+    pub title: &'static str,
+    /// Board width.
+    pub files: u8,
+    /// Board height.
+    pub ranks: u8,
+    /// Start position.
+    pub start: String,
+    /// The sides' names, first mover first.
+    pub colors: [&'static str; 2],
+    /// SFEN letters of the pieces that can be dropped.
+    pub hand_roles: Vec<String>,
+    /// `"optional"`, `"compulsory"` or `"none"`.
+    pub promotion: &'static str,
+    /// Whether the game has check.
+    pub check: bool,
+}
+
+fn shogi_info<V: ShogiVariant>(has_check: bool) -> VariantInfo
+where
+    ShogiPosition<V>: Position,
+{
+    let spec = V::SPEC;
+    VariantInfo {
+        name: V::VARIANT.name(),
+        title: names::variant_title(V::VARIANT),
+        files: spec.files,
+        ranks: spec.ranks,
+        start: ShogiPosition::<V>::start().to_text(),
+        colors: ["sente", "gote"],
+        hand_roles: spec
+            .hand_roles
+            .iter()
+            .map(|r| r.letter().to_string())
+            .collect(),
+        promotion: match spec.promotion {
+            PromotionRule::Optional => "optional",
+            PromotionRule::OnArrival => "compulsory",
+        },
+        check: has_check,
+    }
+}
+
+/// Every game's description, in the order the page offers them.
+pub fn variants() -> Vec<VariantInfo> {
+    vec![
+        shogi_info::<Spear>(false),
+        shogi_info::<Minishogi>(true),
+        shogi_info::<Shogi>(true),
+        VariantInfo {
+            name: Variant::Pawns.name(),
+            title: names::variant_title(Variant::Pawns),
+            files: 8,
+            ranks: 8,
+            start: PawnsPosition::start().to_text(),
+            colors: ["white", "black"],
+            hand_roles: Vec::new(),
+            promotion: "none",
+            check: false,
+        },
+    ]
+}

@@ -1,0 +1,289 @@
+//! Where games are kept: plain data behind the [`GameStore`] seam.
+//!
+//! A stored game is only what cannot be recomputed — the start position, the
+//! moves as text, an ending that was declared rather than played, the
+//! headers and the opponent — so that a database can hold it as a row
+//! (issue 7). Everything else is recomputed by replaying the moves.
+
+use super::names::{self, Opponent};
+use super::service::Refusal;
+use super::state::HeadersView;
+use koma_rules::{EndReason, Outcome, Variant};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Mutex;
+
+/// A game's id: 64 random bits from the operating system, written as 16
+/// lower-case hex digits. Random so that one player cannot guess the
+/// address of another's game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct GameId(u64);
+
+impl GameId {
+    /// A fresh random id.
+    pub fn random() -> Result<GameId, String> {
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes)
+            .map_err(|e| format!("the operating system gave no random numbers: {e}"))?;
+        Ok(GameId(u64::from_le_bytes(bytes)))
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl FromStr for GameId {
+    type Err = ();
+    /// Exactly 16 hex digits; anything else names no game.
+    fn from_str(text: &str) -> Result<GameId, ()> {
+        if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(());
+        }
+        u64::from_str_radix(text, 16).map(GameId).map_err(|_| ())
+    }
+}
+
+impl Serialize for GameId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse()
+            .map_err(|()| serde::de::Error::custom("a game id is 16 hex digits"))
+    }
+}
+
+/// An ending declared rather than shown by the position (a resignation, or
+/// the result written in an imported record), in words a database can hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Declared {
+    /// `"sente"`/`"gote"` (or `"white"`/`"black"`), `None` for a draw.
+    pub winner: Option<String>,
+    /// The reason's machine word, e.g. `"resignation"`.
+    pub reason: String,
+}
+
+impl Declared {
+    /// The words for `outcome` in `variant`.
+    pub fn from_outcome(variant: Variant, outcome: Outcome) -> Declared {
+        Declared {
+            winner: outcome
+                .winner
+                .map(|c| names::color_name(variant, c).to_owned()),
+            reason: names::reason_word(outcome.reason).to_owned(),
+        }
+    }
+
+    /// The outcome these words mean, if they mean one.
+    pub fn to_outcome(&self, variant: Variant) -> Option<Outcome> {
+        let reason: EndReason = names::parse_reason(&self.reason)?;
+        Some(match &self.winner {
+            Some(name) => Outcome::win(names::parse_color(variant, name)?, reason),
+            None => Outcome::draw(reason),
+        })
+    }
+}
+
+/// Everything that makes a game, as plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredGame {
+    /// Its id.
+    pub id: GameId,
+    /// Which game, by name (`"spear"`, ...).
+    #[serde(with = "names::variant_serde")]
+    pub variant: Variant,
+    /// The start position in the game's notation (SFEN or FEN).
+    pub start: String,
+    /// The moves in USI/UCI text.
+    pub moves: Vec<String>,
+    /// An ending the positions do not show.
+    pub declared: Option<Declared>,
+    /// Player names, event and the like.
+    pub headers: HeadersView,
+    /// Who plays the other side.
+    pub opponent: Opponent,
+    /// Counts the changes; lets clients order the states they receive.
+    pub version: u64,
+}
+
+/// Why a store could not do what was asked.
+#[derive(Debug)]
+pub enum StoreError {
+    /// No game has that id.
+    NotFound,
+    /// The change itself refused, with its reason.
+    Refused(Refusal),
+    /// The store failed (a database that went away).
+    // Only the databases of issue 7 can fail this way; memory cannot.
+    #[allow(dead_code)]
+    Failed(String),
+}
+
+/// A change to one stored game, applied atomically by the store. It may
+/// refuse, which leaves the game untouched.
+pub type Change<'a> = &'a mut dyn FnMut(&mut StoredGame) -> Result<(), Refusal>;
+
+/// Where games live. The in-memory [`MemoryStore`] is the only one now;
+/// issue 7 adds SQLite and PostgreSQL behind the same three calls.
+pub trait GameStore: Send + Sync + 'static {
+    /// Keeps a new game.
+    fn insert(&self, game: StoredGame) -> Result<(), StoreError>;
+    /// A copy of the game with `id`.
+    fn get(&self, id: GameId) -> Result<StoredGame, StoreError>;
+    /// Applies `change` to the game with `id` as one atomic step (no other
+    /// change sees it half done); returns the game as it is afterwards.
+    fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError>;
+}
+
+/// Games in memory, lost when the server stops. At most `capacity` games
+/// are kept: beyond that the least recently used one is forgotten, so that
+/// a script creating games in a loop cannot eat the machine's memory.
+pub struct MemoryStore {
+    inner: Mutex<MemoryInner>,
+    capacity: usize,
+}
+
+struct MemoryInner {
+    games: HashMap<GameId, (StoredGame, u64)>,
+    /// A clock for "least recently used": bumped at every access.
+    clock: u64,
+}
+
+impl MemoryStore {
+    /// An empty store holding up to `capacity` games.
+    pub fn new(capacity: usize) -> MemoryStore {
+        MemoryStore {
+            inner: Mutex::new(MemoryInner {
+                games: HashMap::new(),
+                clock: 0,
+            }),
+            capacity: capacity.max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, MemoryInner> {
+        // A panic elsewhere while holding the lock cannot leave a game half
+        // changed (changes are applied to a copy), so the data is sound.
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl GameStore for MemoryStore {
+    fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let now = inner.clock;
+        if inner.games.len() >= self.capacity && !inner.games.contains_key(&game.id) {
+            let oldest = inner
+                .games
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(id, _)| *id);
+            if let Some(oldest) = oldest {
+                inner.games.remove(&oldest);
+            }
+        }
+        inner.games.insert(game.id, (game, now));
+        Ok(())
+    }
+
+    fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let now = inner.clock;
+        match inner.games.get_mut(&id) {
+            Some((game, used)) => {
+                *used = now;
+                Ok(game.clone())
+            }
+            None => Err(StoreError::NotFound),
+        }
+    }
+
+    fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let now = inner.clock;
+        let Some((game, used)) = inner.games.get_mut(&id) else {
+            return Err(StoreError::NotFound);
+        };
+        *used = now;
+        // Changed on a copy: a refusal (or a panic) leaves the game as it was.
+        let mut copy = game.clone();
+        change(&mut copy).map_err(StoreError::Refused)?;
+        *game = copy.clone();
+        Ok(copy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: u64) -> StoredGame {
+        StoredGame {
+            id: GameId(id),
+            variant: Variant::Spear,
+            start: "lbsgk/4p/5/P4/KGSBL b - 1".into(),
+            moves: Vec::new(),
+            declared: None,
+            headers: HeadersView::default(),
+            opponent: Opponent::Human,
+            version: 0,
+        }
+    }
+
+    #[test]
+    fn ids_are_sixteen_hex_digits_and_read_back() {
+        let id = GameId::random().unwrap();
+        let text = id.to_string();
+        assert_eq!(text.len(), 16);
+        assert_eq!(text.parse::<GameId>(), Ok(id));
+        assert!("123".parse::<GameId>().is_err());
+        assert!("+123456789abcdef".parse::<GameId>().is_err());
+        assert_ne!(GameId::random().unwrap(), id);
+    }
+
+    #[test]
+    fn the_least_recently_used_game_goes_first() {
+        let store = MemoryStore::new(2);
+        store.insert(game(1)).unwrap();
+        store.insert(game(2)).unwrap();
+        store.get(GameId(1)).unwrap();
+        store.insert(game(3)).unwrap();
+        assert!(store.get(GameId(1)).is_ok());
+        assert!(matches!(store.get(GameId(2)), Err(StoreError::NotFound)));
+    }
+
+    #[test]
+    fn a_refused_change_leaves_the_game_alone() {
+        let store = MemoryStore::new(4);
+        store.insert(game(1)).unwrap();
+        let result = store.update(GameId(1), &mut |g: &mut StoredGame| {
+            g.moves.push("5d5c".into());
+            Err(Refusal::unprocessable("no"))
+        });
+        assert!(matches!(result, Err(StoreError::Refused(_))));
+        assert!(store.get(GameId(1)).unwrap().moves.is_empty());
+    }
+
+    #[test]
+    fn stored_games_are_plain_json() {
+        let text = serde_json::to_string(&game(255)).unwrap();
+        assert!(text.contains("\"id\":\"00000000000000ff\""), "{text}");
+        assert!(text.contains("\"variant\":\"spear\""), "{text}");
+        let back: StoredGame = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, game(255));
+    }
+}

@@ -1,0 +1,176 @@
+//! `GET /api/games/{id}/ws`: the game's state now and after every change,
+//! and moves, undos and resignations sent the other way.
+
+use super::api::App;
+use super::service::Refusal;
+use super::store::GameId;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use std::sync::Arc;
+use tokio::sync::broadcast::{self, error::RecvError};
+
+/// The largest message a client may send and get an answer to. Real ones
+/// are under 100 bytes.
+const MESSAGE_LIMIT: usize = 64 << 10;
+/// Beyond this the WebSocket layer itself closes the connection (code 1009)
+/// rather than buffer more.
+const FRAME_LIMIT: usize = 1 << 20;
+
+/// What a client may send.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ClientMessage {
+    Move {
+        #[serde(rename = "move")]
+        text: String,
+        ply: serde_json::Value,
+    },
+    Undo {
+        ply: serde_json::Value,
+    },
+    Resign {
+        ply: serde_json::Value,
+        #[serde(default)]
+        color: Option<String>,
+    },
+}
+
+/// Accepts the WebSocket of a game that exists.
+pub async fn upgrade(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let (state, receiver) = match app.games.subscribe(&id) {
+        Ok(subscription) => subscription,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(_) => {
+            drop(receiver);
+            if let Ok(game_id) = id.parse::<GameId>() {
+                app.games.forget_unwatched(game_id);
+            }
+            return Refusal::bad_request("This address takes a WebSocket connection.")
+                .into_response();
+        }
+    };
+    let first = serde_json::json!({ "type": "state", "state": state }).to_string();
+    upgrade
+        .max_message_size(FRAME_LIMIT)
+        .max_frame_size(FRAME_LIMIT)
+        .on_upgrade(move |socket| session(socket, app, id, first, receiver))
+}
+
+async fn session(
+    mut socket: WebSocket,
+    app: App,
+    id: String,
+    first: String,
+    mut receiver: broadcast::Receiver<Arc<str>>,
+) {
+    let mut shutdown = app.shutdown.clone();
+    if socket.send(Message::Text(first.into())).await.is_ok() {
+        loop {
+            let outgoing = tokio::select! {
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Text(text))) => answer(&app, &id, text.as_str()),
+                    Some(Ok(Message::Binary(_))) => {
+                        Some(error(&app, &id, "Send JSON text messages, not binary ones."))
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                },
+                broadcast = receiver.recv() => match broadcast {
+                    Ok(message) => Some(message.to_string()),
+                    // Fell behind: the latest state is all that matters.
+                    Err(RecvError::Lagged(_)) => match app.games.state(&id) {
+                        Ok(state) => Some(serde_json::json!({ "type": "state", "state": state }).to_string()),
+                        Err(_) => break,
+                    },
+                    Err(RecvError::Closed) => break,
+                },
+                _ = shutdown.changed() => {
+                    let close = CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                    let _ = socket.send(Message::Close(Some(close))).await;
+                    break;
+                }
+            };
+            if let Some(text) = outgoing {
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    drop(receiver);
+    if let Ok(game_id) = id.parse::<GameId>() {
+        app.games.forget_unwatched(game_id);
+    }
+}
+
+/// The answer to one client message: `None` when the change succeeded (the
+/// broadcast carries the new state to every client, this one included).
+fn answer(app: &App, id: &str, text: &str) -> Option<String> {
+    if text.len() > MESSAGE_LIMIT {
+        return Some(error(
+            app,
+            id,
+            &format!(
+                "The message is too large: at most {} KiB.",
+                MESSAGE_LIMIT >> 10
+            ),
+        ));
+    }
+    let message: ClientMessage = match serde_json::from_str(text) {
+        Ok(message) => message,
+        Err(e) => {
+            return Some(error(
+                app,
+                id,
+                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\" or \"resign\"."),
+            ))
+        }
+    };
+    let ply = |value: &serde_json::Value| {
+        value.as_u64().ok_or_else(|| {
+            Refusal::bad_request(
+                "\"ply\" must be a whole number: the number of moves the page shows.",
+            )
+        })
+    };
+    let result = match message {
+        ClientMessage::Move { text, ply: value } => {
+            ply(&value).and_then(|ply| app.games.play(id, ply, &text))
+        }
+        ClientMessage::Undo { ply: value } => ply(&value).and_then(|ply| app.games.undo(id, ply)),
+        ClientMessage::Resign { ply: value, color } => {
+            ply(&value).and_then(|ply| app.games.resign(id, ply, color.as_deref()))
+        }
+    };
+    match result {
+        Ok(_) => None,
+        Err(refusal) => Some(refusal_message(app, id, refusal)),
+    }
+}
+
+fn refusal_message(app: &App, id: &str, refusal: Refusal) -> String {
+    let state = match refusal.state {
+        Some(state) => serde_json::to_value(state).ok(),
+        None => app
+            .games
+            .state(id)
+            .ok()
+            .and_then(|s| serde_json::to_value(s).ok()),
+    };
+    serde_json::json!({ "type": "error", "error": refusal.message, "state": state }).to_string()
+}
+
+fn error(app: &App, id: &str, message: &str) -> String {
+    refusal_message(app, id, Refusal::new(StatusCode::BAD_REQUEST, message))
+}

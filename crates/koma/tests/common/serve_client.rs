@@ -1,0 +1,280 @@
+//! A client of `koma serve` for the integration tests: the real binary on
+//! a free port, spoken to over plain HTTP/1.1 (written here, so that tests
+//! can send what no polite client would) and over WebSocket.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+/// A running `koma serve --port 0`, killed when dropped.
+pub struct Server {
+    pub child: Child,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+    /// Kept open: a closed pipe would make a later line fail.
+    _stdout: BufReader<ChildStdout>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP answer.
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The value of header `name`, any case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The body as JSON (panics, naming the body, when it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}",
+                String::from_utf8_lossy(&self.body[..self.body.len().min(500)])
+            )
+        })
+    }
+}
+
+/// Starts `koma serve --port 0` and reads the address it prints.
+pub fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("koma serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    stdout
+        .read_line(&mut line)
+        .expect("koma serve prints its address");
+    let address = line
+        .trim()
+        .strip_prefix("Koma is serving http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+    Server {
+        child,
+        address,
+        _stdout: stdout,
+    }
+}
+
+/// Undoes chunked transfer encoding.
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = body.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size_text = String::from_utf8_lossy(&body[..end]);
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&body[end + 2..end + 2 + size]);
+        body = &body[end + 2 + size + 2..];
+    }
+}
+
+impl Server {
+    /// A request with this Content-Type, if any.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> Reply {
+        let host = self.address.clone();
+        let mut headers = vec![("Host", host.as_str())];
+        if let Some(content_type) = content_type {
+            headers.push(("Content-Type", content_type));
+        }
+        self.request_with(method, path, &headers, body)
+    }
+
+    /// One HTTP/1.1 request on its own connection, with exactly these
+    /// headers (and Content-Length; a Host header when none is given). The
+    /// body is written by another thread, so that a server that answers
+    /// before reading all of it (413) cannot block the test.
+    pub fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
+        let stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            head.push_str(&format!("Host: {}\r\n", self.address));
+        }
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("\r\n");
+        let mut writer = stream.try_clone().unwrap();
+        let mut bytes = head.into_bytes();
+        bytes.extend_from_slice(body);
+        let sending = std::thread::spawn(move || {
+            let _ = writer.write_all(&bytes);
+        });
+        let mut raw = Vec::new();
+        let mut reader = stream;
+        // A reset after the whole answer arrived (the server closing on an
+        // unread body) is no failure: the answer is what counts.
+        let _ = reader.read_to_end(&mut raw);
+        let _ = sending.join();
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no HTTP answer: {:?}", String::from_utf8_lossy(&raw)));
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|line| line.split_once(':'))
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+            .collect();
+        let mut reply = Reply {
+            status,
+            headers,
+            body: raw[split + 4..].to_vec(),
+        };
+        if reply
+            .header("transfer-encoding")
+            .is_some_and(|v| v.contains("chunked"))
+        {
+            reply.body = dechunk(&reply.body);
+        }
+        reply
+    }
+
+    /// `GET path`.
+    pub fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, None, b"")
+    }
+
+    /// `POST path` with a JSON body.
+    pub fn post(&self, path: &str, body: &Value) -> Reply {
+        self.request(
+            "POST",
+            path,
+            Some("application/json"),
+            body.to_string().as_bytes(),
+        )
+    }
+
+    /// A new game of `variant`; its state.
+    pub fn create(&self, variant: &str) -> Value {
+        let reply = self.post("/api/games", &json!({ "variant": variant }));
+        assert_eq!(
+            reply.status,
+            201,
+            "{}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        reply.json()
+    }
+
+    /// Plays `moves` in game `id` from ply `from`; the last state.
+    pub fn play(&self, id: &str, from: usize, moves: &[&str]) -> Value {
+        let mut state = Value::Null;
+        for (index, m) in moves.iter().enumerate() {
+            let reply = self.post(
+                &format!("/api/games/{id}/moves"),
+                &json!({ "move": m, "ply": from + index }),
+            );
+            assert_eq!(
+                reply.status,
+                200,
+                "{m}: {}",
+                String::from_utf8_lossy(&reply.body)
+            );
+            state = reply.json();
+            assert_eq!(state["ply"], from + index + 1);
+            assert_eq!(
+                state["lastMove"].as_str().unwrap().trim_end_matches('+'),
+                m.trim_end_matches('+')
+            );
+        }
+        state
+    }
+
+    /// Opens game `id`'s WebSocket.
+    pub fn websocket(&self, id: &str) -> tungstenite::WebSocket<TcpStream> {
+        let stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let url = format!("ws://{}/api/games/{id}/ws", self.address);
+        let (socket, _) = tungstenite::client(url.as_str(), stream).expect("WebSocket opens");
+        socket
+    }
+}
+
+/// The next JSON text message on a WebSocket.
+pub fn receive(socket: &mut tungstenite::WebSocket<TcpStream>) -> Value {
+    loop {
+        match socket.read().expect("a message") {
+            tungstenite::Message::Text(text) => {
+                return serde_json::from_str(text.as_str()).unwrap()
+            }
+            tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => continue,
+            other => panic!("unexpected message {other:?}"),
+        }
+    }
+}
+
+/// Sends a text message.
+pub fn send(socket: &mut tungstenite::WebSocket<TcpStream>, text: &str) {
+    socket
+        .send(tungstenite::Message::Text(text.to_owned().into()))
+        .unwrap();
+}
+
+/// The USI text of every move of a GameState.
+pub fn usi_list(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].as_str().unwrap().to_owned())
+        .collect()
+}
