@@ -1,0 +1,34 @@
+// Builds the front end into dist/: index.html, app.js and app.css.
+// `node build.mjs` once; `node build.mjs --watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+const watch = process.argv.includes('--watch');
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+await copyFile(join(here, 'src', 'index.html'), join(dist, 'index.html'));
+
+const options = {
+  entryPoints: { app: join(here, 'src', 'main.ts') },
+  bundle: true,
+  format: 'esm',
+  target: ['es2020'],
+  outdir: dist,
+  minify: !watch,
+  sourcemap: watch ? 'inline' : false,
+  legalComments: 'none',
+  logLevel: 'info',
+  loader: { '.css': 'css' },
+};
+
+if (watch) {
+  const context = await esbuild.context(options);
+  await context.watch();
+} else {
+  await esbuild.build(options);
+}

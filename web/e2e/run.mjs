@@ -1,0 +1,554 @@
+// End-to-end tests of Koma's page in a real browser: Debian's Chromium
+// driven by playwright-core against `koma serve`.
+//
+//   node e2e/run.mjs [--koma PATH] [--only NAME]
+//
+// --koma   the koma binary (default: $KOMA_BIN, else $CARGO_TARGET_DIR or
+//          ../target, then debug/koma)
+// --only   run only the tests whose name contains NAME
+//
+// Screenshots of failures and saved records go to web/e2e/output/; the
+// pictures of each game that docs/GUI.md shows go to docs/screenshots/ (both
+// ignored by git). The last line is "N passed, N failed".
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const web = resolve(here, '..');
+const repo = resolve(web, '..');
+const records = resolve(repo, '..', 'shared', 'records');
+const output = join(here, 'output');
+const docsShots = join(repo, 'docs', 'screenshots');
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function option(name) {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+const only = option('--only');
+const targetDir = process.env.CARGO_TARGET_DIR ? resolve(repo, process.env.CARGO_TARGET_DIR) : join(repo, 'target');
+const koma = resolve(option('--koma') ?? process.env.KOMA_BIN ?? join(targetDir, 'debug', 'koma'));
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install chromium`);
+  process.exit(2);
+}
+if (!existsSync(koma)) {
+  console.error(`No koma binary at ${koma}: build it first (cargo build -p koma) or pass --koma PATH.`);
+  process.exit(2);
+}
+
+// ---- the server ----
+
+function startServer() {
+  return new Promise((resolveStart, rejectStart) => {
+    const child = spawn(koma, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffer = '';
+    const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const match = /Koma is serving (http:\/\/\S+)/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolveStart({ child, url: match[1].replace(/\/?$/, '/') });
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => process.stderr.write(`[koma] ${chunk}`));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`koma serve exited with ${code} before serving`));
+    });
+  });
+}
+
+// ---- helpers ----
+
+class Failure extends Error {}
+function check(condition, message) {
+  if (!condition) throw new Failure(message);
+}
+function equal(actual, expected, what) {
+  if (actual !== expected) throw new Failure(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+const body = (page, key) => page.evaluate((name) => document.body.dataset[name] ?? '', key);
+
+async function waitBody(page, key, value, timeout = 8000) {
+  try {
+    await page.waitForFunction(([name, wanted]) => document.body.dataset[name] === wanted, [key, String(value)], { timeout });
+  } catch {
+    const actual = await body(page, key);
+    const message = await page.evaluate(() => document.getElementById('message')?.textContent ?? '');
+    throw new Failure(`page's ${key} should become ${value}, is ${actual} (message: "${message}")`);
+  }
+}
+
+async function newGame(page, variant) {
+  const before = await body(page, 'gameId');
+  await page.selectOption('#variant', variant);
+  await page.selectOption('#opponent', 'human');
+  await page.click('#new-game-button');
+  await page.waitForFunction(
+    ([old, name]) => document.body.dataset.gameId && document.body.dataset.gameId !== old && document.body.dataset.variant === name,
+    [before, variant],
+    { timeout: 8000 },
+  );
+  await waitBody(page, 'ply', 0);
+}
+
+/** The centre of a square in page pixels, for either widget and orientation. */
+async function squareCenter(page, key) {
+  return page.evaluate((square) => {
+    const shogi = document.querySelector('sg-pieces');
+    const layer = shogi ?? document.querySelector('cg-board');
+    const rect = layer.getBoundingClientRect();
+    const area = document.getElementById('board-area');
+    const files = Number(getComputedStyle(area).getPropertyValue('--files'));
+    const ranks = Number(getComputedStyle(area).getPropertyValue('--ranks'));
+    const orientation = document.body.dataset.orientation;
+    let x;
+    let y;
+    if (shogi) {
+      // USI squares: file digit(s), rank letter; file 1 is on the right for sente.
+      const file = Number(square.slice(0, -1));
+      const rank = square.charCodeAt(square.length - 1) - 97;
+      const bottomIsFirst = orientation === 'sente';
+      x = bottomIsFirst ? files - file : file - 1;
+      y = bottomIsFirst ? rank : ranks - 1 - rank;
+    } else {
+      const file = square.charCodeAt(0) - 97;
+      const rank = Number(square.slice(1)) - 1;
+      const white = orientation === 'white';
+      x = white ? file : files - 1 - file;
+      y = white ? ranks - 1 - rank : rank;
+    }
+    return { x: rect.left + ((x + 0.5) * rect.width) / files, y: rect.top + ((y + 0.5) * rect.height) / ranks };
+  }, key);
+}
+
+async function handPieceCenter(page, color, role) {
+  const handle = await page.$(`.hand[data-color="${color}"] sg-hp-wrap piece.${color}.${role}`);
+  check(handle, `no ${color} ${role} in hand`);
+  const box = await handle.boundingBox();
+  check(box, `the ${color} ${role} in hand is not shown`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+async function click(page, point) {
+  await page.mouse.click(point.x, point.y);
+}
+
+/** Plays a move by dragging its piece, then waits for the server's new ply. */
+async function dragMove(page, from, to) {
+  const ply = Number(await body(page, 'ply'));
+  await drag(page, await squareCenter(page, from), await squareCenter(page, to));
+  await waitBody(page, 'ply', ply + 1);
+}
+
+/** Plays a move by two clicks; checks that the legal targets were shown. */
+async function clickMove(page, from, to) {
+  const ply = Number(await body(page, 'ply'));
+  await click(page, await squareCenter(page, from));
+  await page.waitForSelector('sq.dest, square.move-dest', { timeout: 3000 }).catch(() => {
+    throw new Failure(`no legal targets shown after selecting ${from}`);
+  });
+  await click(page, await squareCenter(page, to));
+  await waitBody(page, 'ply', ply + 1);
+}
+
+async function lastMoveUsi(page) {
+  return page.evaluate(async () => {
+    const id = document.body.dataset.gameId;
+    const state = await (await fetch(`/api/games/${id}`)).json();
+    return state.lastMove;
+  });
+}
+
+async function save(page, format) {
+  await page.evaluate(() => {
+    const details = document.getElementById('record-panel');
+    if (details) details.open = true;
+  });
+  await page.selectOption('#save-format', format);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 8000 }), page.click('#save')]);
+  const path = join(output, `saved-${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(path);
+  return { path, name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
+}
+
+async function openRecordFile(page, path) {
+  await page.evaluate(() => {
+    const details = document.getElementById('record-panel');
+    if (details) details.open = true;
+  });
+  const before = await body(page, 'gameId');
+  await page.setInputFiles('#record-file', path);
+  await page.waitForFunction((old) => document.body.dataset.gameId !== old, before, { timeout: 8000 }).catch(async () => {
+    const message = await page.textContent('#message');
+    throw new Failure(`opening ${path} made no new game (message: "${message}")`);
+  });
+}
+
+async function pasteRecord(page, text, variant = '') {
+  await page.evaluate(() => {
+    const details = document.getElementById('record-panel');
+    if (details) details.open = true;
+  });
+  const before = await body(page, 'gameId');
+  await page.fill('#record-text', text);
+  await page.selectOption('#record-variant', variant);
+  await page.click('#record-open');
+  await page.waitForFunction((old) => document.body.dataset.gameId !== old, before, { timeout: 8000 }).catch(async () => {
+    const message = await page.textContent('#message');
+    throw new Failure(`the pasted record made no new game (message: "${message}")`);
+  });
+}
+
+/** Steps through a record that was just opened at its start. */
+async function stepThrough(page) {
+  const total = Number(await body(page, 'ply'));
+  check(total >= 3, `the record should have some moves, has ${total}`);
+  await waitBody(page, 'shownPly', 0);
+  await page.locator('body').press('ArrowRight');
+  await waitBody(page, 'shownPly', 1);
+  await page.click('#next');
+  await waitBody(page, 'shownPly', 2);
+  await page.click('#previous');
+  await waitBody(page, 'shownPly', 1);
+  await page.click('#last');
+  await waitBody(page, 'shownPly', total);
+  await page.locator('body').press('Home');
+  await waitBody(page, 'shownPly', 0);
+  await page.locator('body').press('End');
+  await waitBody(page, 'shownPly', total);
+  await page.click('#first');
+  await waitBody(page, 'shownPly', 0);
+  // A click in the move list shows the position after that move.
+  await page.click(`#move-list button[data-ply="3"]`);
+  await waitBody(page, 'shownPly', 3);
+  const current = await page.textContent('#move-list button.current');
+  check(current && current.length > 2, 'the move list marks the move shown');
+  await page.locator('body').press('End');
+  return total;
+}
+
+async function flipTest(page, first, second) {
+  await waitBody(page, 'orientation', first);
+  await page.click('#flip');
+  await waitBody(page, 'orientation', second);
+  const wrapClass = await page.getAttribute('#board', 'class');
+  check(wrapClass.includes(`orientation-${second}`), `the board should be turned (${wrapClass})`);
+  await page.locator('body').press('f');
+  await waitBody(page, 'orientation', first);
+}
+
+async function undoTest(page) {
+  const ply = Number(await body(page, 'ply'));
+  await page.click('#undo');
+  await waitBody(page, 'ply', ply - 1);
+}
+
+/** A picture of the page for docs/GUI.md, into docs/screenshots/ (ignored by git). */
+async function screenshot(page, name, selector = '.layout') {
+  await page.evaluate(() => document.activeElement?.blur?.());
+  await page.mouse.move(1, 1);
+  await page.waitForTimeout(300); // animations end
+  await mkdir(docsShots, { recursive: true });
+  await page.locator(selector).screenshot({ path: join(docsShots, `${name}.png`) });
+}
+
+// ---- the tests ----
+
+const tests = [];
+const test = (name, run, viewport) => tests.push({ name, run, viewport });
+
+test('spear: drag and click moves, undo, flip, reload', async (page) => {
+  await newGame(page, 'spear');
+  await dragMove(page, '5d', '5c'); // Black's soldier forward
+  await clickMove(page, '1b', '1c'); // White's soldier forward
+  equal(await lastMoveUsi(page), '1b1c', 'last move');
+  await flipTest(page, 'sente', 'gote');
+  await undoTest(page);
+  // A reload shows the same game.
+  const id = await body(page, 'gameId');
+  await page.reload();
+  await waitBody(page, 'gameId', id);
+  await waitBody(page, 'ply', 1);
+});
+
+test('spear: compulsory promotion, a drop, and a king capture with the winner', async (page) => {
+  await newGame(page, 'spear');
+  // The spear takes the soldier and promotes: no question asked.
+  await click(page, await squareCenter(page, '1e'));
+  await click(page, await squareCenter(page, '1b'));
+  await waitBody(page, 'ply', 1);
+  check(!(await page.isVisible('sg-promotion-choices')), 'Spear must not ask about promotion');
+  equal(await lastMoveUsi(page), '1e1b+', 'the spear promoted');
+  await page.waitForSelector('sg-pieces piece.sente.promotedlance', { timeout: 3000 });
+  await dragMove(page, '3a', '3b'); // White's silver
+  // Drop the captured soldier from the hand by clicks.
+  await click(page, await handPieceCenter(page, 'sente', 'pawn'));
+  await page.waitForSelector('sq.dest', { timeout: 3000 });
+  await screenshot(page, 'spear-hand');
+  await click(page, await squareCenter(page, '3c'));
+  await waitBody(page, 'ply', 3);
+  equal(await lastMoveUsi(page), 'P*3c', 'the drop');
+  await clickMove(page, '2a', '2b'); // White's gold
+  await page.evaluate(() => (document.getElementById('pieces-panel').open = true));
+  await screenshot(page, 'spear');
+  await page.selectOption('#piece-set', 'letters');
+  await screenshot(page, 'spear-letters');
+  await page.selectOption('#piece-set', 'kanji');
+  await page.evaluate(() => (document.getElementById('pieces-panel').open = false));
+  // The promoted spear takes the king.
+  await dragMove(page, '1b', '1a');
+  await waitBody(page, 'outcome', 'king-captured');
+  await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+  await screenshot(page, 'spear-end', 'body');
+  const title = await page.textContent('#result-title');
+  check(/Black.*wins/.test(title), `the winner is named: "${title}"`);
+  const detail = await page.textContent('#result-detail');
+  check(/king/i.test(detail), `the reason is given: "${detail}"`);
+  const status = await page.textContent('#status');
+  check(/wins/.test(status), `the status names the winner: "${status}"`);
+  // The captured king is in Black's hand.
+  const kings = await page.getAttribute('.hand[data-color="sente"] sg-hp-wrap:has(piece.king)', 'data-nb');
+  equal(kings, '1', "kings in Black's hand");
+  await page.click('#result-close');
+  // Undo takes the capture back and the game goes on.
+  await undoTest(page);
+  await waitBody(page, 'outcome', '');
+});
+
+test('spear: a stale move is refused, the page resynchronises', async (page, context) => {
+  await newGame(page, 'spear');
+  const url = page.url();
+  // A second page on the same game whose live updates never arrive.
+  const stale = await context.newPage();
+  await stale.routeWebSocket(/\/ws$/, () => {});
+  await stale.goto(url);
+  await waitBody(stale, 'ply', 0);
+  await dragMove(page, '5d', '5c');
+  // The stale page still shows ply 0; its move is refused and it catches up.
+  equal(await body(stale, 'ply'), '0', 'the stale page has not heard of the move');
+  await drag(stale, await squareCenter(stale, '4e'), await squareCenter(stale, '4d'));
+  await waitBody(stale, 'ply', 1);
+  const message = await stale.textContent('#message');
+  check(message.length > 0, 'the refusal is shown');
+  equal(await lastMoveUsi(stale), '5d5c', 'the game kept the first move only');
+  await stale.close();
+});
+
+test('spear: save a record and load it back', async (page) => {
+  await newGame(page, 'spear');
+  await dragMove(page, '5d', '5c');
+  await clickMove(page, '1b', '1c');
+  await clickMove(page, '4e', '4d');
+  const saved = await save(page, 'usi');
+  check(/5d5c 1b1c 4e4d/.test(saved.text), `the saved record holds the moves: ${saved.text}`);
+  const kifu = await save(page, 'kifu');
+  check(kifu.text.includes('槍') || kifu.text.includes('歩'), 'the KIF names the pieces');
+  await openRecordFile(page, saved.path);
+  await waitBody(page, 'variant', 'spear');
+  await stepThrough(page);
+  await pasteRecord(page, saved.text, 'spear');
+  equal(await body(page, 'ply'), '3', 'moves in the pasted record');
+});
+
+test('minishogi: moves, promotion choice, a drop, undo, flip, records', async (page) => {
+  await newGame(page, 'minishogi');
+  await dragMove(page, '2e', '1d'); // bishop
+  await clickMove(page, '1b', '1c'); // pawn
+  // The bishop takes the bishop on the last rank: promotion is optional.
+  await drag(page, await squareCenter(page, '1d'), await squareCenter(page, '4a'));
+  await page.waitForSelector('sg-promotion-choices piece', { timeout: 5000 });
+  await page.click('sg-promotion-choices piece.horse');
+  await waitBody(page, 'ply', 3);
+  equal(await lastMoveUsi(page), '1d4a+', 'promoted');
+  await clickMove(page, '1c', '1d');
+  await screenshot(page, 'minishogi');
+  // Drop the captured bishop by dragging it from the hand.
+  await drag(page, await handPieceCenter(page, 'sente', 'bishop'), await squareCenter(page, '3c'));
+  await waitBody(page, 'ply', 5);
+  equal(await lastMoveUsi(page), 'B*3c', 'the drop');
+  await undoTest(page);
+  await flipTest(page, 'sente', 'gote');
+  const saved = await save(page, 'kifu');
+  check(saved.text.includes('角成'), `the KIF holds the promotion: ${saved.text}`);
+  await openRecordFile(page, saved.path);
+  await waitBody(page, 'variant', 'minishogi');
+  await stepThrough(page);
+});
+
+test('shogi: moves, promotion choice, a drop, undo, flip, save', async (page) => {
+  await newGame(page, 'shogi');
+  await dragMove(page, '7g', '7f');
+  await clickMove(page, '3c', '3d');
+  // The bishop exchange: 8h2b asks whether to promote.
+  await click(page, await squareCenter(page, '8h'));
+  await click(page, await squareCenter(page, '2b'));
+  await page.waitForSelector('sg-promotion-choices piece', { timeout: 5000 });
+  await page.click('sg-promotion-choices piece.horse');
+  await waitBody(page, 'ply', 3);
+  equal(await lastMoveUsi(page), '8h2b+', 'promoted');
+  await clickMove(page, '3a', '2b');
+  await drag(page, await handPieceCenter(page, 'sente', 'bishop'), await squareCenter(page, '5e'));
+  await waitBody(page, 'ply', 5);
+  equal(await lastMoveUsi(page), 'B*5e', 'the drop');
+  await screenshot(page, 'shogi');
+  await undoTest(page);
+  await flipTest(page, 'sente', 'gote');
+  const saved = await save(page, 'kifu');
+  check(saved.text.includes('７六歩'), `the KIF holds the moves: ${saved.text.slice(0, 400)}`);
+  const csa = await save(page, 'csa');
+  check(csa.text.includes('+7776FU'), 'the CSA holds the moves');
+});
+
+test('shogi: open records from shared/records and step through them', async (page) => {
+  await openRecordFile(page, join(records, 'meijinsen_20180508_M7_10034.kif'));
+  await waitBody(page, 'variant', 'shogi');
+  const total = await stepThrough(page);
+  check(total > 50, `a whole game was read (${total} moves)`);
+  await openRecordFile(page, join(records, '4.ki2'));
+  await stepThrough(page);
+  const csa = await readFile(join(records, 'floodgate.csa'), 'utf8');
+  await pasteRecord(page, csa);
+  await stepThrough(page);
+});
+
+test('pawns: drag and click moves, undo, flip, records', async (page) => {
+  await newGame(page, 'pawns');
+  await dragMove(page, 'e2', 'e4');
+  await clickMove(page, 'd7', 'd5');
+  await dragMove(page, 'e4', 'd5'); // a capture
+  await clickMove(page, 'c7', 'c5');
+  await clickMove(page, 'd5', 'c6'); // en passant
+  equal(await lastMoveUsi(page), 'd5c6', 'en passant');
+  await screenshot(page, 'pawns');
+  await undoTest(page);
+  await flipTest(page, 'white', 'black');
+  const saved = await save(page, 'pgn');
+  check(/1\. ?e4 d5/.test(saved.text), `the PGN holds the moves: ${saved.text}`);
+  await openRecordFile(page, saved.path);
+  await waitBody(page, 'variant', 'pawns');
+  await stepThrough(page);
+  await pasteRecord(page, saved.text);
+  equal(await body(page, 'variant'), 'pawns', 'the pasted PGN is Pawns-Only Chess');
+});
+
+test('pawns: a pawn on the last rank wins', async (page) => {
+  await newGame(page, 'pawns');
+  for (const [from, to] of [
+    ['h2', 'h4'], ['a7', 'a5'], ['h4', 'h5'], ['a5', 'a4'], ['h5', 'h6'], ['a4', 'a3'], ['h6', 'g7'], ['a3', 'b2'],
+  ])
+    await clickMove(page, from, to);
+  await dragMove(page, 'g7', 'g8');
+  await waitBody(page, 'outcome', 'last-rank');
+  const title = await page.textContent('#result-title');
+  check(/White wins/.test(title), `the winner is named: "${title}"`);
+});
+
+test('the computer opponent: offered, refused politely while it is not there', async (page) => {
+  await newGame(page, 'spear');
+  const id = await body(page, 'gameId');
+  await page.selectOption('#opponent', 'computer');
+  check(await page.isVisible('#level'), 'the level can be chosen');
+  await page.click('#new-game-button');
+  // Either a game against the computer starts, or the server's sentence shows
+  // and the current game stays.
+  await page.waitForFunction(
+    (old) => document.body.dataset.gameId !== old || (document.getElementById('message')?.textContent ?? '') !== '',
+    id,
+    { timeout: 8000 },
+  );
+  if ((await body(page, 'gameId')) === id) {
+    const message = await page.textContent('#message');
+    check(/computer/i.test(message), `the refusal is explained: "${message}"`);
+  }
+});
+
+test('phone: the board fits a narrow screen', async (page) => {
+  await newGame(page, 'shogi');
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+  check(fits, 'no sideways scrolling');
+  const box = await page.locator('#board').boundingBox();
+  check(box.x >= 0 && box.x + box.width <= 390, `the board is inside the screen: ${JSON.stringify(box)}`);
+  await clickMove(page, '7g', '7f');
+  await screenshot(page, 'phone-shogi');
+}, { width: 390, height: 844 });
+
+// ---- running ----
+
+await mkdir(output, { recursive: true });
+const { child, url } = await startServer();
+const profile = await mkdtemp(join(tmpdir(), 'koma-e2e-'));
+let passed = 0;
+let failed = 0;
+let context;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    acceptDownloads: true,
+    viewport: { width: 1200, height: 860 },
+  });
+  for (const { name, run, viewport } of tests) {
+    if (only && !name.includes(only)) continue;
+    const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const started = Date.now();
+    try {
+      await page.goto(url);
+      await page.waitForFunction(() => !!document.body.dataset.gameId, null, { timeout: 10_000 });
+      await run(page, context);
+      check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
+      passed++;
+      console.log(`ok   ${name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failed++;
+      const file = join(output, `failure-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`FAIL ${name}: ${error instanceof Failure ? error.message : error.stack}`);
+      console.log(`     screenshot: ${file}`);
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+} finally {
+  await context?.close().catch(() => {});
+  child.kill('SIGTERM');
+  await rm(profile, { recursive: true, force: true });
+}
+await writeFile(join(output, 'summary.txt'), `${passed} passed, ${failed} failed\n`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,151 @@
+// The client of `koma serve`'s JSON and WebSocket API (docs/API.md). The
+// server is authoritative: every answer carries the whole game state.
+
+import type { VariantId } from './variants';
+
+export type Color = 'sente' | 'gote' | 'white' | 'black';
+
+export interface PlayedMove {
+  usi: string;
+  notation: string;
+  color: Color;
+  position: string;
+}
+
+export interface Outcome {
+  winner: Color | null;
+  reason: string;
+  message: string;
+}
+
+export type Opponent = { kind: 'human' } | { kind: 'computer'; level: number; color: Color };
+
+export interface GameState {
+  id: string;
+  variant: VariantId;
+  version: number;
+  ply: number;
+  start: string;
+  position: string;
+  turn: Color;
+  check: boolean;
+  hands: Record<string, Record<string, number>> | null;
+  legalMoves: string[];
+  moves: PlayedMove[];
+  lastMove: string | null;
+  outcome: Outcome | null;
+  headers: Record<string, unknown>;
+  opponent: Opponent;
+}
+
+/** A refusal from the server: its sentence, and the game's state when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly state?: GameState,
+  ) {
+    super(message);
+  }
+}
+
+async function call(method: string, path: string, body?: unknown, raw?: { bytes: Blob }): Promise<GameState> {
+  const init: RequestInit = { method, headers: {} };
+  if (raw) {
+    init.body = raw.bytes;
+    (init.headers as Record<string, string>)['Content-Type'] = 'application/octet-stream';
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0);
+  }
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    throw new ApiError(`The server answered ${response.status} without JSON.`, response.status);
+  }
+  if (!response.ok) {
+    const error = json as { error?: string; state?: GameState };
+    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state);
+  }
+  return json as GameState;
+}
+
+export const newGame = (variant: VariantId, opponent: Opponent, position?: string): Promise<GameState> =>
+  call('POST', '/api/games', position ? { variant, opponent, position } : { variant, opponent });
+
+export const getGame = (id: string): Promise<GameState> => call('GET', `/api/games/${encodeURIComponent(id)}`);
+
+export const playMove = (id: string, move: string, ply: number): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply });
+
+export const undo = (id: string, ply: number): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/undo`, { ply });
+
+export const resign = (id: string, ply: number, color: Color): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/resign`, { ply, color });
+
+/** Opens pasted text; `format` and `variant` may be left to the server. */
+export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {
+  const body: Record<string, string> = { text };
+  if (format) body.format = format;
+  if (variant) body.variant = variant;
+  return call('POST', '/api/games/import', body);
+};
+
+/** Opens a file's raw bytes (the server decodes Shift_JIS and EUC-JP itself). */
+export const importFile = (file: Blob, filename: string, format?: string, variant?: string): Promise<GameState> => {
+  const query = new URLSearchParams({ filename });
+  if (format) query.set('format', format);
+  if (variant) query.set('variant', variant);
+  return call('POST', `/api/games/import?${query}`, undefined, { bytes: file });
+};
+
+export const recordUrl = (id: string, format: string): string =>
+  `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
+
+/** Live updates of one game; reconnects while the page keeps it open. */
+export class Live {
+  private socket?: WebSocket;
+  private closed = false;
+  private retry = 500;
+
+  constructor(
+    private readonly id: string,
+    private readonly onState: (state: GameState) => void,
+  ) {
+    this.open();
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(`${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      this.retry = 500;
+      try {
+        const message = JSON.parse(String(event.data)) as { type: string; state?: GameState };
+        if (message.state) this.onState(message.state);
+      } catch {
+        // Not ours to judge: the HTTP answers carry the state too.
+      }
+    };
+    socket.onclose = () => {
+      if (this.closed) return;
+      window.setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10_000);
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.close();
+  }
+}

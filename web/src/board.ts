@@ -1,0 +1,51 @@
+// What the page asks of a board widget, whichever draws it.
+
+import type { Color } from './api';
+
+/** One position to show, and what may be played there. */
+export interface BoardView {
+  /** SFEN (shogi games) or FEN (pawns). */
+  position: string;
+  lastMove: string | null;
+  check: boolean;
+  turn: Color;
+  /** The server's legal moves; empty when the board only shows (review, game over). */
+  legalMoves: string[];
+  /** The sides the person at this screen may move. */
+  movable: 'both' | Color | 'none';
+}
+
+export interface Board {
+  show(view: BoardView): void;
+  setOrientation(color: Color): void;
+  destroy(): void;
+}
+
+/**
+ * Runs `forget` before the widget sees a press: the widgets remember where
+ * the board is and only notice a change of its size, not of its place (a
+ * longer message above the board moves it down). Returns the unbinding.
+ */
+export function forgetBoundsOnPress(forget: () => void): () => void {
+  const options = { capture: true, passive: true };
+  for (const type of ['mousedown', 'touchstart'] as const) document.addEventListener(type, forget, options);
+  return () => {
+    for (const type of ['mousedown', 'touchstart'] as const) document.removeEventListener(type, forget, options);
+  };
+}
+
+/** Called with the USI/UCI text of a move the player made on the board. */
+export type OnMove = (usi: string) => void;
+
+/** A board move's squares and promotion mark, or a drop's letter and square. */
+export type ParsedMove =
+  | { kind: 'move'; from: string; to: string; promote: boolean }
+  | { kind: 'drop'; letter: string; to: string };
+
+export function parseMove(text: string): ParsedMove | undefined {
+  const drop = /^([A-Z])\*([0-9]+[a-z])$/.exec(text);
+  if (drop) return { kind: 'drop', letter: drop[1], to: drop[2] };
+  const move = /^([0-9]+[a-z]|[a-z][0-9]+)([0-9]+[a-z]|[a-z][0-9]+)(\+?)$/.exec(text);
+  if (move) return { kind: 'move', from: move[1], to: move[2], promote: move[3] === '+' };
+  return undefined;
+}

@@ -1,0 +1,144 @@
+// Spear Shogi, minishogi and shogi on lishogi's shogiground.
+
+import { Shogiground } from 'shogiground';
+import type { Api } from 'shogiground/api';
+import type { Config } from 'shogiground/config';
+import type { Color as SgColor, Key, Piece, MoveDests, DropDests, PieceName } from 'shogiground/types';
+import type { Color } from './api';
+import { forgetBoundsOnPress, parseMove, type Board, type BoardView, type OnMove } from './board';
+import { DROP_LETTERS, DROP_ROLES, PROMOTES_TO, UNPROMOTES_TO, type VariantInfo } from './variants';
+
+export interface ShogiElements {
+  board: HTMLElement;
+  handTop: HTMLElement;
+  handBottom: HTMLElement;
+}
+
+const asSg = (color: Color): SgColor => (color === 'sente' || color === 'black' ? 'sente' : 'gote');
+
+export class ShogiBoard implements Board {
+  private readonly ground: Api;
+  /** Board moves by from+to, with the forms the server lists: plain, promoting or both. */
+  private forms = new Map<string, { plain: boolean; promote: boolean }>();
+  private readonly unbind: () => void;
+
+  constructor(
+    variant: VariantInfo,
+    elements: ShogiElements,
+    orientation: Color,
+    private readonly onMove: OnMove,
+  ) {
+    const config: Config = {
+      orientation: asSg(orientation),
+      activeColor: undefined,
+      scaleDownPieces: false,
+      coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
+      highlight: { lastDests: true, check: true, checkRoles: ['king'] },
+      animation: { enabled: true, duration: 180 },
+      hands: { inlined: false, roles: variant.handRoles },
+      movable: { free: false, showDests: true, events: { after: (orig, dest, prom) => this.moved(orig, dest, prom) } },
+      droppable: { free: false, showDests: true, events: { after: (piece, key) => this.dropped(piece, key) } },
+      premovable: { enabled: false },
+      predroppable: { enabled: false },
+      draggable: { enabled: true, showGhost: true },
+      selectable: { enabled: true },
+      drawable: { enabled: true, visible: true },
+      promotion: {
+        promotesTo: (role) => PROMOTES_TO[role],
+        unpromotesTo: (role) => UNPROMOTES_TO[role],
+        movePromotionDialog: (orig, dest) => {
+          const form = this.forms.get(orig + dest);
+          return !!form && form.plain && form.promote;
+        },
+        forceMovePromotion: (orig, dest) => {
+          const form = this.forms.get(orig + dest);
+          return !!form && form.promote && !form.plain;
+        },
+        dropPromotionDialog: () => false,
+        forceDropPromotion: () => false,
+      },
+    };
+    this.ground = Shogiground(config, {
+      board: elements.board,
+      hands: { top: elements.handTop, bottom: elements.handBottom },
+    });
+    const bounds = this.ground.state.dom.bounds;
+    this.unbind = forgetBoundsOnPress(() => {
+      bounds.board.bounds.clear();
+      bounds.hands.bounds.clear();
+      bounds.hands.pieceBounds.clear();
+    });
+  }
+
+  show(view: BoardView): void {
+    const [board, turnLetter, hands] = view.position.split(' ');
+    const turn: SgColor = turnLetter === 'w' ? 'gote' : 'sente';
+    const moveDests: MoveDests = new Map();
+    const dropDests: DropDests = new Map();
+    this.forms = new Map();
+    for (const text of view.legalMoves) {
+      const move = parseMove(text);
+      if (!move) continue;
+      if (move.kind === 'drop') {
+        const role = DROP_ROLES[move.letter];
+        if (!role) continue;
+        const name = `${turn} ${role}` as PieceName;
+        dropDests.set(name, [...(dropDests.get(name) ?? []), move.to as Key]);
+      } else {
+        const from = move.from as Key;
+        const list = moveDests.get(from) ?? [];
+        if (!list.includes(move.to as Key)) list.push(move.to as Key);
+        moveDests.set(from, list);
+        const form = this.forms.get(move.from + move.to) ?? { plain: false, promote: false };
+        if (move.promote) form.promote = true;
+        else form.plain = true;
+        this.forms.set(move.from + move.to, form);
+      }
+    }
+    const last = view.lastMove ? parseMove(view.lastMove) : undefined;
+    let lastDests: Key[] | undefined;
+    let lastPiece: Piece | undefined;
+    if (last?.kind === 'move') lastDests = [last.from as Key, last.to as Key];
+    else if (last?.kind === 'drop') {
+      lastDests = [last.to as Key];
+      lastPiece = { role: DROP_ROLES[last.letter], color: turn === 'sente' ? 'gote' : 'sente' };
+    }
+    const active: SgColor | undefined =
+      view.movable === 'none' || view.legalMoves.length === 0
+        ? undefined
+        : view.movable === 'both'
+          ? turn
+          : asSg(view.movable) === turn
+            ? turn
+            : undefined;
+    this.ground.cancelMoveOrDrop();
+    this.ground.set({
+      sfen: { board, hands: hands || '-' },
+      turnColor: turn,
+      activeColor: active,
+      checks: view.check,
+      lastDests,
+      lastPiece,
+      movable: { dests: moveDests },
+      droppable: { dests: dropDests },
+    });
+  }
+
+  setOrientation(color: Color): void {
+    if (this.ground.state.orientation !== asSg(color)) this.ground.toggleOrientation();
+  }
+
+  destroy(): void {
+    this.unbind();
+    this.ground.destroy();
+  }
+
+  private moved(orig: Key, dest: Key, promote: boolean): void {
+    this.onMove(`${orig}${dest}${promote ? '+' : ''}`);
+  }
+
+  private dropped(piece: Piece, key: Key): void {
+    const letter = DROP_LETTERS[piece.role];
+    if (letter) this.onMove(`${letter}*${key}`);
+  }
+}
