@@ -3,6 +3,7 @@
 mod bench;
 mod convert;
 mod engine_protocol;
+mod match_runner;
 mod pawns_console;
 mod perft;
 mod record_file;
@@ -37,6 +38,8 @@ enum Command {
     Usi(engine_protocol::ProtocolArgs),
     /// The engine over UCI, for chess GUIs (Pawns-Only Chess).
     Uci(engine_protocol::ProtocolArgs),
+    /// Engine-vs-engine matches between two USI or UCI engines.
+    Match(Box<match_runner::MatchArgs>),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench::BenchArgs),
     /// Count move sequences of a given length (move generator check).
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Usi(args) => engine_protocol::run(engine_protocol::Dialect::Usi, args),
         Command::Uci(args) => engine_protocol::run(engine_protocol::Dialect::Uci, args),
+        Command::Match(args) => match_runner::run(*args),
         Command::Convert(args) => convert::run(args),
         Command::Serve(args) => serve::run(args),
     };

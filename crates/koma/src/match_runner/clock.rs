@@ -1,0 +1,299 @@
+//! The players' clocks. The runner keeps them itself: an engine's move takes
+//! the time from sending `go` to reading `bestmove`, whatever the engine
+//! says it used.
+
+use super::engine_process::Protocol;
+use koma_rules::Color;
+use std::time::Duration;
+
+/// How long the engines may think, as given on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Time for the whole game, per side (`--tc 10+0.1`'s 10 s).
+    pub base: Option<Duration>,
+    /// Time added after each move (`--tc 10+0.1`'s 0.1 s).
+    pub increment: Duration,
+    /// Time per move once the base time is spent (`--byoyomi`).
+    pub byoyomi: Duration,
+    /// Fixed time per move (`--movetime`).
+    pub movetime: Option<Duration>,
+    /// Search depth per move (`--depth`).
+    pub depth: Option<u32>,
+    /// Nodes per move (`--nodes`).
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether the players have clocks (base time or byoyomi).
+    pub fn has_clock(&self) -> bool {
+        self.base.is_some() || !self.byoyomi.is_zero()
+    }
+
+    /// How a record's header states the limits, e.g. `10+0.1`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.has_clock() {
+            let base = self.base.unwrap_or_default().as_secs_f64();
+            let mut text = format!("{base}");
+            if !self.increment.is_zero() {
+                text.push_str(&format!("+{}", self.increment.as_secs_f64()));
+            }
+            if !self.byoyomi.is_zero() {
+                text.push_str(&format!(" byoyomi {}", self.byoyomi.as_secs_f64()));
+            }
+            parts.push(text);
+        }
+        if let Some(movetime) = self.movetime {
+            parts.push(format!("movetime {}", movetime.as_secs_f64()));
+        }
+        if let Some(depth) = self.depth {
+            parts.push(format!("depth {depth}"));
+        }
+        if let Some(nodes) = self.nodes {
+            parts.push(format!("nodes {nodes}"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Parses `--tc`: `SECONDS` or `SECONDS+INCREMENT`, e.g. `10+0.1`, `60`.
+pub fn parse_time_control(text: &str) -> Result<(Duration, Duration), String> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    Ok((parse_seconds(base)?, parse_seconds(increment)?))
+}
+
+/// Parses a non-negative number of seconds such as `0.1`.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is not a usable time"))
+}
+
+/// Both players' clocks in one game.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    limits: Limits,
+    /// Base time left, Sente's first.
+    remaining: [Duration; 2],
+}
+
+/// A player who thought longer than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlagFell {
+    /// What the move took.
+    pub elapsed: Duration,
+    /// What it was allowed (without the margin).
+    pub allowed: Duration,
+}
+
+impl Clocks {
+    /// Fresh clocks at the start of a game.
+    pub fn new(limits: Limits) -> Clocks {
+        let base = limits.base.unwrap_or_default();
+        Clocks {
+            limits,
+            remaining: [base; 2],
+        }
+    }
+
+    /// The base time `color` has left.
+    pub fn remaining(&self, color: Color) -> Duration {
+        self.remaining[color.index()]
+    }
+
+    /// How long `color` may think on this move before losing on time (the
+    /// margin not included); `None` when there is no time limit at all
+    /// (depth or nodes only).
+    pub fn allowance(&self, color: Color) -> Option<Duration> {
+        let clock = self
+            .limits
+            .has_clock()
+            .then(|| self.remaining(color) + self.limits.byoyomi);
+        match (clock, self.limits.movetime) {
+            (Some(clock), Some(movetime)) => Some(clock.min(movetime)),
+            (clock, movetime) => clock.or(movetime),
+        }
+    }
+
+    /// Charges `color` for a move that took `elapsed`; the flag falls when
+    /// that is more than the allowance plus `margin`.
+    pub fn charge(
+        &mut self,
+        color: Color,
+        elapsed: Duration,
+        margin: Duration,
+    ) -> Result<(), FlagFell> {
+        if let Some(allowed) = self.allowance(color) {
+            if elapsed > allowed + margin {
+                return Err(FlagFell { elapsed, allowed });
+            }
+        }
+        if self.limits.has_clock() {
+            let remaining = &mut self.remaining[color.index()];
+            // Byoyomi is used up first by nothing: the base time goes first,
+            // and byoyomi never accumulates.
+            *remaining = remaining.saturating_sub(elapsed) + self.limits.increment;
+        }
+        Ok(())
+    }
+
+    /// The arguments of `go` (without the word `go`) for `to_move`. USI's
+    /// `btime` is Sente's time and `wtime` Gote's; UCI's `wtime` is
+    /// White's, and White (Sente) moves first: the first player's time is
+    /// `btime` in USI and `wtime` in UCI.
+    pub fn go_arguments(&self, protocol: Protocol) -> String {
+        let mut words: Vec<String> = Vec::new();
+        let limits = &self.limits;
+        if limits.has_clock() {
+            let first = self.remaining[0].as_millis();
+            let second = self.remaining[1].as_millis();
+            let increment = limits.increment.as_millis();
+            match protocol {
+                Protocol::Usi => {
+                    words.push(format!("btime {first} wtime {second}"));
+                    if !limits.byoyomi.is_zero() {
+                        words.push(format!("byoyomi {}", limits.byoyomi.as_millis()));
+                    } else if increment > 0 {
+                        words.push(format!("binc {increment} winc {increment}"));
+                    } else {
+                        words.push("byoyomi 0".to_owned());
+                    }
+                }
+                Protocol::Uci => {
+                    words.push(format!("wtime {first} btime {second}"));
+                    words.push(format!("winc {increment} binc {increment}"));
+                }
+            }
+        }
+        if let Some(movetime) = limits.movetime {
+            words.push(format!("movetime {}", movetime.as_millis()));
+        }
+        if let Some(depth) = limits.depth {
+            words.push(format!("depth {depth}"));
+        }
+        if let Some(nodes) = limits.nodes {
+            words.push(format!("nodes {nodes}"));
+        }
+        if words.is_empty() {
+            // No limit given: the runner refuses that, but an engine must
+            // never be told to think forever.
+            words.push("depth 1".to_owned());
+        }
+        words.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn time_controls_parse() {
+        assert_eq!(parse_time_control("10+0.1"), Ok((MS(10_000), MS(100))));
+        assert_eq!(parse_time_control("60"), Ok((MS(60_000), MS(0))));
+        assert!(parse_time_control("ten").is_err());
+        assert!(parse_time_control("-1").is_err());
+    }
+
+    #[test]
+    fn increment_is_added_after_the_move() {
+        let limits = Limits {
+            base: Some(MS(1000)),
+            increment: MS(100),
+            ..Limits::default()
+        };
+        let mut clocks = Clocks::new(limits);
+        assert_eq!(clocks.allowance(Color::Sente), Some(MS(1000)));
+        clocks.charge(Color::Sente, MS(300), MS(50)).unwrap();
+        assert_eq!(clocks.remaining(Color::Sente), MS(800));
+        assert_eq!(clocks.remaining(Color::Gote), MS(1000));
+        assert_eq!(
+            clocks.go_arguments(Protocol::Usi),
+            "btime 800 wtime 1000 binc 100 winc 100"
+        );
+        assert_eq!(
+            clocks.go_arguments(Protocol::Uci),
+            "wtime 800 btime 1000 winc 100 binc 100"
+        );
+        // Within the margin: the move stands and the clock stops at zero.
+        clocks.charge(Color::Sente, MS(840), MS(50)).unwrap();
+        assert_eq!(clocks.remaining(Color::Sente), MS(100));
+        let fell = clocks.charge(Color::Gote, MS(1051), MS(50));
+        assert_eq!(
+            fell,
+            Err(FlagFell {
+                elapsed: MS(1051),
+                allowed: MS(1000)
+            })
+        );
+    }
+
+    #[test]
+    fn byoyomi_follows_the_base_time_and_never_accumulates() {
+        let limits = Limits {
+            base: Some(MS(500)),
+            byoyomi: MS(1000),
+            ..Limits::default()
+        };
+        let mut clocks = Clocks::new(limits);
+        assert_eq!(
+            clocks.go_arguments(Protocol::Usi),
+            "btime 500 wtime 500 byoyomi 1000"
+        );
+        clocks.charge(Color::Gote, MS(1200), MS(0)).unwrap();
+        assert_eq!(clocks.remaining(Color::Gote), MS(0));
+        assert_eq!(clocks.allowance(Color::Gote), Some(MS(1000)));
+        clocks.charge(Color::Gote, MS(300), MS(0)).unwrap();
+        assert_eq!(clocks.allowance(Color::Gote), Some(MS(1000)));
+        assert!(clocks.charge(Color::Gote, MS(1101), MS(100)).is_err());
+    }
+
+    #[test]
+    fn fixed_limits() {
+        let limits = Limits {
+            movetime: Some(MS(200)),
+            ..Limits::default()
+        };
+        let mut clocks = Clocks::new(limits);
+        assert_eq!(clocks.go_arguments(Protocol::Usi), "movetime 200");
+        assert_eq!(clocks.allowance(Color::Sente), Some(MS(200)));
+        assert!(clocks.charge(Color::Sente, MS(250), MS(100)).is_ok());
+        assert!(clocks.charge(Color::Sente, MS(301), MS(100)).is_err());
+        let depth = Clocks::new(Limits {
+            depth: Some(6),
+            nodes: Some(1000),
+            ..Limits::default()
+        });
+        assert_eq!(depth.allowance(Color::Gote), None);
+        assert_eq!(depth.go_arguments(Protocol::Uci), "depth 6 nodes 1000");
+        let sudden_death = Clocks::new(Limits {
+            base: Some(MS(2000)),
+            ..Limits::default()
+        });
+        assert_eq!(
+            sudden_death.go_arguments(Protocol::Usi),
+            "btime 2000 wtime 2000 byoyomi 0"
+        );
+    }
+
+    #[test]
+    fn limits_describe_themselves() {
+        let limits = Limits {
+            base: Some(MS(10_000)),
+            increment: MS(100),
+            ..Limits::default()
+        };
+        assert_eq!(limits.describe(), "10+0.1");
+        let byoyomi = Limits {
+            base: Some(MS(0)),
+            byoyomi: MS(1000),
+            depth: Some(3),
+            ..Limits::default()
+        };
+        assert_eq!(byoyomi.describe(), "0 byoyomi 1, depth 3");
+    }
+}

@@ -1,0 +1,379 @@
+//! `koma match`: games between two USI or UCI engines, with clocks kept by
+//! the runner, openings played with both colours, adjudication, the result
+//! with its Elo difference and error bar, an optional SPRT, and every game
+//! saved as a record.
+//!
+//! One file per concern: [`engine_config`] reads how to start an engine,
+//! [`engine_process`] talks to it, [`clock`]
+//! keeps time, [`openings`] chooses starts, [`adjudication`] ends endless
+//! games, [`play`] plays one game, [`schedule`] shares the games out among
+//! threads, [`records_out`] saves them, [`stats`] and [`report`] say what
+//! the results mean.
+
+mod adjudication;
+mod clock;
+mod engine_config;
+mod engine_process;
+mod openings;
+mod play;
+mod records_out;
+mod report;
+mod schedule;
+mod stats;
+
+use crate::variant_dispatch::with_position;
+use adjudication::Rules;
+use clap::Args;
+use clock::Limits;
+use engine_process::{Engine, EngineConfig, Protocol, TrafficLog};
+use koma_records::Format;
+use koma_rules::{Color, Position, Variant};
+use play::{Player, Settings};
+use report::{Progress, Standing};
+use schedule::{OpeningSource, Shared};
+use stats::{GameScore, SprtDecision};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Arguments of `koma match`.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Engines: --engine1 and --engine2 take KEY=VALUE words: cmd=COMMAND (split like a shell \
+line; a first word without '=' is the command), name=NAME, proto=usi|uci (default: usi for \
+the shogi games, uci for pawns), dir=DIR, arg=ARG, option.NAME=VALUE (sent with setoption, in \
+order). --each gives settings to both. USI engines are told USI_Variant (UCI engines \
+UCI_Variant) after their other options unless the game is shogi.
+
+Example (Fairy-Stockfish against itself, Spear, 10 games at 1 s + 0.05 s):
+  koma match --variant spear --games 10 --tc 1+0.05 \\
+    --each cmd=/tmp/fsf/src/stockfish option.VariantPath=/work/shared/fsf/variants.ini \\
+    --engine1 name=A --engine2 name=B --random-plies 4 --records games/")]
+pub struct MatchArgs {
+    /// The game: spear, minishogi, shogi or pawns.
+    #[arg(long, value_parser = crate::parse_variant)]
+    variant: Variant,
+    /// The first engine (results are given for it): KEY=VALUE words (none
+    /// if --each says it all).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    engine1: Option<Vec<String>>,
+    /// The second engine: KEY=VALUE words.
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    engine2: Option<Vec<String>>,
+    /// Settings for both engines (each engine's own win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// Number of games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Games played at once, each with its own two engine processes.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Time control: SECONDS[+INCREMENT] per game, e.g. 10+0.1.
+    #[arg(long, value_name = "SECONDS[+INC]", value_parser = clock::parse_time_control)]
+    tc: Option<(Duration, Duration)>,
+    /// Byoyomi in seconds (USI), after the --tc base time (0 without --tc).
+    #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
+    byoyomi: Option<Duration>,
+    /// Fixed time per move, in seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
+    movetime: Option<Duration>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed number of nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Milliseconds an engine may overrun its time before it loses on time:
+    /// covers the pipes and the scheduler of a busy machine.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    timemargin: u64,
+    /// Seconds to wait for a move when there is no time limit (--depth or
+    /// --nodes only) before the engine counts as hung and loses.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    hang_timeout: u64,
+    /// Openings: SFEN/FEN or USI `position` lines, or a record file (KIF,
+    /// CSA, PGN...). Used in order, each for two games.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    openings: Option<String>,
+    /// Random openings of this many plies, kept only when engine 1 finds
+    /// them balanced.
+    #[arg(long, value_name = "N")]
+    random_plies: Option<usize>,
+    /// A random opening is discarded when engine 1 scores it beyond this
+    /// (centipawns) or finds a mate; 0 keeps every opening.
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    balance_cp: i32,
+    /// Depth of engine 1's search that judges a random opening.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    balance_depth: u32,
+    /// Play the openings of --openings in random order.
+    #[arg(long, requires = "openings")]
+    shuffle: bool,
+    /// Seed of the random openings and of --shuffle (default: from the
+    /// clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A game this long (plies) is a draw [default: spear, minishogi 300,
+    /// shogi 320, pawns 200].
+    #[arg(long, value_name = "PLIES")]
+    max_plies: Option<usize>,
+    /// Adjudicate a loss when both engines agree for this many moves each
+    /// (see --resign-score); 0: never.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    resign_moves: usize,
+    /// The score (centipawns) beyond which a game counts as lost.
+    #[arg(long, value_name = "CP", default_value_t = 1000)]
+    resign_score: i32,
+    /// Adjudicate a draw when both engines score within --draw-score for
+    /// this many moves each; 0: never.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    draw_moves: usize,
+    /// The score (centipawns) within which a game counts as even.
+    #[arg(long, value_name = "CP", default_value_t = 10)]
+    draw_score: i32,
+    /// No draw adjudication before this ply.
+    #[arg(long, value_name = "PLY", default_value_t = 80)]
+    draw_after: usize,
+    /// SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (logistic Elo, the
+    /// generalized SPRT of fishtest, on game pairs); the match stops when a
+    /// bound is crossed.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
+    /// Save every game in this directory (game-0001.kif, ...).
+    #[arg(long, value_name = "DIR")]
+    records: Option<String>,
+    /// Append every game to this file (PGN for pawns, USI lines otherwise).
+    #[arg(long, value_name = "FILE")]
+    records_file: Option<String>,
+    /// Format of the files in --records: kif, kifu, csa, usi, pgn [default:
+    /// kif for the shogi games, pgn for pawns].
+    #[arg(long, value_name = "FORMAT", value_parser = crate::record_file::parse_format)]
+    records_format: Option<Format>,
+    /// The event named in the records.
+    #[arg(long, default_value = "Koma match")]
+    event: String,
+    /// Copy every line sent to and received from the engines, and what
+    /// they print on standard error, to this file.
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
+    /// Print the final result as one line of JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `koma match`.
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    with_position!(args.variant, P => run_generic::<P>(args))
+}
+
+fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
+    let variant = args.variant;
+    let (Some(words1), Some(words2)) = (&args.engine1, &args.engine2) else {
+        return Err("give both engines: --engine1 cmd=... --engine2 cmd=...".to_owned());
+    };
+    let each = EngineConfig::parse(&args.each)?;
+    let configs = [words1, words2]
+        .map(|words| EngineConfig::parse(words).map(|config| config.with_defaults(&each)));
+    let [config1, config2] = configs;
+    let (config1, config2) = (config1?, config2?);
+    for config in [&config1, &config2] {
+        if config.program.is_empty() {
+            return Err("an engine has no command: give cmd=...".to_owned());
+        }
+    }
+    let limits = limits(&args, [&config1, &config2], variant)?;
+    let sprt = if args.sprt.is_empty() {
+        None
+    } else {
+        Some(stats::Sprt::parse(&args.sprt)?)
+    };
+    if args.games == 0 {
+        return Err("--games must be at least 1".to_owned());
+    }
+    let concurrency = args.concurrency.clamp(1, args.games.div_ceil(2));
+    let seed = args.seed.unwrap_or_else(records_out::now);
+    let source: OpeningSource<P> = match (&args.openings, args.random_plies) {
+        (Some(path), _) => {
+            let mut list = openings::load::<P>(path)?;
+            if args.shuffle {
+                openings::shuffle(&mut list, &mut openings::Rng::new(seed));
+            }
+            OpeningSource::List(Arc::new(list))
+        }
+        (None, Some(plies)) if plies > 0 => OpeningSource::Random {
+            plies,
+            seed,
+            balance_cp: args.balance_cp,
+            balance_depth: args.balance_depth.max(1),
+        },
+        _ => OpeningSource::Start,
+    };
+    let mut sink = records_out::RecordSink::new::<P>(
+        args.records.clone(),
+        args.records_file.clone(),
+        args.records_format,
+    )?;
+    let log: Option<TrafficLog> = match &args.log {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            Some(Arc::new(Mutex::new(Box::new(file))))
+        }
+        None => None,
+    };
+
+    // Start each engine once: a wrong command fails here, not as a
+    // forfeit in every game, and the engines' own names are learnt.
+    let mut names = Vec::new();
+    for (config, label) in [(&config1, "engine1"), (&config2, "engine2")] {
+        let engine = Engine::start(config, variant, label, log.clone())?;
+        let name = config
+            .name
+            .clone()
+            .or_else(|| engine.id_name.clone())
+            .unwrap_or_else(|| label.to_owned());
+        engine.quit();
+        names.push(name);
+    }
+    if names[0] == names[1] {
+        names[0].push_str(" #1");
+        names[1].push_str(" #2");
+    }
+    let (name1, name2) = (names[0].clone(), names[1].clone());
+
+    let settings = Settings {
+        variant,
+        limits,
+        margin: Duration::from_millis(args.timemargin),
+        hang_timeout: Duration::from_secs(args.hang_timeout.max(1)),
+        rules: Rules {
+            max_plies: args
+                .max_plies
+                .unwrap_or_else(|| Rules::default_max_plies(variant)),
+            resign_moves: args.resign_moves,
+            resign_score: args.resign_score,
+            draw_moves: args.draw_moves,
+            draw_score: args.draw_score,
+            draw_after: args.draw_after,
+        },
+    };
+    let shared = Arc::new(Shared {
+        settings,
+        games: args.games,
+        next_pair: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        event: args.event.clone(),
+        time_control: limits.describe(),
+    });
+    let make = |config: &EngineConfig, name: &str, label: &str| Player {
+        config: config.clone(),
+        name: name.to_owned(),
+        label: label.to_owned(),
+        log: log.clone(),
+        engine: None,
+    };
+    let players = || {
+        [
+            make(&config1, &name1, "engine1"),
+            make(&config2, &name2, "engine2"),
+        ]
+    };
+    let (workers, reports) = schedule::spawn(&shared, concurrency, &source, players);
+
+    let mut standing = Standing::new(name1, name2, sprt);
+    let progress = Progress::new(args.games as u64);
+    for report in reports {
+        let score = match report.winner {
+            None => GameScore::Draw,
+            Some(winner) if winner == report.engine1_color => GameScore::Win,
+            Some(_) => GameScore::Loss,
+        };
+        standing.add(report.pair, score, &report.termination);
+        sink.save(report.round, &report.record);
+        let result = match report.winner {
+            None => "1/2-1/2",
+            Some(Color::Sente) => "1-0",
+            Some(Color::Gote) => "0-1",
+        };
+        let (sente, gote) = match report.engine1_color {
+            Color::Sente => (&standing.engine1, &standing.engine2),
+            Color::Gote => (&standing.engine2, &standing.engine1),
+        };
+        progress.game(
+            &format!(
+                "Game {} ({sente} vs {gote}): {result} {{{} after {} plies}}",
+                report.round, report.termination, report.plies
+            ),
+            &standing.brief(),
+        );
+        if let Some((_, decision)) = standing.sprt_state() {
+            if decision != SprtDecision::Continue {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    for worker in workers {
+        if worker.join().is_err() {
+            sink.problems.push("a game thread failed".to_owned());
+        }
+    }
+    progress.finish();
+    for problem in sink.problems.iter().take(10) {
+        eprintln!("koma: {problem}");
+    }
+    if args.json {
+        println!("{}", standing.json());
+    } else {
+        print!("{}", standing.summary());
+        if let Some(records) = sink.describe() {
+            println!("{records}");
+        }
+    }
+    Ok(())
+}
+
+/// The time limits from the arguments, checked against the protocols.
+fn limits(
+    args: &MatchArgs,
+    configs: [&EngineConfig; 2],
+    variant: Variant,
+) -> Result<Limits, String> {
+    let (base, increment) = match (args.tc, args.byoyomi) {
+        (Some((base, increment)), _) => (Some(base), increment),
+        (None, Some(_)) => (Some(Duration::ZERO), Duration::ZERO),
+        (None, None) => (None, Duration::ZERO),
+    };
+    let limits = Limits {
+        base,
+        increment,
+        byoyomi: args.byoyomi.unwrap_or_default(),
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    if !limits.has_clock()
+        && limits.movetime.is_none()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+    {
+        return Err(
+            "give a time control: --tc, --byoyomi, --movetime, --depth or --nodes".to_owned(),
+        );
+    }
+    if limits.has_clock() && limits.base.unwrap_or_default().is_zero() && limits.byoyomi.is_zero() {
+        // The increment comes after a move: the first move would have none.
+        return Err("--tc needs a base time above 0 (or give --byoyomi)".to_owned());
+    }
+    if !limits.byoyomi.is_zero() && !limits.increment.is_zero() {
+        return Err("give byoyomi or an increment, not both (USI's go takes one)".to_owned());
+    }
+    let uci = configs
+        .iter()
+        .any(|c| c.protocol.unwrap_or_else(|| Protocol::default_for(variant)) == Protocol::Uci);
+    if uci && !limits.byoyomi.is_zero() {
+        return Err("UCI has no byoyomi; use --tc with an increment".to_owned());
+    }
+    Ok(limits)
+}

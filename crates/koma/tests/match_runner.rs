@@ -1,0 +1,365 @@
+//! `koma match` end to end: real processes, the fake engine of
+//! `common/fake_engine.rs` (this test program started again) and Koma's own
+//! engine, the JSON result, and the saved records read back.
+
+mod common;
+#[path = "common/fake_engine.rs"]
+mod fake_engine;
+
+use common::{koma, scratch};
+use koma_records::{read_any, AnyRecord};
+use koma_rules::Color;
+
+/// Not a test: the fake engine's entry point when this program is started
+/// as an engine, its behaviour in a last argument that starts with `=`.
+#[test]
+fn fake_engine_entry() {
+    let behaviour = std::env::args().skip(1).find(|a| a.starts_with('='));
+    if let Some(behaviour) = behaviour {
+        fake_engine::run_stdio(&behaviour[1..]);
+    }
+}
+
+/// `--engineN` words that start this program as the fake engine.
+fn fake(name: &str, behaviour: &str) -> Vec<String> {
+    let me = std::env::current_exe().unwrap();
+    vec![
+        format!("cmd={}", me.display()),
+        format!("name={name}"),
+        "arg=fake_engine_entry".to_owned(),
+        "arg=--exact".to_owned(),
+        "arg=--nocapture".to_owned(),
+        "arg=--quiet".to_owned(),
+        // A test filter that matches nothing and carries the behaviour.
+        format!("arg=={behaviour}"),
+    ]
+}
+
+/// Runs `koma match` with the given engines and options; its JSON result.
+fn run_match(engine1: &[String], engine2: &[String], options: &[&str]) -> String {
+    let mut args: Vec<String> = vec!["match".into(), "--json".into()];
+    args.push("--engine1".into());
+    args.extend(engine1.iter().cloned());
+    args.push("--engine2".into());
+    args.extend(engine2.iter().cloned());
+    args.extend(options.iter().map(|s| s.to_string()));
+    let out = koma(&args, b"");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "koma {args:?} failed: {}{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout.trim().to_owned()
+}
+
+/// The number after `"key":` in a JSON line.
+fn field(json: &str, key: &str) -> String {
+    let start = json
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("{key} in {json}"));
+    json[start + key.len() + 3..]
+        .split([',', '}'])
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+fn records_in(dir: &str) -> Vec<(String, AnyRecord)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let record = read_any(&bytes, None, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, record)
+        })
+        .collect()
+}
+
+#[test]
+fn a_spear_match_between_fake_engines_is_saved() {
+    let dir = scratch("spear-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let combined = scratch("spear-all.usi");
+    let json = run_match(
+        &fake("Alpha", ""),
+        &fake("Beta", "garbage"),
+        &[
+            "--variant",
+            "spear",
+            "--games",
+            "4",
+            "--tc",
+            "5+0.05",
+            "--random-plies",
+            "2",
+            "--balance-cp",
+            "0",
+            "--seed",
+            "3",
+            "--concurrency",
+            "2",
+            "--records",
+            &dir,
+            "--records-file",
+            &combined,
+        ],
+    );
+    assert_eq!(field(&json, "games"), "4", "{json}");
+    assert!(json.contains("\"engine1\":\"Alpha\""), "{json}");
+    let records = records_in(&dir);
+    let names: Vec<&str> = records.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "game-0001.kif",
+            "game-0002.kif",
+            "game-0003.kif",
+            "game-0004.kif"
+        ]
+    );
+    for (index, (name, record)) in records.iter().enumerate() {
+        let AnyRecord::Spear(record) = record else {
+            panic!("{name} is not Spear");
+        };
+        // Colours alternate: Alpha is Sente in odd games.
+        let (sente, gote) = if index % 2 == 0 {
+            ("Alpha", "Beta")
+        } else {
+            ("Beta", "Alpha")
+        };
+        assert_eq!(record.headers.sente.as_deref(), Some(sente), "{name}");
+        assert_eq!(record.headers.gote.as_deref(), Some(gote), "{name}");
+        let game = record.to_game().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(game.outcome().is_some(), "{name} has a result");
+        assert!(
+            record.moves.iter().skip(2).all(|m| m.time.is_some()),
+            "{name}"
+        );
+    }
+    // Both games of a pair start with the same opening.
+    let first_moves = |i: usize| match &records[i].1 {
+        AnyRecord::Spear(r) => r.moves[..2].iter().map(|m| m.m).collect::<Vec<_>>(),
+        _ => unreachable!(),
+    };
+    assert_eq!(first_moves(0), first_moves(1));
+    let lines = std::fs::read_to_string(&combined).unwrap();
+    assert_eq!(lines.lines().count(), 4);
+}
+
+#[test]
+fn openings_from_a_file_are_each_played_twice() {
+    let openings = scratch("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two minishogi openings\nstartpos moves 5d5c\nposition startpos moves 5d5c 1b1c\n",
+    )
+    .unwrap();
+    let dir = scratch("minishogi-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let json = run_match(
+        &fake("Alpha", ""),
+        &fake("Beta", ""),
+        &[
+            "--variant",
+            "minishogi",
+            "--games",
+            "4",
+            "--movetime",
+            "0.05",
+            "--openings",
+            &openings,
+            "--shuffle",
+            "--seed",
+            "5",
+            "--records",
+            &dir,
+            "--records-format",
+            "kifu",
+        ],
+    );
+    assert_eq!(field(&json, "games"), "4", "{json}");
+    let lengths: Vec<usize> = records_in(&dir)
+        .iter()
+        .map(|(name, record)| match record {
+            AnyRecord::Minishogi(r) => r
+                .comments
+                .iter()
+                .find_map(|c| c.strip_prefix("opening: ")?.split(' ').next()?.parse().ok())
+                .unwrap_or_else(|| panic!("{name} names its opening")),
+            _ => panic!("{name} is not minishogi"),
+        })
+        .collect();
+    let mut sorted = lengths.clone();
+    sorted.sort();
+    assert_eq!(sorted, [1, 1, 2, 2]);
+    assert_eq!(lengths[0], lengths[1]);
+}
+
+#[test]
+fn faulty_engines_lose_and_are_restarted() {
+    // Beta crashes on its second move in every game: it must be restarted
+    // for the second game and lose both.
+    let json = run_match(
+        &fake("Alpha", ""),
+        &fake("Beta", "crash@2"),
+        &["--variant", "spear", "--games", "2", "--tc", "5+0.05"],
+    );
+    assert_eq!(field(&json, "wins"), "2", "{json}");
+    assert!(json.contains("\"engine crash\":2"), "{json}");
+
+    let json = run_match(
+        &fake("Alpha", "illegal@1"),
+        &fake("Beta", "flag@1"),
+        &[
+            "--variant",
+            "minishogi",
+            "--games",
+            "2",
+            "--tc",
+            "0.4+0",
+            "--timemargin",
+            "100",
+        ],
+    );
+    // Game 1: Alpha (Sente) plays an illegal move first. Game 2: Beta
+    // (Sente) thinks too long first.
+    assert_eq!(field(&json, "wins"), "1", "{json}");
+    assert_eq!(field(&json, "losses"), "1", "{json}");
+    assert!(json.contains("\"illegal move\":1"), "{json}");
+    assert!(json.contains("\"time forfeit\":1"), "{json}");
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match() {
+    let dir = scratch("pawns-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let json = run_match(
+        &fake("Alpha", ""),
+        &fake("Beta", "resign@1"),
+        &[
+            "--variant",
+            "pawns",
+            "--games",
+            "200",
+            "--tc",
+            "5+0.05",
+            "--sprt",
+            "elo0=0",
+            "elo1=100",
+            "--records",
+            &dir,
+        ],
+    );
+    let games: u64 = field(&json, "games").parse().unwrap();
+    assert!(games < 200, "{json}");
+    assert!(json.contains("\"result\":\"H1 accepted\""), "{json}");
+    let records = records_in(&dir);
+    assert_eq!(records.len() as u64, games);
+    let AnyRecord::Pawns(first) = &records[0].1 else {
+        panic!("not a PGN of Pawns-Only Chess");
+    };
+    assert_eq!(first.headers.sente.as_deref(), Some("Alpha"));
+    let outcome = first.to_game().unwrap().outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Color::Sente));
+}
+
+#[test]
+fn mistakes_in_the_arguments_are_explained() {
+    let out = koma(
+        &["match", "--variant", "spear", "--engine1", "x", "--tc", "1"],
+        b"",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--engine2"));
+    let engine = fake("A", "");
+    let mut args: Vec<String> = ["match", "--variant", "spear", "--engine1"]
+        .map(String::from)
+        .to_vec();
+    args.extend(engine.iter().cloned());
+    args.push("--engine2".into());
+    args.extend(engine.iter().cloned());
+    let out = koma(&args, b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give a time control"));
+    let out = koma(
+        &[
+            "match",
+            "--variant",
+            "spear",
+            "--engine1",
+            "/nonexistent/engine",
+            "--engine2",
+            "/nonexistent/engine",
+            "--tc",
+            "1",
+        ],
+        b"",
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
+    let with = |extra: &[&str]| {
+        let mut all = args.clone();
+        all.extend(extra.iter().map(|s| s.to_string()));
+        String::from_utf8_lossy(&koma(&all, b"").stderr).into_owned()
+    };
+    assert!(with(&["--tc", "1", "--records-format", "csa"]).contains("cannot hold spear"));
+    assert!(with(&["--tc", "0+1"]).contains("base time"));
+    assert!(with(&["--tc", "1+1", "--byoyomi", "1"]).contains("not both"));
+    assert!(
+        with(&["--tc", "1", "--each", "proto=uci", "--byoyomi", "1"])
+            .contains("UCI has no byoyomi")
+    );
+}
+
+/// Koma's own engine against itself: a few games of Spear at a fast control.
+#[test]
+fn koma_usi_against_itself() {
+    let koma_usi = |name: &str| {
+        vec![
+            format!("cmd={}", env!("CARGO_BIN_EXE_koma")),
+            "arg=usi".to_owned(),
+            format!("name={name}"),
+        ]
+    };
+    let dir = scratch("koma-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let json = run_match(
+        &koma_usi("Koma A"),
+        &koma_usi("Koma B"),
+        &[
+            "--variant",
+            "spear",
+            "--games",
+            "2",
+            "--tc",
+            "1+0.05",
+            // A loaded test machine must not make the engine lose on time.
+            "--timemargin",
+            "1000",
+            "--random-plies",
+            "2",
+            "--balance-depth",
+            "2",
+            "--records",
+            &dir,
+        ],
+    );
+    assert_eq!(field(&json, "games"), "2", "{json}");
+    // Koma's engine never plays an illegal move, crashes or loses on time.
+    for fault in ["illegal move", "engine crash", "time forfeit", "no move"] {
+        assert!(!json.contains(&format!("\"{fault}\"")), "{json}");
+    }
+    let records = records_in(&dir);
+    assert_eq!(records.len(), 2);
+    for (name, record) in &records {
+        let AnyRecord::Spear(record) = record else {
+            panic!("{name}");
+        };
+        assert!(record.to_game().unwrap().outcome().is_some(), "{name}");
+    }
+}
