@@ -223,10 +223,6 @@ fn stale_forged_and_malformed_requests_are_refused_and_harm_nothing() {
             "position",
         ),
         (
-            json!({ "variant": "spear", "opponent": { "kind": "computer", "level": 5, "color": "gote" } }),
-            "not available yet",
-        ),
-        (
             json!({ "variant": "spear", "opponent": { "kind": "computer", "level": 1e300 } }),
             "level",
         ),
@@ -278,6 +274,55 @@ fn a_game_can_start_anywhere_and_carries_headers() {
     assert_eq!(state["outcome"]["reason"], "checkmate");
     assert_eq!(state["outcome"]["winner"], "sente");
     assert_eq!(state["outcome"]["message"], "Sente wins by checkmate.");
+}
+
+/// Polls game `id` until `ply` moves have been played.
+fn wait_for_ply(server: &serve_client::Server, id: &str, ply: u64) -> Value {
+    for _ in 0..300 {
+        let state = server.get(&format!("/api/games/{id}")).json();
+        if state["ply"].as_u64() >= Some(ply) {
+            return state;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("game {id} never reached ply {ply}");
+}
+
+#[test]
+fn the_computer_answers_and_undo_takes_its_reply_back_too() {
+    let server = start();
+    // The computer plays first (Black in Spear) at full strength...
+    let reply = server.post(
+        "/api/games",
+        &json!({ "variant": "spear", "opponent": { "kind": "computer", "level": 20, "color": "black" } }),
+    );
+    assert_eq!(reply.status, 201);
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    let state = wait_for_ply(&server, &id, 1);
+    assert_eq!(state["opponent"]["kind"], "computer");
+    let first = usi_list(&state)[0].clone();
+    use koma_rules::Position;
+    assert!(
+        koma_rules::SpearPosition::start()
+            .parse_move(&first)
+            .is_ok(),
+        "{first}"
+    );
+    // ...and answers the player's move at a low level.
+    let reply = server.post(
+        "/api/games",
+        &json!({ "variant": "minishogi", "opponent": { "kind": "computer", "level": 1, "color": "gote" } }),
+    );
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    server.play(&id, 0, &["5e4d"]);
+    let state = wait_for_ply(&server, &id, 2);
+    assert_eq!(state["turn"], "sente");
+    // Undo against the computer gives the turn back to the player.
+    let state = server
+        .post(&format!("/api/games/{id}/undo"), &json!({ "ply": 2 }))
+        .json();
+    assert_eq!(state["ply"], 0);
+    assert_eq!(state["turn"], "sente");
 }
 
 #[test]

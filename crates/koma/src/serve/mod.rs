@@ -10,6 +10,7 @@
 
 mod api;
 mod assets;
+mod computer;
 mod live;
 mod names;
 mod service;
@@ -78,7 +79,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let (stop, stopping) = watch::channel(false);
     let games = Arc::new(service::Games::new(
         Box::new(store::MemoryStore::new(GAME_CAPACITY)),
-        None,
+        Some(Arc::new(computer::EnginePicker::default())),
     ));
     let app = api::router(api::App {
         games,

@@ -69,8 +69,8 @@ impl Refusal {
     }
 }
 
-/// Chooses the computer's moves. The engine (crates/engine) will implement
-/// it; until then the server has none and refuses computer opponents.
+/// Chooses the computer's moves (the engine, in `computer.rs`; a server
+/// without one refuses computer opponents).
 pub trait MovePicker: Send + Sync + 'static {
     /// The move to play in `game` at strength `level` (1–20), as USI/UCI
     /// text; `None` if there is none.
@@ -477,8 +477,21 @@ impl Games {
     }
 
     /// `POST /api/games/{id}/undo`.
+    ///
+    /// Against the computer, a move taken back gives the turn to the
+    /// computer, which would only play again: the computer's reply is taken
+    /// back with it, so the player is to move, as on lishogi.
     pub fn undo(self: &Arc<Self>, id: &str, ply: u64) -> Result<GameState, Refusal> {
+        let stored = self.load(Self::parse_id(id)?)?;
+        let computer = match &stored.opponent {
+            Opponent::Computer { color, .. } => names::parse_color(stored.variant, color),
+            Opponent::Human => None,
+        };
         self.change(id, ply, &mut |game| match game.undo() {
+            Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
+                game.undo();
+                Ok(())
+            }
             Some(Undone::Ending | Undone::Move) => Ok(()),
             None => Err(Refusal::unprocessable("There is no move to take back.")),
         })
