@@ -102,6 +102,17 @@ async function waitBody(page, key, value, timeout = 8000) {
   }
 }
 
+/** Waits until at least `ply` moves are played (the computer may already have replied). */
+async function waitPly(page, ply, timeout = 8000) {
+  try {
+    await page.waitForFunction((wanted) => Number(document.body.dataset.ply) >= wanted, ply, { timeout });
+  } catch {
+    const actual = await body(page, 'ply');
+    const message = await page.evaluate(() => document.getElementById('message')?.textContent ?? '');
+    throw new Failure(`page's ply should reach ${ply}, is ${actual} (message: "${message}")`);
+  }
+}
+
 async function newGame(page, variant) {
   const before = await body(page, 'gameId');
   await page.selectOption('#variant', variant);
@@ -165,11 +176,11 @@ async function click(page, point) {
   await page.mouse.click(point.x, point.y);
 }
 
-/** Plays a move by dragging its piece, then waits for the server's new ply. */
+/** Plays a move by dragging its piece, then waits for the server's new ply (or a later one). */
 async function dragMove(page, from, to) {
   const ply = Number(await body(page, 'ply'));
   await drag(page, await squareCenter(page, from), await squareCenter(page, to));
-  await waitBody(page, 'ply', ply + 1);
+  await waitPly(page, ply + 1);
 }
 
 /** Plays a move by two clicks; checks that the legal targets were shown. */
@@ -180,7 +191,7 @@ async function clickMove(page, from, to) {
     throw new Failure(`no legal targets shown after selecting ${from}`);
   });
   await click(page, await squareCenter(page, to));
-  await waitBody(page, 'ply', ply + 1);
+  await waitPly(page, ply + 1);
 }
 
 async function lastMoveUsi(page) {
@@ -475,23 +486,266 @@ test('pawns: a pawn on the last rank wins', async (page) => {
   check(/White wins/.test(title), `the winner is named: "${title}"`);
 });
 
-test('the computer opponent: offered, refused politely while it is not there', async (page) => {
-  await newGame(page, 'spear');
-  const id = await body(page, 'gameId');
+// ---- against the computer (Spear; Black ☗ is sente and moves first) ----
+
+/** Starts a game against the computer from the top bar; `plays` is 'first' or 'second'. */
+async function newComputerGame(page, variant, level, plays) {
+  const before = await body(page, 'gameId');
+  await page.selectOption('#variant', variant);
   await page.selectOption('#opponent', 'computer');
   check(await page.isVisible('#level'), 'the level can be chosen');
+  await page.fill('#level', String(level));
+  await page.selectOption('#computer-color', plays);
   await page.click('#new-game-button');
-  // Either a game against the computer starts, or the server's sentence shows
-  // and the current game stays.
   await page.waitForFunction(
-    (old) => document.body.dataset.gameId !== old || (document.getElementById('message')?.textContent ?? '') !== '',
-    id,
+    ([old, name]) => document.body.dataset.gameId && document.body.dataset.gameId !== old && document.body.dataset.variant === name,
+    [before, variant],
     { timeout: 8000 },
-  );
-  if ((await body(page, 'gameId')) === id) {
+  ).catch(async () => {
     const message = await page.textContent('#message');
-    check(/computer/i.test(message), `the refusal is explained: "${message}"`);
+    throw new Failure(`no game against the computer started (message: "${message}")`);
+  });
+  const state = await serverState(page);
+  equal(state.opponent.kind, 'computer', 'opponent');
+  equal(state.opponent.level, level, "the computer's level");
+  return state;
+}
+
+async function serverState(page) {
+  return page.evaluate(async () => (await fetch(`/api/games/${document.body.dataset.gameId}`)).json());
+}
+
+/** The moves in the move list, as their USI titles. */
+async function listedMoves(page) {
+  return page.$$eval('#move-list button[data-ply]', (buttons) => buttons.filter((b) => b.dataset.ply !== '0').map((b) => b.title));
+}
+
+const statusLine = (page) => page.textContent('#status .status-line');
+
+/**
+ * Checks that the board draws the server's current position: every piece on
+ * its square (from the SFEN), and the last move highlighted.
+ */
+async function boardShowsServer(page) {
+  // The widget draws on the next animation frame: give it a moment.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await boardMatchesServer(page);
+    } catch (error) {
+      if (!(error instanceof Failure) || attempt >= 15) throw error;
+      await page.waitForTimeout(200);
+    }
   }
+}
+
+async function boardMatchesServer(page) {
+  const state = await serverState(page);
+  const drawn = await page.evaluate(() => {
+    const pieces = {};
+    for (const piece of document.querySelectorAll('sg-pieces piece')) {
+      if (piece.classList.contains('fading') || !piece.sgKey) continue;
+      pieces[piece.sgKey] = `${piece.sgColor} ${piece.sgRole}`;
+    }
+    const last = [...document.querySelectorAll('sg-squares sq')].filter((sq) => sq.classList.contains('last-dest')).map((sq) => sq.sgKey);
+    return { pieces, last };
+  });
+  const roles = { p: 'pawn', l: 'lance', n: 'knight', s: 'silver', g: 'gold', b: 'bishop', r: 'rook', k: 'king' };
+  const promoted = { p: 'tokin', l: 'promotedlance', n: 'promotedknight', s: 'promotedsilver', b: 'horse', r: 'dragon' };
+  const wanted = {};
+  const rows = state.position.split(' ')[0].split('/');
+  rows.forEach((row, rank) => {
+    let file = rows.length; // the files of a row run from the highest down to 1
+    for (let i = 0; i < row.length; i++) {
+      const c = row[i];
+      if (/[0-9]/.test(c)) {
+        file -= Number(c);
+        continue;
+      }
+      const plus = c === '+';
+      const letter = plus ? row[++i] : c;
+      const color = letter === letter.toUpperCase() ? 'sente' : 'gote';
+      const role = (plus ? promoted : roles)[letter.toLowerCase()];
+      wanted[`${file}${String.fromCharCode(97 + rank)}`] = `${color} ${role}`;
+      file--;
+    }
+  });
+  const show = (pieces) => JSON.stringify(Object.keys(pieces).sort().map((key) => `${key}:${pieces[key]}`));
+  equal(show(drawn.pieces), show(wanted), `the board shows the position ${state.position}`);
+  if (state.lastMove) {
+    const move = /^(?:([0-9][a-z])|[A-Z]\*)([0-9][a-z])/.exec(state.lastMove);
+    const squares = [move[1], move[2]].filter(Boolean).sort();
+    equal(JSON.stringify(drawn.last.sort()), JSON.stringify(squares), `the last move ${state.lastMove} is highlighted`);
+  }
+  return state;
+}
+
+/** Remembers every text the status line shows from now on. */
+async function recordStatus(page) {
+  await page.evaluate(() => {
+    window.statusSeen = [];
+    const status = document.getElementById('status');
+    const note = () => window.statusSeen.push(status.querySelector('.status-line')?.textContent ?? '');
+    new MutationObserver(note).observe(status, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** Counts the moves the page sends to the server. */
+function countMovesSent(page) {
+  const sent = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/api\/games\/[^/]+\/moves$/.test(request.url())) sent.push(request.postData());
+  });
+  return sent;
+}
+
+/** A move of the player's from the server's list: a quiet one where it can. */
+async function someLegalMove(page, preferred) {
+  const { legalMoves } = await serverState(page);
+  const move = preferred.find((m) => legalMoves.includes(m)) ?? legalMoves.find((m) => !m.includes('*'));
+  check(move, `the player has a board move: ${legalMoves}`);
+  const parsed = /^([0-9][a-z])([0-9][a-z])/.exec(move);
+  return { from: parsed[1], to: parsed[2], usi: move };
+}
+
+test('computer: level 1 replies to a mouse move, live, with the turn shown', async (page) => {
+  await newComputerGame(page, 'spear', 1, 'second');
+  await waitBody(page, 'computer', 'gote');
+  await waitBody(page, 'orientation', 'sente');
+  let status = await statusLine(page);
+  check(/^Black ☗ to move/.test(status) && /your move/.test(status) && /level 1/.test(status), `the status says it is the player's move: "${status}"`);
+  await page.evaluate(() => (window.notReloaded = true));
+  await recordStatus(page);
+  await dragMove(page, '5d', '5c');
+  // The reply comes over the WebSocket: no reload, no click.
+  await waitBody(page, 'ply', 2, 15_000);
+  check(await page.evaluate(() => window.notReloaded === true), 'the page was not reloaded');
+  const seen = await page.evaluate(() => window.statusSeen);
+  check(
+    seen.some((text) => /^White ☖ to move \(the computer is thinking\)/.test(text)),
+    `while the computer thought, the status said so: ${JSON.stringify(seen)}`,
+  );
+  const state = await boardShowsServer(page);
+  equal(state.moves[0].usi, '5d5c', "the player's move");
+  equal(state.moves[1].color, 'gote', "the reply is the computer's (White's)");
+  const listed = await listedMoves(page);
+  equal(JSON.stringify(listed), JSON.stringify(['5d5c', state.moves[1].usi]), 'the move list');
+  const lastText = await page.textContent('#move-list button[data-ply="2"]');
+  check(lastText.includes(state.moves[1].notation), `the move list shows the reply in notation: "${lastText}"`);
+  await waitBody(page, 'turn', 'sente');
+  status = await statusLine(page);
+  check(/^Black ☗ to move: your move/.test(status) && !/thinking/.test(status), `the status gives the turn back: "${status}"`);
+  await screenshot(page, 'spear-computer');
+});
+
+test('computer: playing first, it makes the first move by itself', async (page) => {
+  await newComputerGame(page, 'spear', 1, 'first');
+  await waitBody(page, 'computer', 'sente');
+  // The player (White) sits at the bottom.
+  await waitBody(page, 'orientation', 'gote');
+  await waitBody(page, 'ply', 1, 15_000);
+  const state = await boardShowsServer(page);
+  equal(state.moves[0].color, 'sente', "the first move is the computer's (Black's)");
+  equal(JSON.stringify(await listedMoves(page)), JSON.stringify([state.moves[0].usi]), 'the move list');
+  await waitBody(page, 'turn', 'gote');
+  const status = await statusLine(page);
+  check(/^White ☖ to move: your move/.test(status), `the status says it is White's (the player's) move: "${status}"`);
+  // The player answers with the mouse and the computer replies again.
+  const move = await someLegalMove(page, ['1b1c', '5a5b', '3a3b']);
+  await clickMove(page, move.from, move.to);
+  await waitBody(page, 'ply', 3, 15_000);
+  const after = await boardShowsServer(page);
+  equal(after.moves[1].usi, move.usi, "the player's move");
+  equal(after.moves[2].color, 'sente', "the computer's second move");
+});
+
+test('computer: undo takes back its reply with the move', async (page) => {
+  await newComputerGame(page, 'spear', 1, 'second');
+  await dragMove(page, '5d', '5c');
+  await waitBody(page, 'ply', 2, 15_000);
+  const move = await someLegalMove(page, ['4e4d', '1e1d', '3e3d', '5e4d']);
+  await clickMove(page, move.from, move.to);
+  await waitBody(page, 'ply', 4, 15_000);
+  // The reply may have taken Black's king: Undo takes that back too.
+  if (await body(page, 'outcome')) {
+    await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+    await page.click('#result-close');
+  } else await waitBody(page, 'turn', 'sente');
+  const before = await listedMoves(page);
+  equal(before.length, 4, 'moves listed before the undo');
+  check(!(await page.isDisabled('#undo')), 'Undo is offered on the player’s turn');
+  await page.click('#undo');
+  await waitBody(page, 'ply', 2);
+  await waitBody(page, 'turn', 'sente');
+  await waitBody(page, 'outcome', '');
+  const after = await listedMoves(page);
+  equal(JSON.stringify(after), JSON.stringify(before.slice(0, 2)), 'the move list is two moves shorter');
+  const status = await statusLine(page);
+  check(/^Black ☗ to move: your move/.test(status), `the player is to move again: "${status}"`);
+  await boardShowsServer(page);
+  // The computer does not move again by itself: it is the player's turn.
+  await page.waitForTimeout(1500);
+  equal(await body(page, 'ply'), '2', 'moves after the undo and a wait');
+  equal((await serverState(page)).ply, 2, "the server's moves after the undo");
+  // And the game goes on.
+  const again = await someLegalMove(page, ['4e4d', '1e1d', '3e3d', '5e4d']);
+  await dragMove(page, again.from, again.to);
+  await waitBody(page, 'ply', 4, 15_000);
+});
+
+test("computer: the player cannot move the computer's pieces", async (page) => {
+  // The computer's replies reach this page only when the test lets them, so
+  // that the page is surely waiting for one while the test tries to move.
+  let hold = false;
+  const held = [];
+  let toPage;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    toPage = ws;
+    const server = ws.connectToServer();
+    server.onMessage((message) => (hold ? held.push(message) : ws.send(message)));
+  });
+  const sent = countMovesSent(page);
+  await newComputerGame(page, 'spear', 1, 'second');
+  await waitBody(page, 'ply', 0);
+  // The player's turn: White's soldier is the computer's; it does not move.
+  await click(page, await squareCenter(page, '1b'));
+  await page.waitForTimeout(200);
+  equal(await page.locator('sq.dest').count(), 0, "legal targets shown for the computer's piece");
+  await click(page, await squareCenter(page, '1c'));
+  await drag(page, await squareCenter(page, '1b'), await squareCenter(page, '1c'));
+  await page.waitForTimeout(500);
+  equal(sent.length, 0, "moves sent after trying the computer's piece");
+  equal(await body(page, 'ply'), '0', 'moves on the page');
+  // The player moves; until the reply arrives nothing on the board moves.
+  hold = true;
+  await dragMove(page, '5d', '5c');
+  equal(sent.length, 1, 'moves sent');
+  const status = await statusLine(page);
+  check(/the computer is thinking/.test(status), `the page waits for the computer: "${status}"`);
+  check(await page.isDisabled('#undo'), 'Undo waits for the reply');
+  await drag(page, await squareCenter(page, '1b'), await squareCenter(page, '1c')); // the computer's soldier
+  await drag(page, await squareCenter(page, '4e'), await squareCenter(page, '4d')); // the player's own gold
+  await click(page, await squareCenter(page, '4e'));
+  await page.waitForTimeout(200);
+  equal(await page.locator('sq.dest').count(), 0, 'legal targets shown while the computer thinks');
+  await click(page, await squareCenter(page, '4d'));
+  await page.waitForTimeout(500);
+  equal(sent.length, 1, 'moves sent while the computer thinks');
+  equal(await body(page, 'ply'), '1', 'moves on the page while the computer thinks');
+  // The reply arrives: the player's pieces move again, the computer's still not.
+  hold = false;
+  check(toPage, 'the page opened a WebSocket');
+  for (const message of held.splice(0)) toPage.send(message);
+  await waitBody(page, 'ply', 2, 15_000);
+  await waitBody(page, 'turn', 'sente');
+  const state = await boardShowsServer(page);
+  const reply = /([0-9][a-z])\+?$/.exec(state.moves[1].usi)[1]; // where the computer's piece now stands
+  await click(page, await squareCenter(page, reply));
+  await page.waitForTimeout(200);
+  equal(await page.locator('sq.dest').count(), 0, 'legal targets shown for the piece the computer just moved');
+  const move = await someLegalMove(page, ['4e4d', '1e1d', '3e3d', '5e4d']);
+  await clickMove(page, move.from, move.to);
+  equal(sent.length, 2, 'moves sent');
+  await waitBody(page, 'ply', 4, 15_000);
 });
 
 test('phone: the board fits a narrow screen', async (page) => {

@@ -242,8 +242,15 @@ export class App {
     byId<HTMLButtonElement>('previous').disabled = shown === 0;
     byId<HTMLButtonElement>('next').disabled = !reviewing;
     byId<HTMLButtonElement>('last').disabled = !reviewing;
-    byId<HTMLButtonElement>('undo').disabled = state.ply === 0 && !state.outcome;
-    byId<HTMLButtonElement>('resign').disabled = !!state.outcome;
+    // While the computer thinks, its reply is on the way: Undo waits for it
+    // (then takes back both moves), so that no reply meets a changed game.
+    const undo = byId<HTMLButtonElement>('undo');
+    undo.disabled = (state.ply === 0 && !state.outcome) || this.computerThinking(state);
+    undo.title =
+      state.opponent.kind === 'computer' ? "Take back your last move and the computer's reply" : 'Take back the last move';
+    const resign = byId<HTMLButtonElement>('resign');
+    resign.disabled = !!state.outcome;
+    resign.title = state.opponent.kind === 'computer' ? 'You resign' : 'The player to move resigns';
     const body = document.body.dataset;
     body.gameId = state.id;
     body.variant = state.variant;
@@ -252,7 +259,13 @@ export class App {
     body.shownPly = String(shown);
     body.turn = state.turn;
     body.outcome = state.outcome ? state.outcome.reason : '';
+    body.computer = state.opponent.kind === 'computer' ? state.opponent.color : '';
     body.orientation = this.orientation;
+  }
+
+  /** Whether the computer is to move: the server plays its move and sends it over the WebSocket. */
+  private computerThinking(state: GameState): boolean {
+    return state.opponent.kind === 'computer' && state.opponent.color === state.turn && !state.outcome;
   }
 
   /** The side to move in the start position. */
@@ -287,7 +300,11 @@ export class App {
     } else if (!reviewing) {
       main.className = 'turn';
       main.textContent = `${sideName(state.variant, state.turn)} to move${state.check ? ' — check!' : ''}`;
-      if (state.opponent.kind === 'computer' && state.opponent.color === state.turn) main.textContent += ' (the computer is thinking)';
+      const opponent = state.opponent;
+      if (opponent.kind === 'computer')
+        main.textContent += this.computerThinking(state)
+          ? ' (the computer is thinking)'
+          : `: your move against the computer (level ${opponent.level})`;
     }
     line.appendChild(main);
     this.status.appendChild(line);

@@ -389,10 +389,30 @@ impl Games {
         ply: u64,
         action: &mut dyn FnMut(&mut AnyGame) -> Result<(), Refusal>,
     ) -> Result<GameState, Refusal> {
+        self.change_version(id, ply, None, action)
+    }
+
+    /// [`Games::change`], refused also unless the game is still at
+    /// `version` (when given): a computer's reply must answer the very
+    /// position it was computed for, not one that an undo and a replay
+    /// brought back to the same number of moves.
+    fn change_version(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        version: Option<u64>,
+        action: &mut dyn FnMut(&mut AnyGame) -> Result<(), Refusal>,
+    ) -> Result<GameState, Refusal> {
         let id = Self::parse_id(id)?;
         let order = lock(&self.changes);
         let mut after = None;
         let result = self.store.update(id, &mut |stored: &mut StoredGame| {
+            if version.is_some_and(|version| version != stored.version) {
+                return Err(Refusal::new(
+                    StatusCode::CONFLICT,
+                    "The game changed while the computer was thinking.",
+                ));
+            }
             let mut game = Self::replay(stored)?;
             let played = game.ply();
             if ply != played as u64 {
@@ -440,7 +460,18 @@ impl Games {
 
     /// `POST /api/games/{id}/moves`.
     pub fn play(self: &Arc<Self>, id: &str, ply: u64, text: &str) -> Result<GameState, Refusal> {
-        self.change(id, ply, &mut |game| {
+        self.play_at(id, ply, None, text)
+    }
+
+    /// Plays `text` if the game is at `ply` (and at `version`, if given).
+    fn play_at(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        version: Option<u64>,
+        text: &str,
+    ) -> Result<GameState, Refusal> {
+        self.change_version(id, ply, version, &mut |game| {
             let variant = game.variant();
             let example = if variant == Variant::Pawns {
                 "UCI notation, like e2e4"
@@ -572,8 +603,8 @@ impl Games {
     }
 
     /// If the computer is to move in this game, asks it for a move in the
-    /// background and plays it like any other (a stale reply is refused by
-    /// the ply check, as a page's would be).
+    /// background and plays it like any other; a reply to a position the
+    /// game has left (even for one with as many moves) is dropped.
     fn computer_turn(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
         let (Some(picker), Opponent::Computer { level, color }) = (&self.picker, &stored.opponent)
         else {
@@ -584,6 +615,7 @@ impl Games {
             return;
         }
         let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
+        let version = stored.version;
         let id = stored.id.to_string();
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
@@ -591,7 +623,7 @@ impl Games {
         runtime.spawn_blocking(move || {
             if let Some(text) = picker.pick(&game, level) {
                 // A refusal here means the game moved on meanwhile: nothing to do.
-                let _ = games.play(&id, game.ply() as u64, &text);
+                let _ = games.play_at(&id, game.ply() as u64, Some(version), &text);
             }
         });
     }
