@@ -2,7 +2,7 @@
 //! the page needs to show it: positions, legal moves, notation for people.
 
 use super::names;
-use koma_records::{kanji, AnyRecord, Headers, Record};
+use koma_records::{AnyRecord, Headers, Record};
 use koma_rules::{
     Color, Game, GameError, IllegalMove, IllegalReason, MinishogiPosition, Move, Outcome,
     PawnsPosition, Position, ShogiPosition, ShogiVariant, SpearPosition, StandardShogiPosition,
@@ -97,41 +97,14 @@ where
 {
     /// `☗７六歩(77)`, `☖同　銀(31)`, `☗５五角打`, `☗２二角成(88)`.
     fn notation(before: &Self, m: Move, previous: Option<Move>) -> String {
-        let mut text = String::from(match before.turn() {
+        let mark = match before.turn() {
             Color::Sente => '☗',
             Color::Gote => '☖',
-        });
-        let to = m.to();
-        if previous.map(Move::to) == Some(to) {
-            text.push_str("同　");
-        } else {
-            text.push(kanji::file_digit(to.file()));
-            text.push(kanji::NUMERALS[usize::from(to.rank())]);
-        }
-        match m {
-            Move::Drop { role, .. } => {
-                text.push_str(kanji::piece_name(V::VARIANT, role));
-                text.push('打');
-            }
-            Move::Board { from, to, promote } => {
-                let role = before
-                    .piece_at(from)
-                    .map_or(koma_rules::Role::Pawn, |p| p.role);
-                text.push_str(kanji::piece_name(V::VARIANT, role));
-                let declined = Move::Board {
-                    from,
-                    to,
-                    promote: !promote,
-                };
-                if promote {
-                    text.push('成');
-                } else if !promote && before.is_legal(declined) {
-                    text.push_str("不成");
-                }
-                text.push_str(&format!("({}{})", from.file() + 1, from.rank() + 1));
-            }
-        }
-        text
+        };
+        format!(
+            "{mark}{}",
+            koma_records::kif::move_text(before, m, previous.map(Move::to))
+        )
     }
 
     fn hands(&self) -> Option<[Vec<(char, u8)>; 2]> {

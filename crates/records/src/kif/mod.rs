@@ -25,7 +25,7 @@ mod write;
 
 pub use read::{read, variant};
 pub(crate) use read::{Line, Reader};
-pub use write::{write, write_shift_jis};
+pub use write::{move_text, write, write_shift_jis};
 
 use crate::record::ReplayError;
 use koma_rules::Variant;

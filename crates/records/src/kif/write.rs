@@ -231,8 +231,10 @@ fn ending_word(ending: Ending, to_move: Color) -> &'static str {
     }
 }
 
-/// `７六歩(77)`, `同　銀(61)`, `６二銀打`, `３三角成(88)`, `２四歩不成(25)`.
-pub(crate) fn move_text<V: ShogiVariant>(
+/// A move as KIF writes it: `７六歩(77)`, `同　銀(61)` (when it lands where
+/// the previous move did), `６二銀打`, `３三角成(88)`, `２四歩不成(25)`.
+/// `position` is where it is played.
+pub fn move_text<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     m: Move,
     previous_to: Option<koma_rules::Square>,
