@@ -59,7 +59,7 @@ if (!existsSync(koma)) {
 
 function startServer() {
   return new Promise((resolveStart, rejectStart) => {
-    const child = spawn(koma, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(koma, ['serve', '--port', '0', '--memory'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffer = '';
     const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);
     child.stdout.setEncoding('utf8');

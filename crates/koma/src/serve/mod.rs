@@ -5,8 +5,9 @@
 //!
 //! One file per concern: `api` (HTTP routes and limits), `ws` (WebSocket),
 //! `service` (what each call does), `live` (a replayed game of any kind),
-//! `state` (the JSON answers), `store` (where games are kept), `names`
-//! (the API's words), `assets` (the page).
+//! `state` (the JSON answers), `store` (where games are kept) and
+//! `sqlite_store` (kept in a file), `names` (the API's words), `assets`
+//! (the page).
 
 mod api;
 mod assets;
@@ -14,18 +15,20 @@ mod computer;
 mod live;
 mod names;
 mod service;
+mod sqlite_store;
 mod state;
 mod store;
 mod ws;
 
 use clap::Args;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// How many games the server keeps in memory before forgetting the least
-/// recently used.
+/// How many games the server keeps in memory (`--memory`) before
+/// forgetting the least recently used. A games file has no such limit.
 const GAME_CAPACITY: usize = 10_000;
 
 /// How long stopping waits for open requests before it gives up on them.
@@ -38,8 +41,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
     long_about = "The board in the browser.\n\n\
         Serves the page and its JSON + WebSocket API (docs/API.md) on 127.0.0.1 only, and \
         prints the address as its first line: `Koma is serving http://127.0.0.1:8080/`. Open \
-        it in a browser to play Spear Shogi, minishogi, shogi or Pawns-Only Chess. Games are \
-        kept in memory until the server stops. Ctrl-C stops it."
+        it in a browser to play Spear Shogi, minishogi, shogi or Pawns-Only Chess. The second \
+        line says where the games are kept: in a SQLite file (--db, by default \
+        $XDG_DATA_HOME/koma/games.sqlite3 or ~/.local/share/koma/games.sqlite3), where every \
+        move is on the disk before it is acknowledged, so that games continue after a restart \
+        or a crash; or, with --memory, in memory until the server stops. Ctrl-C stops it."
 )]
 pub struct ServeArgs {
     /// The port to listen on; 0 takes any free one.
@@ -48,6 +54,39 @@ pub struct ServeArgs {
     /// Also open the page in the browser.
     #[arg(long)]
     open: bool,
+    /// The SQLite file that keeps the games (created with its folder if
+    /// missing) [default: $XDG_DATA_HOME/koma/games.sqlite3 or
+    /// ~/.local/share/koma/games.sqlite3].
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Keep the games in memory only: they are lost when the server stops.
+    #[arg(long, conflicts_with = "db")]
+    memory: bool,
+}
+
+/// The store chosen by the arguments, and the sentence that says where.
+fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), String> {
+    if args.memory {
+        return Ok((
+            Box::new(store::MemoryStore::new(GAME_CAPACITY)),
+            "Games are kept in memory only: they are lost when the server stops.".to_owned(),
+        ));
+    }
+    let path = match &args.db {
+        Some(path) => {
+            let text = path.to_string_lossy();
+            if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+                return Err("PostgreSQL is not supported yet: give --db a file path".to_owned());
+            }
+            path.clone()
+        }
+        None => sqlite_store::default_path()?,
+    };
+    let store = sqlite_store::SqliteStore::open(&path)?;
+    Ok((
+        Box::new(store),
+        format!("Games are kept in {}", path.display()),
+    ))
 }
 
 /// Runs the server until Ctrl-C (or SIGTERM).
@@ -61,6 +100,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
+    // Opened before the address is printed: a file that cannot be used
+    // stops the server before anyone is told to connect.
+    let (store, kept) = open_store(&args)?;
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -73,12 +115,13 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     // Tests and scripts read this line to find the server: keep it first
     // and keep its form. Standard output flushes at the line's end.
     println!("Koma is serving {url}");
+    println!("{kept}");
     if args.open {
         open_browser(&url);
     }
     let (stop, stopping) = watch::channel(false);
     let games = Arc::new(service::Games::new(
-        Box::new(store::MemoryStore::new(GAME_CAPACITY)),
+        store,
         Some(Arc::new(computer::EnginePicker::default())),
     ));
     let app = api::router(api::App {

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use koma_records::{read_any, write_any, Format, LoadError};
 use koma_rules::{GameError, Variant};
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
@@ -60,7 +60,7 @@ impl Refusal {
         let shown: String = id.chars().take(32).collect();
         Refusal::new(
             StatusCode::NOT_FOUND,
-            format!("No game {shown:?}: it may have been forgotten when the server restarted."),
+            format!("No game {shown:?} on this server."),
         )
     }
 
@@ -124,6 +124,8 @@ pub struct Games {
     /// Serialises change-then-broadcast, so that watchers receive the
     /// states of one game in the order they happened.
     changes: Mutex<()>,
+    /// Games whose computer is thinking now, so that it thinks once.
+    thinking: Mutex<HashSet<GameId>>,
     picker: Option<Arc<dyn MovePicker>>,
 }
 
@@ -173,6 +175,7 @@ impl Games {
             store,
             watchers: Mutex::new(HashMap::new()),
             changes: Mutex::new(()),
+            thinking: Mutex::new(HashSet::new()),
             picker,
         }
     }
@@ -203,9 +206,13 @@ impl Games {
         Ok(GameState::new(stored, Self::replay(stored)?.view()))
     }
 
-    /// The state of game `id`.
-    pub fn state(&self, id: &str) -> Result<GameState, Refusal> {
-        Self::state_of(&self.load(Self::parse_id(id)?)?)
+    /// The state of game `id`. If the computer is to move and not thinking
+    /// (the server was restarted while it thought), it starts again.
+    pub fn state(self: &Arc<Self>, id: &str) -> Result<GameState, Refusal> {
+        let stored = self.load(Self::parse_id(id)?)?;
+        let game = Self::replay(&stored)?;
+        self.computer_turn(&stored, &game);
+        Ok(GameState::new(&stored, game.view()))
     }
 
     /// Keeps a new game and returns its state.
@@ -559,7 +566,7 @@ impl Games {
 
     /// The state of game `id` and a receiver of every later `state` message.
     pub fn subscribe(
-        &self,
+        self: &Arc<Self>,
         id: &str,
     ) -> Result<(GameState, broadcast::Receiver<Arc<str>>), Refusal> {
         let game_id = Self::parse_id(id)?;
@@ -614,16 +621,28 @@ impl Games {
         if game.outcome().is_some() || computer != Some(game.turn()) {
             return;
         }
-        let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
-        let version = stored.version;
-        let id = stored.id.to_string();
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
+        if !lock(&self.thinking).insert(stored.id) {
+            return;
+        }
+        let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
+        let version = stored.version;
+        let game_id = stored.id;
         runtime.spawn_blocking(move || {
-            if let Some(text) = picker.pick(&game, level) {
-                // A refusal here means the game moved on meanwhile: nothing to do.
-                let _ = games.play_at(&id, game.ply() as u64, Some(version), &text);
+            let id = game_id.to_string();
+            let played = picker.pick(&game, level).is_some_and(|text| {
+                games
+                    .play_at(&id, game.ply() as u64, Some(version), &text)
+                    .is_ok()
+            });
+            lock(&games.thinking).remove(&game_id);
+            // If the game moved on meanwhile and the computer is to move in
+            // the new position, it thinks again (never twice on one version).
+            let moved_on = games.load(game_id).is_ok_and(|s| s.version != version);
+            if !played && moved_on {
+                let _ = games.state(&id);
             }
         });
     }

@@ -13,6 +13,9 @@ pub struct Server {
     pub child: Child,
     /// `127.0.0.1:PORT`.
     pub address: String,
+    /// The second line printed: where the games are kept.
+    #[allow(dead_code)]
+    pub kept: String,
     /// Kept open: a closed pipe would make a later line fail.
     _stdout: BufReader<ChildStdout>,
 }
@@ -51,10 +54,18 @@ impl Reply {
     }
 }
 
-/// Starts `koma serve --port 0` and reads the address it prints.
+/// Starts `koma serve --port 0 --memory` (so that no test writes into the
+/// user's games file) and reads the address it prints.
 pub fn start() -> Server {
+    start_with(&["--memory"])
+}
+
+/// Starts `koma serve --port 0` with `extra` arguments and reads the two
+/// lines it prints: the address, and where the games are kept.
+pub fn start_with(extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(["serve", "--port", "0"])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -72,27 +83,31 @@ pub fn start() -> Server {
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .to_owned();
     assert!(address.starts_with("127.0.0.1:"), "{address}");
+    let mut kept = String::new();
+    stdout
+        .read_line(&mut kept)
+        .expect("koma serve says where the games are kept");
+    assert!(kept.starts_with("Games are kept in "), "{kept:?}");
     Server {
         child,
         address,
+        kept: kept.trim().to_owned(),
         _stdout: stdout,
     }
 }
 
-/// Undoes chunked transfer encoding.
-fn dechunk(mut body: &[u8]) -> Vec<u8> {
+/// Undoes chunked transfer encoding; `None` when the body was cut short.
+fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     loop {
-        let Some(end) = body.windows(2).position(|w| w == b"\r\n") else {
-            return out;
-        };
+        let end = body.windows(2).position(|w| w == b"\r\n")?;
         let size_text = String::from_utf8_lossy(&body[..end]);
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
         if size == 0 {
-            return out;
+            return Some(out);
         }
-        out.extend_from_slice(&body[end + 2..end + 2 + size]);
-        body = &body[end + 2 + size + 2..];
+        out.extend_from_slice(body.get(end + 2..end + 2 + size)?);
+        body = body.get(end + 2 + size + 2..)?;
     }
 }
 
@@ -124,66 +139,29 @@ impl Server {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> Reply {
-        let stream = TcpStream::connect(&self.address).expect("connects");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-        if !headers
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
-        {
-            head.push_str(&format!("Host: {}\r\n", self.address));
+        self.try_request_with(method, path, headers, body)
+            .unwrap_or_else(|why| panic!("{method} {path}: {why}"))
+    }
+
+    /// [`Server::request_with`], saying why instead of panicking when the
+    /// server cannot be reached or gives no whole answer (it was killed).
+    pub fn try_request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Reply, String> {
+        self.client().try_request_with(method, path, headers, body)
+    }
+
+    /// A client of this server that can go to another thread, while this
+    /// one keeps the process (to kill it, say).
+    #[allow(dead_code)]
+    pub fn client(&self) -> Client {
+        Client {
+            address: self.address.clone(),
         }
-        for (name, value) in headers {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-        head.push_str("\r\n");
-        let mut writer = stream.try_clone().unwrap();
-        let mut bytes = head.into_bytes();
-        bytes.extend_from_slice(body);
-        let sending = std::thread::spawn(move || {
-            let _ = writer.write_all(&bytes);
-        });
-        let mut raw = Vec::new();
-        let mut reader = stream;
-        // A reset after the whole answer arrived (the server closing on an
-        // unread body) is no failure: the answer is what counts.
-        let _ = reader.read_to_end(&mut raw);
-        let _ = sending.join();
-        let split = raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .unwrap_or_else(|| panic!("no HTTP answer: {:?}", String::from_utf8_lossy(&raw)));
-        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-        let mut lines = head.split("\r\n");
-        let status = lines
-            .next()
-            .unwrap()
-            .split(' ')
-            .nth(1)
-            .unwrap()
-            .parse()
-            .unwrap();
-        let headers: Vec<(String, String)> = lines
-            .filter_map(|line| line.split_once(':'))
-            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
-            .collect();
-        let mut reply = Reply {
-            status,
-            headers,
-            body: raw[split + 4..].to_vec(),
-        };
-        if reply
-            .header("transfer-encoding")
-            .is_some_and(|v| v.contains("chunked"))
-        {
-            reply.body = dechunk(&reply.body);
-        }
-        reply
     }
 
     /// `GET path`.
@@ -246,6 +224,106 @@ impl Server {
         let url = format!("ws://{}/api/games/{id}/ws", self.address);
         let (socket, _) = tungstenite::client(url.as_str(), stream).expect("WebSocket opens");
         socket
+    }
+}
+
+/// Speaks to a server without owning its process.
+#[derive(Clone)]
+pub struct Client {
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+}
+
+impl Client {
+    /// One request as [`Server::request_with`] sends it, or why there was
+    /// no whole answer (the server cannot be reached, or was killed).
+    pub fn try_request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Reply, String> {
+        let stream =
+            TcpStream::connect(&self.address).map_err(|e| format!("cannot connect: {e}"))?;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .map_err(|e| e.to_string())?;
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            head.push_str(&format!("Host: {}\r\n", self.address));
+        }
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("\r\n");
+        let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
+        let mut bytes = head.into_bytes();
+        bytes.extend_from_slice(body);
+        let sending = std::thread::spawn(move || {
+            let _ = writer.write_all(&bytes);
+        });
+        let mut raw = Vec::new();
+        let mut reader = stream;
+        // A reset after the whole answer arrived (the server closing on an
+        // unread body) is no failure: the answer is what counts.
+        let _ = reader.read_to_end(&mut raw);
+        let _ = sending.join();
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .ok_or_else(|| format!("no HTTP answer: {:?}", String::from_utf8_lossy(&raw)))?;
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .and_then(|line| line.split(' ').nth(1))
+            .and_then(|code| code.parse().ok())
+            .ok_or_else(|| format!("no HTTP status: {head:?}"))?;
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|line| line.split_once(':'))
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+            .collect();
+        let mut reply = Reply {
+            status,
+            headers,
+            body: raw[split + 4..].to_vec(),
+        };
+        if reply
+            .header("transfer-encoding")
+            .is_some_and(|v| v.contains("chunked"))
+        {
+            reply.body = dechunk(&reply.body).ok_or("the answer was cut short")?;
+        } else if let Some(length) = reply
+            .header("content-length")
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            if reply.body.len() < length {
+                return Err("the answer was cut short".to_owned());
+            }
+        }
+        Ok(reply)
+    }
+
+    /// `POST path` with a JSON body, or why there was no answer.
+    #[allow(dead_code)]
+    pub fn try_post(&self, path: &str, body: &Value) -> Result<Reply, String> {
+        let host = self.address.clone();
+        self.try_request_with(
+            "POST",
+            path,
+            &[
+                ("Host", host.as_str()),
+                ("Content-Type", "application/json"),
+            ],
+            body.to_string().as_bytes(),
+        )
     }
 }
 

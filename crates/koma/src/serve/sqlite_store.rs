@@ -1,0 +1,583 @@
+//! Games in one SQLite file, so that they outlive the server (issue 7).
+//!
+//! Durability: the file is in WAL mode with `synchronous=FULL`, so the
+//! write-ahead log is flushed to the disk (fsync) as part of every commit,
+//! and a move is only acknowledged after its commit returned. A committed
+//! move therefore survives a `kill -9` of the server (it is in the log file
+//! even before the flush: WAL with `synchronous=NORMAL` would already give
+//! that) and also a crash of the operating system or a power cut, which
+//! `NORMAL` would not. The price is one flush per change; readers never
+//! wait for writers in WAL mode.
+//!
+//! Every change is one `BEGIN IMMEDIATE` transaction that reads the game,
+//! applies the change and writes it back: two `koma serve` processes
+//! sharing the file take turns (the second waits up to [`BUSY_TIMEOUT`]),
+//! and a change that refuses, or a process killed half-way, leaves the game
+//! as it was.
+//!
+//! A game is kept as a row of plain data (see [`SCHEMA`]): its id, game,
+//! start position, moves as USI/UCI text, a declared ending, headers and
+//! opponent as JSON, its version and when it was created and last changed.
+//! The `koma_schema` table holds the schema's version for later migrations,
+//! and the file's `application_id` says that it is Koma's, so that a
+//! foreign database is refused rather than written into.
+
+use super::names::Opponent;
+use super::state::HeadersView;
+use super::store::{Change, Declared, GameId, GameStore, StoreError, StoredGame};
+use koma_rules::Variant;
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// `PRAGMA application_id` of a Koma games file: "KOMA" in ASCII.
+const APPLICATION_ID: i32 = 0x4b4f_4d41;
+
+/// The version of [`SCHEMA`]; raised, with a migration, at every change.
+const SCHEMA_VERSION: i64 = 1;
+
+/// How long a change waits for another process holding the file's write
+/// lock before it fails.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The tables of a new file.
+const SCHEMA: &str = "
+CREATE TABLE koma_schema (
+    -- The version of this schema: 1.
+    version INTEGER NOT NULL
+) STRICT;
+CREATE TABLE games (
+    -- 16 lower-case hex digits.
+    id TEXT PRIMARY KEY NOT NULL,
+    -- spear, minishogi, shogi or pawns.
+    variant TEXT NOT NULL,
+    -- The start position, SFEN or FEN.
+    start TEXT NOT NULL,
+    -- The moves in USI/UCI, separated by single spaces ('' for none).
+    moves TEXT NOT NULL,
+    -- An ending the position does not show (a resignation): the winner's
+    -- side (NULL for a draw) and the reason's word; reason NULL for none.
+    declared_winner TEXT,
+    declared_reason TEXT,
+    -- Player names and the like, as JSON.
+    headers TEXT NOT NULL,
+    -- Who plays the other side, as JSON.
+    opponent TEXT NOT NULL,
+    -- Counts the changes.
+    version INTEGER NOT NULL,
+    -- Milliseconds since 1970-01-01 UTC.
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+";
+
+/// Games in a SQLite file.
+pub struct SqliteStore {
+    connection: Mutex<Connection>,
+}
+
+/// A sentence about a database error.
+fn failed(error: rusqlite::Error) -> StoreError {
+    StoreError::Failed(format!("The games database failed: {error}."))
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Runs `f`, telling a multi-threaded tokio runtime that this thread
+/// blocks meanwhile (a commit waits for the disk), so that other requests
+/// move to another thread.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
+/// The columns of a game, as written.
+struct Row {
+    id: String,
+    variant: String,
+    start: String,
+    moves: String,
+    declared_winner: Option<String>,
+    declared_reason: Option<String>,
+    headers: String,
+    opponent: String,
+    version: i64,
+}
+
+impl Row {
+    fn from_game(game: &StoredGame) -> Result<Row, StoreError> {
+        if let Some(bad) = game
+            .moves
+            .iter()
+            .find(|m| m.is_empty() || m.contains(char::is_whitespace))
+        {
+            return Err(StoreError::Failed(format!(
+                "The move {bad:?} cannot be stored."
+            )));
+        }
+        let json = |what: &str, result: serde_json::Result<String>| {
+            result.map_err(|e| StoreError::Failed(format!("The {what} cannot be stored: {e}.")))
+        };
+        Ok(Row {
+            id: game.id.to_string(),
+            variant: game.variant.name().to_owned(),
+            start: game.start.clone(),
+            moves: game.moves.join(" "),
+            declared_winner: game.declared.as_ref().and_then(|d| d.winner.clone()),
+            declared_reason: game.declared.as_ref().map(|d| d.reason.clone()),
+            headers: json("headers", serde_json::to_string(&game.headers))?,
+            opponent: json("opponent", serde_json::to_string(&game.opponent))?,
+            version: i64::try_from(game.version)
+                .map_err(|_| StoreError::Failed("The game's version is too large.".into()))?,
+        })
+    }
+
+    /// The game in this row, or what is wrong with it.
+    fn into_game(self) -> Result<StoredGame, String> {
+        let id: GameId = self
+            .id
+            .parse()
+            .map_err(|()| "its id is not 16 hex digits")?;
+        let variant: Variant = self.variant.parse().map_err(|_| "its game is unknown")?;
+        let headers: HeadersView = serde_json::from_str(&self.headers)
+            .map_err(|e| format!("its headers cannot be read: {e}"))?;
+        let opponent: Opponent = serde_json::from_str(&self.opponent)
+            .map_err(|e| format!("its opponent cannot be read: {e}"))?;
+        Ok(StoredGame {
+            id,
+            variant,
+            start: self.start,
+            moves: self.moves.split_whitespace().map(str::to_owned).collect(),
+            declared: self.declared_reason.map(|reason| Declared {
+                winner: self.declared_winner,
+                reason,
+            }),
+            headers,
+            opponent,
+            version: u64::try_from(self.version).map_err(|_| "its version is negative")?,
+        })
+    }
+}
+
+/// Reads game `id` inside `connection` (a transaction or not).
+fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreError> {
+    let text = id.to_string();
+    let row = connection
+        .query_row(
+            "SELECT id, variant, start, moves, declared_winner, declared_reason, \
+             headers, opponent, version FROM games WHERE id = ?1",
+            [&text],
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, String>(3)?,
+                    row.get::<_, Option<String>>(4)?,
+                    row.get::<_, Option<String>>(5)?,
+                    row.get::<_, String>(6)?,
+                    row.get::<_, String>(7)?,
+                    row.get::<_, i64>(8)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(failed)?
+        .ok_or(StoreError::NotFound)?;
+    let (id_text, variant, start, moves, winner, reason, headers, opponent, version) = row;
+    let game = Row {
+        id: id_text,
+        variant,
+        start,
+        moves,
+        declared_winner: winner,
+        declared_reason: reason,
+        headers,
+        opponent,
+        version,
+    }
+    .into_game()
+    .map_err(|why| StoreError::Failed(format!("The stored game {text} is damaged: {why}.")))?;
+    if game.id != id {
+        return Err(StoreError::Failed(format!(
+            "The stored game {text} is damaged: its id differs."
+        )));
+    }
+    Ok(game)
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the games file at `path`, creating its folder.
+    /// A file that is not a database, another program's database or one
+    /// from a newer Koma is refused with a sentence saying so.
+    pub fn open(path: &Path) -> Result<SqliteStore, String> {
+        let shown = path.display();
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder)
+                .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
+        }
+        if path.is_dir() {
+            return Err(format!("{shown} is a folder, not a games database"));
+        }
+        let mut connection = Connection::open(path)
+            .map_err(|e| format!("cannot open the games database {shown}: {e}"))?;
+        Self::prepare(&mut connection).map_err(|e| match e {
+            Prepare::Sqlite(error)
+                if matches!(
+                    error.sqlite_error_code(),
+                    Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+                ) =>
+            {
+                format!(
+                    "{shown} is not a Koma games database, or it is damaged ({error}); \
+                     move it away or choose another file with --db"
+                )
+            }
+            Prepare::Sqlite(error) => {
+                format!("cannot use the games database {shown}: {error}")
+            }
+            Prepare::Refused(why) => format!("{shown} {why}"),
+        })?;
+        Ok(SqliteStore {
+            connection: Mutex::new(connection),
+        })
+    }
+
+    /// Checks the file, sets it up and creates the tables of a new one.
+    fn prepare(connection: &mut Connection) -> Result<(), Prepare> {
+        connection.busy_timeout(BUSY_TIMEOUT)?;
+        // Read first, so that a foreign file is refused before anything
+        // (even the journal mode) is written into it. A file that is not
+        // SQLite at all fails here.
+        let tables: i64 =
+            connection.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+        let application: i32 = connection.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        if tables > 0 && application != APPLICATION_ID {
+            return Err(Prepare::Refused(
+                "is another program's database, not Koma's games; choose another file with --db"
+                    .into(),
+            ));
+        }
+        let mode: String = connection.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(Prepare::Refused(format!(
+                "cannot be put in WAL mode (it stays in {mode} mode); is it on a network drive?"
+            )));
+        }
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tables: i64 =
+            transaction.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+        if tables == 0 {
+            transaction.pragma_update(None, "application_id", APPLICATION_ID)?;
+            transaction.execute_batch(SCHEMA)?;
+            transaction.execute(
+                "INSERT INTO koma_schema (version) VALUES (?1)",
+                [SCHEMA_VERSION],
+            )?;
+        } else {
+            let version: Option<i64> = transaction
+                .query_row("SELECT max(version) FROM koma_schema", [], |r| r.get(0))
+                .map_err(|_| Prepare::Refused("is damaged: it has no schema version".to_owned()))?;
+            match version {
+                Some(SCHEMA_VERSION) => {}
+                Some(newer) if newer > SCHEMA_VERSION => {
+                    return Err(Prepare::Refused(format!(
+                        "was written by a newer Koma (schema version {newer}; this one knows \
+                         version {SCHEMA_VERSION}): update Koma"
+                    )))
+                }
+                _ => {
+                    return Err(Prepare::Refused(format!(
+                        "is damaged: its schema version is {version:?}"
+                    )))
+                }
+            }
+        }
+        transaction.commit()?;
+        // Damaged pages are found now rather than in the middle of a game.
+        let check: String = connection.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+        if check != "ok" {
+            return Err(Prepare::Refused(format!(
+                "is damaged ({check}); move it away or choose another file with --db"
+            )));
+        }
+        Ok(())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock rolled its transaction back (the
+        // transaction's drop does), so the connection is sound.
+        self.connection
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Writes `row`: a new game (replacing any with its id, as in memory)
+    /// when `new`, else the changes to the existing one.
+    fn write(connection: &Connection, row: &Row, new: bool) -> rusqlite::Result<usize> {
+        let sql = if new {
+            "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
+             declared_reason, headers, opponent, version, created_at, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+        } else {
+            "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
+             declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, \
+             updated_at = ?10 WHERE id = ?1"
+        };
+        connection.execute(
+            sql,
+            params![
+                row.id,
+                row.variant,
+                row.start,
+                row.moves,
+                row.declared_winner,
+                row.declared_reason,
+                row.headers,
+                row.opponent,
+                row.version,
+                now_ms()
+            ],
+        )
+    }
+}
+
+/// Why a file could not be prepared.
+enum Prepare {
+    Sqlite(rusqlite::Error),
+    /// The end of a sentence that starts with the file's name.
+    Refused(String),
+}
+
+impl From<rusqlite::Error> for Prepare {
+    fn from(error: rusqlite::Error) -> Prepare {
+        Prepare::Sqlite(error)
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
+        let row = Row::from_game(&game)?;
+        blocking(|| {
+            let connection = self.lock();
+            Self::write(&connection, &row, true).map_err(failed)?;
+            Ok(())
+        })
+    }
+
+    fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
+        blocking(|| read_game(&self.lock(), id))
+    }
+
+    fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
+        blocking(|| {
+            let mut connection = self.lock();
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(failed)?;
+            let mut game = read_game(&transaction, id)?;
+            // A refusal returns here, and the transaction's drop rolls back.
+            change(&mut game).map_err(StoreError::Refused)?;
+            let row = Row::from_game(&game)?;
+            Self::write(&transaction, &row, false).map_err(failed)?;
+            transaction.commit().map_err(failed)?;
+            Ok(game)
+        })
+    }
+}
+
+/// Where games are kept when `--db` is not given:
+/// `$XDG_DATA_HOME/koma/games.sqlite3`, or
+/// `~/.local/share/koma/games.sqlite3`.
+pub fn default_path() -> Result<PathBuf, String> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data = absolute("XDG_DATA_HOME")
+        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("share")))
+        .ok_or_else(|| {
+            "cannot tell where to keep the games (neither XDG_DATA_HOME nor HOME is set): \
+             give --db PATH, or --memory"
+                .to_owned()
+        })?;
+    Ok(data.join("koma").join("games.sqlite3"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::service::Refusal;
+
+    struct Temp(PathBuf);
+
+    impl Temp {
+        fn new(name: &str) -> Temp {
+            let mut bytes = [0u8; 8];
+            getrandom::fill(&mut bytes).unwrap();
+            let dir = std::env::temp_dir()
+                .join(format!("koma-sqlite-{name}-{}", u64::from_le_bytes(bytes)));
+            std::fs::create_dir_all(&dir).unwrap();
+            Temp(dir)
+        }
+
+        fn file(&self) -> PathBuf {
+            self.0.join("games.sqlite3")
+        }
+    }
+
+    impl Drop for Temp {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn game(id: u64) -> StoredGame {
+        StoredGame {
+            id: format!("{id:016x}").parse().unwrap(),
+            variant: Variant::Shogi,
+            start: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".into(),
+            moves: vec!["7g7f".into(), "3c3d".into(), "P*5e".into()],
+            declared: Some(Declared {
+                winner: Some("gote".into()),
+                reason: "resignation".into(),
+            }),
+            headers: HeadersView {
+                sente: Some("Hanako 花子".into()),
+                other: vec![("Note".into(), "a \"quoted\" value".into())],
+                ..HeadersView::default()
+            },
+            opponent: Opponent::Computer {
+                level: 7,
+                color: "gote".into(),
+            },
+            version: 3,
+        }
+    }
+
+    #[test]
+    fn games_come_back_as_they_went_in_after_reopening() {
+        let temp = Temp::new("reopen");
+        let mut draw = game(2);
+        draw.declared = Some(Declared {
+            winner: None,
+            reason: "repetition".into(),
+        });
+        draw.moves.clear();
+        draw.opponent = Opponent::Human;
+        {
+            let store = SqliteStore::open(&temp.file()).unwrap();
+            store.insert(game(1)).unwrap();
+            store.insert(draw.clone()).unwrap();
+            assert_eq!(store.get(game(1).id).unwrap(), game(1));
+        }
+        let store = SqliteStore::open(&temp.file()).unwrap();
+        assert_eq!(store.get(game(1).id).unwrap(), game(1));
+        assert_eq!(store.get(draw.id).unwrap(), draw);
+        assert!(matches!(store.get(game(3).id), Err(StoreError::NotFound)));
+    }
+
+    #[test]
+    fn changes_are_kept_and_refusals_leave_the_game_alone() {
+        let temp = Temp::new("update");
+        let store = SqliteStore::open(&temp.file()).unwrap();
+        store.insert(game(1)).unwrap();
+        let after = store
+            .update(game(1).id, &mut |g: &mut StoredGame| {
+                g.moves.push("4a3b".into());
+                g.declared = None;
+                g.version += 1;
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(after.moves.len(), 4);
+        assert_eq!(store.get(game(1).id).unwrap(), after);
+        let refused = store.update(game(1).id, &mut |g: &mut StoredGame| {
+            g.moves.clear();
+            Err(Refusal::unprocessable("no"))
+        });
+        assert!(matches!(refused, Err(StoreError::Refused(_))));
+        assert_eq!(store.get(game(1).id).unwrap(), after);
+        let missing = store.update(game(9).id, &mut |_: &mut StoredGame| Ok(()));
+        assert!(matches!(missing, Err(StoreError::NotFound)));
+        // Inserting an id again replaces the game, as in memory.
+        store.insert(game(1)).unwrap();
+        assert_eq!(store.get(game(1).id).unwrap(), game(1));
+    }
+
+    #[test]
+    fn two_stores_on_one_file_see_each_other() {
+        let temp = Temp::new("two");
+        let one = SqliteStore::open(&temp.file()).unwrap();
+        let two = SqliteStore::open(&temp.file()).unwrap();
+        one.insert(game(1)).unwrap();
+        two.update(game(1).id, &mut |g: &mut StoredGame| {
+            g.version += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(one.get(game(1).id).unwrap().version, 4);
+    }
+
+    #[test]
+    fn foreign_damaged_and_newer_files_are_refused() {
+        let temp = Temp::new("foreign");
+        let path = temp.file();
+        std::fs::write(
+            &path,
+            b"this is not a database, but it is long enough to look like one, \
+            or rather it is not: SQLite reads its first hundred bytes as a header",
+        )
+        .unwrap();
+        let error = SqliteStore::open(&path).err().unwrap();
+        assert!(error.contains("not a Koma games database"), "{error}");
+        std::fs::remove_file(&path).unwrap();
+        {
+            let other = Connection::open(&path).unwrap();
+            other
+                .execute_batch("CREATE TABLE notes (text TEXT);")
+                .unwrap();
+        }
+        let error = SqliteStore::open(&path).err().unwrap();
+        assert!(error.contains("another program's database"), "{error}");
+        std::fs::remove_file(&path).unwrap();
+        drop(SqliteStore::open(&path).unwrap());
+        {
+            let newer = Connection::open(&path).unwrap();
+            newer
+                .execute("UPDATE koma_schema SET version = 99", [])
+                .unwrap();
+        }
+        let error = SqliteStore::open(&path).err().unwrap();
+        assert!(error.contains("newer Koma"), "{error}");
+        let error = SqliteStore::open(&temp.0).err().unwrap();
+        assert!(error.contains("is a folder"), "{error}");
+    }
+
+    #[test]
+    fn a_damaged_row_is_an_error_not_a_panic() {
+        let temp = Temp::new("row");
+        let store = SqliteStore::open(&temp.file()).unwrap();
+        store.insert(game(1)).unwrap();
+        store
+            .lock()
+            .execute("UPDATE games SET headers = '{oops', variant = 'go'", [])
+            .unwrap();
+        let Err(StoreError::Failed(message)) = store.get(game(1).id) else {
+            panic!("a damaged row was read");
+        };
+        assert!(message.contains("damaged"), "{message}");
+    }
+}
