@@ -377,6 +377,15 @@ impl<P: Evaluate> Worker<'_, P> {
                 best_changes = best_changes.saturating_sub(1);
             }
         }
+        // Stopped inside the first iteration: no searched value; the static
+        // evaluation stands in (never a mate score made of -INFINITE).
+        if completed.1 == -INFINITE {
+            completed.1 = if root.in_danger() {
+                DRAW
+            } else {
+                root.evaluate()
+            };
+        }
         // A ponder search must not answer before `ponderhit` or `stop`.
         while (limits.infinite || limits.ponder && self.control.is_pondering())
             && !self.control.is_stopped()

@@ -192,3 +192,29 @@ fn a_repetition_is_a_draw_in_search() {
     );
     assert_eq!(result.score, Score::Centipawns(0));
 }
+
+#[test]
+fn a_search_stopped_at_once_still_answers_with_a_sane_score() {
+    let control = SearchControl::default();
+    control.stop();
+    let mut engine = Engine::<StandardShogiPosition>::new(1);
+    let start = StandardShogiPosition::start();
+    let result = engine.search(&[start], &Limits::depth(10), &control, &mut |_| {});
+    assert!(start.is_legal(result.best_move.unwrap()));
+    assert!(
+        matches!(result.score, Score::Centipawns(_)),
+        "{:?}",
+        result.score
+    );
+    let result = engine.search(
+        &[start],
+        &Limits::nodes(1),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert!(
+        matches!(result.score, Score::Centipawns(_)),
+        "{:?}",
+        result.score
+    );
+}
