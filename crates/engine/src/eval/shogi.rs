@@ -4,7 +4,9 @@
 
 use super::Evaluate;
 use crate::score::Value;
-use koma_rules::{Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant};
+use koma_rules::{
+    Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
+};
 
 /// What the evaluation of one game weighs.
 struct Weights {
@@ -66,16 +68,37 @@ fn distance(a: Square, b: Square) -> usize {
     a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())) as usize
 }
 
+/// Mobility: bonus per square a piece of the role reaches (empty or enemy).
+const MOBILITY: [Value; Role::NUM] = [0, 4, 1, 1, 1, 5, 5, 0, 1, 4, 1, 2, 4, 4];
+/// King danger: units per square of the enemy king's zone a role attacks.
+const ZONE_ATTACK: [Value; Role::NUM] = [1, 2, 2, 2, 2, 2, 3, 0, 2, 3, 2, 2, 3, 4];
+/// King danger: units per non-pawn piece the attacker holds in hand.
+const HAND_DANGER: Value = 3;
+/// King danger: units per square next to the king the enemy attacks and
+/// no other piece of the king's side defends.
+const WEAK_SQUARE: Value = 2;
+
 /// The evaluation from Sente's view.
 fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
     let weights = weights(V::VARIANT);
     let kings = [position.king(Color::Sente), position.king(Color::Gote)];
+    let zones = kings.map(|king| {
+        king.map_or(Bitboard::EMPTY, |k| {
+            position.attacks_from(Role::King, Color::Sente, k)
+        })
+    });
     let mut score = [0 as Value; 2];
+    // Squares each side's pieces (king aside) attack, and the danger units
+    // against each side's king.
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut units = [0 as Value; 2];
+    let mut attackers = [0 as Value; 2];
     for color in Color::ALL {
         let us = color.index();
         let own_king = kings[us];
         let enemy_king = kings[1 - us];
-        for square in position.by_color(color) {
+        let own = position.by_color(color);
+        for square in own {
             let Some(piece) = position.piece_at(square) else {
                 continue;
             };
@@ -90,6 +113,14 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
             if let Some(king) = own_king {
                 value += DEFENCE_BY_DISTANCE[distance(square, king)] * DEFENCE_WEIGHT[role] / 100;
             }
+            let reach = position.attacks_from(piece.role, color, square);
+            value += MOBILITY[role] * (reach & !own).count() as Value;
+            attacked[us] |= reach;
+            let hits = (reach & zones[1 - us]).count() as Value;
+            if hits > 0 {
+                units[1 - us] += ZONE_ATTACK[role] * hits;
+                attackers[1 - us] += 1;
+            }
             score[us] += value;
         }
         for (role, count) in position.hand(color).iter() {
@@ -97,7 +128,20 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
         }
     }
     for color in Color::ALL {
-        score[color.index()] -= king_exposure(position, color);
+        let us = color.index();
+        score[us] -= king_exposure(position, color);
+        let hand: Value = position
+            .hand(!color)
+            .iter()
+            .filter(|&(role, _)| role != Role::Pawn)
+            .map(|(_, count)| count as Value)
+            .sum();
+        if attackers[us] + hand == 0 {
+            continue;
+        }
+        let weak = (zones[us] & attacked[1 - us] & !attacked[us]).count() as Value;
+        let danger = units[us] + WEAK_SQUARE * weak + HAND_DANGER * hand.min(4);
+        score[us] -= (danger * danger / 2).min(900);
     }
     score[0] - score[1]
 }
