@@ -28,7 +28,6 @@ pub(crate) fn generate_with_check<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
     listener: &mut F,
 ) -> bool {
     let us = position.turn();
-    let them = !us;
     let own = position.by_color(us);
     let empty = !position.occupied() & V::BOARD;
     let Some(king) = position.king(us) else {
@@ -37,24 +36,9 @@ pub(crate) fn generate_with_check<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
             || generate_drops(position, empty, listener);
     };
 
-    let blockers_without_king = position.blockers().without(king);
-    let mut safe = Bitboard::EMPTY;
-    for target in king_attacks(king) & V::BOARD & !own {
-        if !position.is_attacked(target, them, blockers_without_king) {
-            safe.insert(target);
-        }
-    }
-    if safe.any() {
-        let set = MoveSet::Board {
-            role: Role::King,
-            from: king,
-            to: safe,
-            promote_optional: Bitboard::EMPTY,
-            promote_forced: Bitboard::EMPTY,
-        };
-        if listener(set) {
-            return true;
-        }
+    let safe = position.safe_king_steps(king, king_attacks(king) & V::BOARD & !own);
+    if safe.any() && listener(ShogiPosition::<V>::king_moves(king, safe)) {
+        return true;
     }
 
     let checkers = position.checkers();

@@ -467,24 +467,10 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         }
         let mut king_targets = crate::attacks::king_attacks(king) & enemies & V::BOARD;
         if !V::KINGS_ARE_CAPTURED {
-            let blockers = self.blockers().without(king);
-            for target in king_targets {
-                if self.is_attacked(target, them, blockers) {
-                    king_targets.remove(target);
-                }
-            }
+            king_targets = self.safe_king_steps(king, king_targets);
         }
-        if king_targets.any() {
-            let set = MoveSet::Board {
-                role: Role::King,
-                from: king,
-                to: king_targets,
-                promote_optional: Bitboard::EMPTY,
-                promote_forced: Bitboard::EMPTY,
-            };
-            if listener(set) {
-                return true;
-            }
+        if king_targets.any() && listener(Self::king_moves(king, king_targets)) {
+            return true;
         }
         let targets = if V::KINGS_ARE_CAPTURED {
             enemies
@@ -494,6 +480,33 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             self.checkers.first().map_or(enemies, Bitboard::from_square)
         };
         self.generate_piece_moves(targets, &mut listener)
+    }
+
+    /// The squares of `targets` (next to the king of the side to move, on
+    /// `king`) that the enemy does not attack once the king has left `king`.
+    #[inline(always)]
+    pub(crate) fn safe_king_steps(&self, king: Square, targets: Bitboard) -> Bitboard {
+        let blockers = self.blockers().without(king);
+        let them = !self.turn;
+        let mut safe = Bitboard::EMPTY;
+        for target in targets {
+            if !self.is_attacked(target, them, blockers) {
+                safe.insert(target);
+            }
+        }
+        safe
+    }
+
+    /// The king's moves from `king` to `to`, as one set.
+    #[inline(always)]
+    pub(crate) fn king_moves(king: Square, to: Bitboard) -> MoveSet {
+        MoveSet::Board {
+            role: Role::King,
+            from: king,
+            to,
+            promote_optional: Bitboard::EMPTY,
+            promote_forced: Bitboard::EMPTY,
+        }
     }
 
     /// Whether the side to move has a legal move.
