@@ -4,33 +4,19 @@
 
 mod common;
 
-use common::{koma, scratch, usi_of};
-use std::path::PathBuf;
-
-fn shared(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{koma, scratch, shared_record, shared_record_names, usi_of};
 
 #[test]
 fn every_shared_record_survives_every_format() {
-    let mut names: Vec<String> = std::fs::read_dir(shared(""))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".md"))
-        .collect();
-    names.sort();
+    let names = shared_record_names();
     assert_eq!(names.len(), 19);
     for name in names {
-        let original = usi_of(&shared(&name));
+        let original = usi_of(&shared_record(&name));
         assert!(original.starts_with("position "), "{name}: {original}");
         assert_eq!(original.lines().count(), 1, "{name}");
         for extension in ["kif", "kifu", "csa", "usi"] {
             let path = scratch(&format!("{name}.{extension}"));
-            let out = koma(&["convert", &shared(&name), &path], b"");
+            let out = koma(&["convert", &shared_record(&name), &path], b"");
             assert!(
                 out.status.success(),
                 "{name} to {extension}: {}",
@@ -127,6 +113,9 @@ fn bad_records_are_refused_with_the_place_and_no_file_is_written() {
     assert!(String::from_utf8_lossy(&csa_spear.stderr).contains("csa records cannot hold"));
     let no_format = koma(&["convert", "-", "-"], b"position startpos");
     assert!(String::from_utf8_lossy(&no_format.stderr).contains("--to"));
-    let ki2_out = koma(&["convert", &shared("4.ki2"), &scratch("x.ki2")], b"");
+    let ki2_out = koma(
+        &["convert", &shared_record("4.ki2"), &scratch("x.ki2")],
+        b"",
+    );
     assert!(String::from_utf8_lossy(&ki2_out.stderr).contains("does not write"));
 }

@@ -8,7 +8,6 @@ mod serve_client;
 use serde_json::{json, Value};
 use serve_client::{receive, send, start, usi_list};
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
@@ -376,24 +375,13 @@ fn undo_and_resign() {
     assert_eq!(reply.status, 422);
 }
 
-fn shared(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
-        .join(name)
-}
-
 #[test]
 fn every_shared_record_is_imported_and_saved_back() {
     let server = start();
-    let mut names: Vec<String> = std::fs::read_dir(shared(""))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".md"))
-        .collect();
-    names.sort();
+    let names = common::shared_record_names();
     assert!(names.len() >= 19, "{names:?}");
     for name in &names {
-        let path = shared(name);
+        let path = common::shared_record(name);
         let bytes = std::fs::read(&path).unwrap();
         let reply = server.request(
             "POST",
@@ -410,7 +398,7 @@ fn every_shared_record_is_imported_and_saved_back() {
         let state = reply.json();
         let id = state["id"].as_str().unwrap();
         // The USI line agrees with `koma convert`'s.
-        let expected = common::usi_of(&path.to_string_lossy());
+        let expected = common::usi_of(&path);
         let usi = server.get(&format!("/api/games/{id}/record?format=usi"));
         assert_eq!(usi.status, 200, "{name}");
         let usi_text = String::from_utf8(usi.body.clone()).unwrap();
