@@ -1,11 +1,14 @@
 //! `generate_captures` lists exactly the legal moves onto an enemy piece,
 //! on positions reached by random play in each shogi-like game.
 
+mod common;
+
+use common::Rng;
 use koma_rules::{Move, Position, ShogiPosition, ShogiVariant};
 use proptest::prelude::*;
 
 fn captures_agree<V: ShogiVariant>(seed: u64, plies: usize, fen: Option<&str>) {
-    let mut state = seed | 1;
+    let mut rng = Rng(seed | 1);
     let mut position = match fen {
         Some(text) => ShogiPosition::<V>::from_text(text).expect("test positions parse"),
         None => ShogiPosition::<V>::start(),
@@ -31,14 +34,11 @@ fn captures_agree<V: ShogiVariant>(seed: u64, plies: usize, fen: Option<&str>) {
         if legal.is_empty() {
             break;
         }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
         // Prefer captures, so hands fill and positions get sharp.
-        let pick = if !captures.is_empty() && state % 3 == 0 {
-            captures[(state >> 8) as usize % captures.len()]
+        let pick = if !captures.is_empty() && rng.below(3) == 0 {
+            captures[rng.below(captures.len())]
         } else {
-            legal[(state >> 8) as usize % legal.len()]
+            legal[rng.below(legal.len())]
         };
         position.play_unchecked(pick);
     }

@@ -4,26 +4,16 @@
 //! notation round-trips, and the legality check accepts exactly the
 //! generated moves.
 
+mod common;
 mod reference;
 
+use common::Rng;
 use koma_rules::{
     Bitboard, MinishogiPosition, Move, PawnsPosition, Position, Role, ShogiPosition, ShogiVariant,
     SpearPosition, StandardShogiPosition,
 };
 use proptest::prelude::*;
 use reference::{RefPosition, RefVariant};
-
-/// A small deterministic generator, seeded by proptest.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The fields both implementations write the same way: board, side, hands
 /// (shogi family) or board, side, en passant (pawns).
