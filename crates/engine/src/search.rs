@@ -614,7 +614,7 @@ impl<P: Evaluate> Worker<'_, P> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply);
+            return self.quiescence_known(position, alpha, beta, ply, in_danger);
         }
         if self.stopped {
             return DRAW;
@@ -782,18 +782,31 @@ impl<P: Evaluate> Worker<'_, P> {
         }
     }
 
-    fn quiescence(&mut self, position: &P, mut alpha: Value, beta: Value, ply: usize) -> Value {
-        if self.stopped {
-            return DRAW;
-        }
-        self.seldepth = self.seldepth.max(ply);
+    fn quiescence(&mut self, position: &P, alpha: Value, beta: Value, ply: usize) -> Value {
         if let Some(value) = self.known(position, ply) {
             return value;
         }
         if ply >= MAX_PLY - 2 {
             return position.evaluate();
         }
-        let in_danger = position.in_danger();
+        self.quiescence_known(position, alpha, beta, ply, position.in_danger())
+    }
+
+    /// Quiescence once the caller has looked for a known result and the
+    /// ply limit, and knows whether the side to move is in danger (the main
+    /// search has, at its horizon: not done twice).
+    fn quiescence_known(
+        &mut self,
+        position: &P,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        in_danger: bool,
+    ) -> Value {
+        if self.stopped {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
         if !in_danger {
