@@ -129,6 +129,16 @@ fn ply_of(value: &serde_json::Value) -> Result<u64, Refusal> {
     })
 }
 
+/// Runs `work`, which may wait for the database, on tokio's blocking
+/// threads, so that the async threads keep serving other requests.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|_| Err(Refusal::internal("The request failed inside the server.")))
+}
+
 fn created(state: state::GameState) -> Response {
     let location = format!("/api/games/{}", state.id);
     let mut response = (StatusCode::CREATED, Json(state)).into_response();
@@ -154,7 +164,7 @@ async fn create(State(app): State<App>, headers: HeaderMap, body: Body) -> Respo
         Ok(request) => request,
         Err(refusal) => return refusal.into_response(),
     };
-    match app.games.create(request) {
+    match blocking(move || app.games.create(request)).await {
         Ok(state) => created(state),
         Err(refusal) => refusal.into_response(),
     }
@@ -189,22 +199,32 @@ async fn import(
                     ))
                 })
             }) {
-            Ok(request) => app.games.import(
-                request.text.as_bytes(),
-                request.format.as_deref(),
-                request.variant.as_deref(),
-                request.filename.as_deref(),
-            ),
+            Ok(request) => {
+                blocking(move || {
+                    app.games.import(
+                        request.text.as_bytes(),
+                        request.format.as_deref(),
+                        request.variant.as_deref(),
+                        request.filename.as_deref(),
+                    )
+                })
+                .await
+            }
             Err(refusal) => Err(refusal),
         }
     } else {
         match read_body(&headers, body, IMPORT_LIMIT).await {
-            Ok(bytes) => app.games.import(
-                &bytes,
-                query.get("format").map(String::as_str),
-                query.get("variant").map(String::as_str),
-                query.get("filename").map(String::as_str),
-            ),
+            Ok(bytes) => {
+                blocking(move || {
+                    app.games.import(
+                        &bytes,
+                        query.get("format").map(String::as_str),
+                        query.get("variant").map(String::as_str),
+                        query.get("filename").map(String::as_str),
+                    )
+                })
+                .await
+            }
             Err(refusal) => Err(refusal),
         }
     };
@@ -215,7 +235,7 @@ async fn import(
 }
 
 async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
-    answer(app.games.state(&id))
+    answer(blocking(move || app.games.state(&id)).await)
 }
 
 #[derive(Deserialize)]
@@ -223,6 +243,8 @@ struct MoveRequest {
     #[serde(rename = "move")]
     text: String,
     ply: serde_json::Value,
+    #[serde(default)]
+    token: Option<String>,
 }
 
 async fn play(
@@ -234,7 +256,11 @@ async fn play(
     let result = async {
         let request: MoveRequest = json_body(&headers, body).await?;
         let ply = ply_of(&request.ply)?;
-        app.games.play(&id, ply, &request.text)
+        blocking(move || {
+            app.games
+                .play(&id, ply, &request.text, request.token.as_deref())
+        })
+        .await
     };
     answer(result.await)
 }
@@ -242,6 +268,10 @@ async fn play(
 #[derive(Deserialize)]
 struct UndoRequest {
     ply: serde_json::Value,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    decline: bool,
 }
 
 async fn undo(
@@ -252,7 +282,12 @@ async fn undo(
 ) -> Response {
     let result = async {
         let request: UndoRequest = json_body(&headers, body).await?;
-        app.games.undo(&id, ply_of(&request.ply)?)
+        let ply = ply_of(&request.ply)?;
+        blocking(move || {
+            app.games
+                .undo(&id, ply, request.token.as_deref(), request.decline)
+        })
+        .await
     };
     answer(result.await)
 }
@@ -262,6 +297,8 @@ struct ResignRequest {
     ply: serde_json::Value,
     #[serde(default)]
     color: Option<String>,
+    #[serde(default)]
+    token: Option<String>,
 }
 
 async fn resign(
@@ -272,8 +309,16 @@ async fn resign(
 ) -> Response {
     let result = async {
         let request: ResignRequest = json_body(&headers, body).await?;
-        app.games
-            .resign(&id, ply_of(&request.ply)?, request.color.as_deref())
+        let ply = ply_of(&request.ply)?;
+        blocking(move || {
+            app.games.resign(
+                &id,
+                ply,
+                request.color.as_deref(),
+                request.token.as_deref(),
+            )
+        })
+        .await
     };
     answer(result.await)
 }
@@ -284,8 +329,8 @@ async fn record(
     RawQuery(query): RawQuery,
 ) -> Response {
     let query = query_params(query.as_deref());
-    let format = query.get("format").map_or("kif", String::as_str);
-    match app.games.record(&id, format) {
+    let format = query.get("format").cloned().unwrap_or_else(|| "kif".into());
+    match blocking(move || app.games.record(&id, &format)).await {
         Ok(download) => {
             let disposition = format!("attachment; filename=\"{}\"", download.filename);
             let mut response = download.bytes.into_response();

@@ -39,12 +39,13 @@ fn pick_in<P: Evaluate>(game: &Game<P>, level: u8, think: Duration) -> Option<St
 }
 
 impl MovePicker for EnginePicker {
-    fn pick(&self, game: &AnyGame, level: u8) -> Option<String> {
+    fn pick(&self, game: &AnyGame, level: u8, budget: Option<Duration>) -> Option<String> {
+        let think = budget.map_or(self.think, |budget| budget.min(self.think));
         match game {
-            AnyGame::Spear(game) => pick_in(game, level, self.think),
-            AnyGame::Minishogi(game) => pick_in(game, level, self.think),
-            AnyGame::Shogi(game) => pick_in(game, level, self.think),
-            AnyGame::Pawns(game) => pick_in(game, level, self.think),
+            AnyGame::Spear(game) => pick_in(game, level, think),
+            AnyGame::Minishogi(game) => pick_in(game, level, think),
+            AnyGame::Shogi(game) => pick_in(game, level, think),
+            AnyGame::Pawns(game) => pick_in(game, level, think),
         }
     }
 }

@@ -363,6 +363,11 @@ impl AnyGame {
         each_game!(self, g => g.resign(color))
     }
 
+    /// Ends the game for a reason the positions do not show (a flag).
+    pub fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {
+        each_game!(self, g => g.declare(outcome))
+    }
+
     /// Everything the page shows.
     pub fn view(&self) -> GameView {
         each_game!(self, g => view(g))

@@ -11,9 +11,12 @@
 
 mod api;
 mod assets;
+mod clock;
 mod computer;
 mod live;
 mod names;
+mod rate;
+mod seats;
 mod service;
 mod sqlite_store;
 mod state;
@@ -124,6 +127,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         store,
         Some(Arc::new(computer::EnginePicker::default())),
     ));
+    games.listen_to_store()?;
     let app = api::router(api::App {
         games,
         shutdown: stopping.clone(),

@@ -1,16 +1,23 @@
 //! What the API does, apart from HTTP: create, import, change and export
-//! games, tell watchers of every change, and (later) let the computer reply.
+//! games, check who may change them, keep their clocks, tell watchers of
+//! every change, and let the computer reply.
+//!
+//! Every call here may wait for the database: the HTTP side runs them on
+//! tokio's blocking threads.
 
+use super::clock::{self, Clock, TimeControl};
 use super::live::{AnyGame, Undone, MAX_MOVES};
 use super::names::{self, Opponent};
+use super::seats::{Mode, Seats, Token};
 use super::state::{GameState, HeadersView};
 use super::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_records::{read_any, write_any, Format, LoadError};
-use koma_rules::{GameError, Variant};
+use koma_rules::{Color, EndReason, GameError, Outcome, Variant};
 use serde::Deserialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// A request the server will not carry out: the HTTP status, a sentence for
@@ -45,6 +52,11 @@ impl Refusal {
         }
     }
 
+    /// 403: the seat token does not allow it.
+    pub fn forbidden(message: impl Into<String>) -> Refusal {
+        Refusal::new(StatusCode::FORBIDDEN, message)
+    }
+
     /// 422: well-formed but impossible.
     pub fn unprocessable(message: impl Into<String>) -> Refusal {
         Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, message)
@@ -64,7 +76,8 @@ impl Refusal {
         )
     }
 
-    fn internal(message: impl Into<String>) -> Refusal {
+    /// 500: the server failed (its database, or a bug).
+    pub fn internal(message: impl Into<String>) -> Refusal {
         Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 }
@@ -73,8 +86,9 @@ impl Refusal {
 /// without one refuses computer opponents).
 pub trait MovePicker: Send + Sync + 'static {
     /// The move to play in `game` at strength `level` (1–20), as USI/UCI
-    /// text; `None` if there is none.
-    fn pick(&self, game: &AnyGame, level: u8) -> Option<String>;
+    /// text, thinking at most `budget` if given (its clock); `None` if
+    /// there is none.
+    fn pick(&self, game: &AnyGame, level: u8, budget: Option<Duration>) -> Option<String>;
 }
 
 /// A file to download.
@@ -101,6 +115,57 @@ pub struct NewGame {
     /// Who plays the other side.
     #[serde(default)]
     pub opponent: Option<OpponentRequest>,
+    /// `"local"` (default: this page holds both seats) or `"shared"`
+    /// (each player opens a seat link).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The clocks, if the game is timed.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+}
+
+/// A time control in seconds, checked before it is kept (any JSON, so that
+/// `-1` or `"5"` get a sentence rather than a 400).
+#[derive(Debug, Deserialize)]
+pub struct ClockRequest {
+    /// Main time per side.
+    #[serde(default)]
+    pub initial: Option<serde_json::Value>,
+    /// Added after each move.
+    #[serde(default)]
+    pub increment: Option<serde_json::Value>,
+    /// Time per move once the main time is spent.
+    #[serde(default)]
+    pub byoyomi: Option<serde_json::Value>,
+}
+
+/// Who asks for a change.
+#[derive(Clone, Copy, Debug)]
+pub enum Actor<'a> {
+    /// The server itself: the computer's reply.
+    Server,
+    /// A request, with the seat token it carries if any.
+    Player(Option<&'a str>),
+}
+
+/// What a change sees: the replayed game, the stored one (for its seats,
+/// mode and takeback request) and the side of the seat asking, if any.
+pub struct Seated<'a> {
+    /// The game, replayed; the change applies itself here.
+    pub game: &'a mut AnyGame,
+    /// The stored game; `moves`, `declared`, `clock` and `version` are
+    /// brought up to date from `game` after the change.
+    pub stored: &'a mut StoredGame,
+    /// The side whose token came with the request (`None` for the server,
+    /// or in a game from before seats).
+    pub seat: Option<Color>,
+}
+
+/// A watched game's channel and the last version sent through it, so that
+/// a state older than one already sent is never sent after it.
+struct Watch {
+    sender: broadcast::Sender<Arc<str>>,
+    sent: u64,
 }
 
 /// The opponent asked for, checked before it is kept.
@@ -120,12 +185,11 @@ pub struct OpponentRequest {
 pub struct Games {
     store: Box<dyn GameStore>,
     /// A channel per watched game, carrying the `state` message to send.
-    watchers: Mutex<HashMap<GameId, broadcast::Sender<Arc<str>>>>,
-    /// Serialises change-then-broadcast, so that watchers receive the
-    /// states of one game in the order they happened.
-    changes: Mutex<()>,
+    watchers: Mutex<HashMap<GameId, Watch>>,
     /// Games whose computer is thinking now, so that it thinks once.
     thinking: Mutex<HashSet<GameId>>,
+    /// Games whose running clock has a timer waiting for its flag.
+    timers: Mutex<HashSet<GameId>>,
     picker: Option<Arc<dyn MovePicker>>,
 }
 
@@ -174,10 +238,32 @@ impl Games {
         Games {
             store,
             watchers: Mutex::new(HashMap::new()),
-            changes: Mutex::new(()),
             thinking: Mutex::new(HashSet::new()),
+            timers: Mutex::new(HashSet::new()),
             picker,
         }
+    }
+
+    /// Tells this process's watchers of the changes other processes make
+    /// to the games they watch (a store shared through PostgreSQL).
+    pub fn listen_to_store(self: &Arc<Self>) -> Result<(), String> {
+        let games = Arc::downgrade(self);
+        self.store
+            .listen(Arc::new(move |id, version| {
+                let Some(games) = games.upgrade() else { return };
+                let behind = lock(&games.watchers)
+                    .get(&id)
+                    .is_some_and(|watch| watch.sent < version);
+                if behind {
+                    if let Ok(state) = games.state(&id.to_string()) {
+                        games.broadcast(id, &state);
+                    }
+                }
+            }))
+            .map_err(|e| match e {
+                StoreError::Failed(message) => message,
+                _ => "the games database cannot tell of other servers' changes".to_owned(),
+            })
     }
 
     fn parse_id(text: &str) -> Result<GameId, Refusal> {
@@ -206,41 +292,76 @@ impl Games {
         Ok(GameState::new(stored, Self::replay(stored)?.view()))
     }
 
-    /// The state of game `id`. If the computer is to move and not thinking
-    /// (the server was restarted while it thought), it starts again.
+    /// The state of game `id`. A flag that has fallen is declared now; if
+    /// the computer is to move and not thinking (the server was restarted
+    /// while it thought), it starts again; a running clock gets its timer.
     pub fn state(self: &Arc<Self>, id: &str) -> Result<GameState, Refusal> {
-        let stored = self.load(Self::parse_id(id)?)?;
-        let game = Self::replay(&stored)?;
-        self.computer_turn(&stored, &game);
+        let game_id = Self::parse_id(id)?;
+        let mut stored = self.load(game_id)?;
+        let mut game = Self::replay(&stored)?;
+        if Self::flag_fell(&stored, &game, clock::now_ms()) {
+            if let Some((after, replayed)) = self.flag(game_id)? {
+                (stored, game) = (after, replayed);
+            }
+        }
+        self.after_change(&stored, &game);
         Ok(GameState::new(&stored, game.view()))
     }
 
-    /// Keeps a new game and returns its state.
+    /// Keeps a new game and returns its state, with its seat tokens.
     fn insert(
         self: &Arc<Self>,
         game: AnyGame,
         headers: HeadersView,
         opponent: Opponent,
+        mode: Mode,
+        clock: Option<Clock>,
     ) -> Result<GameState, Refusal> {
         let id = GameId::random().map_err(Refusal::internal)?;
-        let stored = StoredGame {
+        let variant = game.variant();
+        let computer = Self::computer_color(variant, &opponent);
+        let seats = Seats::random(|color| computer != Some(color)).map_err(Refusal::internal)?;
+        let mut stored = StoredGame {
             id,
-            variant: game.variant(),
+            variant,
             start: game.start_text(),
             moves: game.move_texts(),
-            declared: game
-                .declared()
-                .map(|o| Declared::from_outcome(game.variant(), o)),
+            declared: game.declared().map(|o| Declared::from_outcome(variant, o)),
             headers,
             opponent,
             version: 1,
+            seats: Some(seats.clone()),
+            mode,
+            takeback: None,
+            clock,
         };
+        if let Some(clock) = &mut stored.clock {
+            clock.restart(game.ply(), game.outcome().is_some(), clock::now_ms());
+        }
         self.store.insert(stored.clone()).map_err(|e| match e {
             StoreError::Failed(message) => Refusal::internal(message),
             _ => Refusal::internal("the game could not be kept"),
         })?;
-        self.computer_turn(&stored, &game);
-        Ok(GameState::new(&stored, game.view()))
+        self.after_change(&stored, &game);
+        let mut state = GameState::new(&stored, game.view());
+        state.seats = Some(
+            Color::ALL
+                .into_iter()
+                .filter_map(|color| {
+                    let token = seats.of(color)?;
+                    Some((names::color_name(variant, color), token.reveal()))
+                })
+                .collect::<BTreeMap<_, _>>(),
+        );
+        Ok(state)
+    }
+
+    /// The side the computer plays, if it plays.
+    fn computer_color(variant: Variant, opponent: &Opponent) -> Option<Color> {
+        match opponent {
+            Opponent::Computer { color, .. } => names::parse_color(variant, color),
+            Opponent::Human => None,
+        }
     }
 
     /// `POST /api/games`.
@@ -256,9 +377,41 @@ impl Games {
             None => Opponent::Human,
             Some(asked) => self.opponent(variant, asked)?,
         };
+        let mode = match request.mode.as_deref() {
+            None | Some("local") => Mode::Local,
+            Some("shared") if matches!(opponent, Opponent::Human) => Mode::Shared,
+            Some("shared") => {
+                return Err(Refusal::unprocessable(
+                    "A game against the computer is played at one screen: its mode is \"local\".",
+                ))
+            }
+            Some(other) => {
+                return Err(Refusal::unprocessable(format!(
+                    "Unknown mode {:?}: expected \"local\" (one screen) or \"shared\" (seat links).",
+                    other.chars().take(20).collect::<String>()
+                )))
+            }
+        };
+        let control = match &request.clock {
+            None => None,
+            Some(asked) => Some(
+                TimeControl::from_seconds(
+                    asked.initial.as_ref(),
+                    asked.increment.as_ref(),
+                    asked.byoyomi.as_ref(),
+                )
+                .map_err(Refusal::unprocessable)?,
+            ),
+        };
         let game =
             AnyGame::new(variant, request.position.as_deref()).map_err(Refusal::unprocessable)?;
-        self.insert(game, request.headers.unwrap_or_default(), opponent)
+        let mut headers = request.headers.unwrap_or_default();
+        if let Some(control) = &control {
+            headers
+                .time_control
+                .get_or_insert_with(|| control.describe());
+        }
+        self.insert(game, headers, opponent, mode, control.map(Clock::new))
     }
 
     fn opponent(&self, variant: Variant, asked: OpponentRequest) -> Result<Opponent, Refusal> {
@@ -341,7 +494,7 @@ impl Games {
             })
         })?;
         let (game, headers) = AnyGame::from_record(record).map_err(Refusal::unprocessable)?;
-        self.insert(game, headers.into(), Opponent::Human)
+        self.insert(game, headers.into(), Opponent::Human, Mode::Local, None)
     }
 
     /// `GET /api/games/{id}/record?format=…`.
@@ -387,32 +540,38 @@ impl Games {
         })
     }
 
-    /// Applies `action` to game `id` if the page's `ply` is current, keeps
-    /// the result, tells the watchers and returns the new state. A refusal
-    /// carries the state as it is.
+    /// Applies `action` to game `id` for `actor` if the page's `ply` is
+    /// current, keeps the result, tells the watchers and returns the new
+    /// state. A refusal carries the state as it is.
     fn change(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
-        action: &mut dyn FnMut(&mut AnyGame) -> Result<(), Refusal>,
+        actor: Actor<'_>,
+        action: &mut dyn FnMut(&mut Seated<'_>) -> Result<(), Refusal>,
     ) -> Result<GameState, Refusal> {
-        self.change_version(id, ply, None, action)
+        self.change_version(id, ply, None, actor, action)
     }
 
     /// [`Games::change`], refused also unless the game is still at
     /// `version` (when given): a computer's reply must answer the very
     /// position it was computed for, not one that an undo and a replay
     /// brought back to the same number of moves.
+    ///
+    /// In order: a flag that has fallen is declared (and kept, whatever the
+    /// request), then the seat token is checked, then the ply, then the
+    /// change is applied and the clocks charged.
     fn change_version(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
         version: Option<u64>,
-        action: &mut dyn FnMut(&mut AnyGame) -> Result<(), Refusal>,
+        actor: Actor<'_>,
+        action: &mut dyn FnMut(&mut Seated<'_>) -> Result<(), Refusal>,
     ) -> Result<GameState, Refusal> {
         let id = Self::parse_id(id)?;
-        let order = lock(&self.changes);
         let mut after = None;
+        let mut flag_fell = false;
         let result = self.store.update(id, &mut |stored: &mut StoredGame| {
             if version.is_some_and(|version| version != stored.version) {
                 return Err(Refusal::new(
@@ -420,7 +579,15 @@ impl Games {
                     "The game changed while the computer was thinking.",
                 ));
             }
+            let now = clock::now_ms();
             let mut game = Self::replay(stored)?;
+            if Self::flag_fell(stored, &game, now) {
+                Self::declare_timeout(stored, &mut game, now);
+                flag_fell = true;
+                after = Some(game);
+                return Ok(());
+            }
+            let seat = Self::authorize(stored, actor)?;
             let played = game.ply();
             if ply != played as u64 {
                 let moves = |n: u64| if n == 1 { "1 move".to_owned() } else { format!("{n} moves") };
@@ -434,7 +601,25 @@ impl Games {
                     ),
                 ));
             }
-            action(&mut game)?;
+            let (turn, outcome) = (game.turn(), game.outcome());
+            action(&mut Seated {
+                game: &mut game,
+                stored,
+                seat,
+            })?;
+            let moved = game.ply() != played || game.outcome() != outcome;
+            if let Some(clock) = &mut stored.clock {
+                if game.ply() == played + 1 && clock.charge(turn, now).is_err() {
+                    // Cannot happen: a fallen flag was declared above.
+                    return Err(Refusal::unprocessable("The time ran out."));
+                }
+                if moved {
+                    clock.restart(game.ply(), game.outcome().is_some(), now);
+                }
+            }
+            if moved {
+                stored.takeback = None;
+            }
             stored.moves = game.move_texts();
             stored.declared = game
                 .declared()
@@ -447,8 +632,17 @@ impl Games {
             (Ok(stored), Some(game)) => {
                 let state = GameState::new(&stored, game.view());
                 self.broadcast(id, &state);
-                drop(order);
-                self.computer_turn(&stored, &game);
+                self.after_change(&stored, &game);
+                if flag_fell {
+                    let mut refusal = Refusal::unprocessable(
+                        state
+                            .outcome
+                            .as_ref()
+                            .map_or("The time ran out.".to_owned(), |o| o.message.clone()),
+                    );
+                    refusal.state = Some(Box::new(state));
+                    return Err(refusal);
+                }
                 Ok(state)
             }
             (Err(StoreError::NotFound), _) => Err(Refusal::no_game(&id.to_string())),
@@ -465,21 +659,115 @@ impl Games {
         }
     }
 
-    /// `POST /api/games/{id}/moves`.
-    pub fn play(self: &Arc<Self>, id: &str, ply: u64, text: &str) -> Result<GameState, Refusal> {
-        self.play_at(id, ply, None, text)
+    /// The side whose seat token came with the request; `None` for the
+    /// server itself and for games kept before seats existed.
+    fn authorize(stored: &StoredGame, actor: Actor<'_>) -> Result<Option<Color>, Refusal> {
+        let (Actor::Player(token), Some(seats)) = (actor, &stored.seats) else {
+            return Ok(None);
+        };
+        let Some(token) = token else {
+            return Err(Refusal::forbidden(
+                "This page watches the game: only its players, with their seat links, can change it.",
+            ));
+        };
+        // The same sentence for a malformed token and a wrong one.
+        Token::parse(token)
+            .and_then(|token| seats.side_of(&token))
+            .map(Some)
+            .ok_or_else(|| Refusal::forbidden("That seat token is not one of this game's."))
     }
 
-    /// Plays `text` if the game is at `ply` (and at `version`, if given).
+    /// Whether the side to move in `game` has run out of time at `now`.
+    fn flag_fell(stored: &StoredGame, game: &AnyGame, now: i64) -> bool {
+        game.outcome().is_none()
+            && stored
+                .clock
+                .as_ref()
+                .is_some_and(|clock| clock.flagged(game.turn(), now))
+    }
+
+    /// Ends `game` on time: the side to move lost.
+    fn declare_timeout(stored: &mut StoredGame, game: &mut AnyGame, now: i64) {
+        let loser = game.turn();
+        if game
+            .declare(Outcome::win(!loser, EndReason::Timeout))
+            .is_ok()
+        {
+            if let Some(clock) = &mut stored.clock {
+                let spent = clock.main_ms[loser.index()];
+                clock.main_ms[loser.index()] = 0;
+                clock.restart(game.ply(), true, now);
+                let _ = spent;
+            }
+            stored.declared = game
+                .declared()
+                .map(|o| Declared::from_outcome(stored.variant, o));
+            stored.takeback = None;
+            stored.version += 1;
+        }
+    }
+
+    /// Declares the fall of game `id`'s flag if it has fallen (checked
+    /// again inside the change: another process may have got there first),
+    /// tells the watchers, and returns the game as it is afterwards.
+    fn flag(self: &Arc<Self>, id: GameId) -> Result<Option<(StoredGame, AnyGame)>, Refusal> {
+        let mut after = None;
+        let result = self.store.update(id, &mut |stored: &mut StoredGame| {
+            let now = clock::now_ms();
+            let mut game = Self::replay(stored)?;
+            if !Self::flag_fell(stored, &game, now) {
+                // Rolled back: nothing to write.
+                return Err(Refusal::new(StatusCode::OK, "not yet"));
+            }
+            Self::declare_timeout(stored, &mut game, now);
+            after = Some(game);
+            Ok(())
+        });
+        match (result, after) {
+            (Ok(stored), Some(game)) => {
+                self.broadcast(id, &GameState::new(&stored, game.view()));
+                Ok(Some((stored, game)))
+            }
+            (Err(StoreError::Refused(_)), _) => Ok(None),
+            (Err(StoreError::NotFound), _) => Err(Refusal::no_game(&id.to_string())),
+            (Err(StoreError::Failed(message)), _) => Err(Refusal::internal(message)),
+            (Ok(_), None) => Ok(None),
+        }
+    }
+
+    /// `POST /api/games/{id}/moves`.
+    pub fn play(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        text: &str,
+        token: Option<&str>,
+    ) -> Result<GameState, Refusal> {
+        self.play_at(id, ply, None, text, Actor::Player(token))
+    }
+
+    /// Plays `text` for `actor` if the game is at `ply` (and at `version`,
+    /// if given).
     fn play_at(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
         version: Option<u64>,
         text: &str,
+        actor: Actor<'_>,
     ) -> Result<GameState, Refusal> {
-        self.change_version(id, ply, version, &mut |game| {
+        self.change_version(id, ply, version, actor, &mut |seated| {
+            let game = &mut *seated.game;
             let variant = game.variant();
+            if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
+                if game.outcome().is_none() {
+                    return Err(Refusal::forbidden(format!(
+                        "It is {}'s turn, and this seat plays {}.",
+                        names::color_title(variant, game.turn()),
+                        names::color_title(variant, seat)
+                    )));
+                }
+            }
             let example = if variant == Variant::Pawns {
                 "UCI notation, like e2e4"
             } else {
@@ -516,43 +804,139 @@ impl Games {
 
     /// `POST /api/games/{id}/undo`.
     ///
-    /// Against the computer, a move taken back gives the turn to the
-    /// computer, which would only play again: the computer's reply is taken
-    /// back with it, so the player is to move, as on lishogi.
-    pub fn undo(self: &Arc<Self>, id: &str, ply: u64) -> Result<GameState, Refusal> {
-        let stored = self.load(Self::parse_id(id)?)?;
-        let computer = match &stored.opponent {
-            Opponent::Computer { color, .. } => names::parse_color(stored.variant, color),
-            Opponent::Human => None,
-        };
-        self.change(id, ply, &mut |game| match game.undo() {
-            Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
-                game.undo();
-                Ok(())
+    /// In a local game an undo takes back at once. Against the computer, a
+    /// move taken back gives the turn to the computer, which would only play
+    /// again: the computer's reply is taken back with it, so the player is to
+    /// move, as on lishogi. In a shared game it is a request to take back
+    /// one's last move, which the other player accepts by asking too (or
+    /// declines); see [`Games::shared_takeback`].
+    pub fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        token: Option<&str>,
+        decline: bool,
+    ) -> Result<GameState, Refusal> {
+        self.change(id, ply, Actor::Player(token), &mut |seated| {
+            if seated.stored.mode == Mode::Shared {
+                return Self::shared_takeback(seated, decline);
             }
-            Some(Undone::Ending | Undone::Move) => Ok(()),
-            None => Err(Refusal::unprocessable("There is no move to take back.")),
+            if decline {
+                return Err(Refusal::unprocessable(
+                    "There is no request to take back to decline.",
+                ));
+            }
+            let computer = Self::computer_color(seated.stored.variant, &seated.stored.opponent);
+            let game = &mut *seated.game;
+            match game.undo() {
+                Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
+                    game.undo();
+                    Ok(())
+                }
+                Some(Undone::Ending | Undone::Move) => Ok(()),
+                None => Err(Refusal::unprocessable("There is no move to take back.")),
+            }
         })
     }
 
-    /// `POST /api/games/{id}/resign`.
+    /// A takeback between two players: the first to ask is recorded (and
+    /// every page shows the request); when the other asks too, the asker's
+    /// last move is taken back (with the reply after it, if any), so that
+    /// the asker is to move. Declining, or any move, drops the request.
+    fn shared_takeback(seated: &mut Seated<'_>, decline: bool) -> Result<(), Refusal> {
+        let Some(me) = seated.seat else {
+            return Err(Refusal::forbidden(
+                "Only the players can ask to take a move back.",
+            ));
+        };
+        let variant = seated.stored.variant;
+        let game = &mut *seated.game;
+        if game.outcome().is_some() {
+            return Err(Refusal::unprocessable(
+                "The game is over: its moves cannot be taken back.",
+            ));
+        }
+        let asker = seated
+            .stored
+            .takeback
+            .as_deref()
+            .and_then(|name| names::parse_color(variant, name));
+        match (decline, asker) {
+            (true, Some(asker)) if asker != me => {
+                seated.stored.takeback = None;
+                Ok(())
+            }
+            (true, _) => Err(Refusal::unprocessable(
+                "There is no request to take back to decline.",
+            )),
+            (false, Some(asker)) if asker != me => {
+                Self::take_back_for(game, asker).ok_or_else(|| {
+                    Refusal::unprocessable("There is no move to take back.")
+                })?;
+                seated.stored.takeback = None;
+                Ok(())
+            }
+            (false, Some(_)) => Err(Refusal::unprocessable(format!(
+                "You have asked to take back already; {} has not answered yet.",
+                names::color_title(variant, !me)
+            ))),
+            (false, None) => {
+                let mut trial = game.clone();
+                Self::take_back_for(&mut trial, me).ok_or_else(|| {
+                    Refusal::unprocessable("You have no move to take back yet.")
+                })?;
+                seated.stored.takeback = Some(names::color_name(variant, me).to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    /// Takes back `side`'s last move and anything after it; `None` (with
+    /// the game unchanged) if `side` has no move to take back.
+    fn take_back_for(game: &mut AnyGame, side: Color) -> Option<()> {
+        let mut trial = game.clone();
+        loop {
+            match trial.undo()? {
+                Undone::Move if trial.turn() == side => break,
+                _ => {}
+            }
+        }
+        *game = trial;
+        Some(())
+    }
+
+    /// `POST /api/games/{id}/resign`: the seat's side resigns (in a game
+    /// from before seats, `color`, by default the side to move).
     pub fn resign(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
         color: Option<&str>,
+        token: Option<&str>,
     ) -> Result<GameState, Refusal> {
-        self.change(id, ply, &mut |game| {
+        self.change(id, ply, Actor::Player(token), &mut |seated| {
+            let game = &mut *seated.game;
             let variant = game.variant();
-            let color = match color {
-                None => game.turn(),
-                Some(name) => names::parse_color(variant, name).ok_or_else(|| {
+            let asked = match color {
+                None => None,
+                Some(name) => Some(names::parse_color(variant, name).ok_or_else(|| {
                     Refusal::unprocessable(format!(
                         "The side that resigns must be {} or {}.",
-                        names::color_name(variant, koma_rules::Color::Sente),
-                        names::color_name(variant, koma_rules::Color::Gote)
+                        names::color_name(variant, Color::Sente),
+                        names::color_name(variant, Color::Gote)
                     ))
-                })?,
+                })?),
+            };
+            let color = match (seated.seat, asked) {
+                (Some(seat), Some(asked)) if asked != seat => {
+                    return Err(Refusal::forbidden(format!(
+                        "This seat plays {}: it cannot resign for {}.",
+                        names::color_title(variant, seat),
+                        names::color_title(variant, asked)
+                    )))
+                }
+                (Some(seat), _) => seat,
+                (None, asked) => asked.unwrap_or(game.turn()),
             };
             game.resign(color).map_err(|error| match error {
                 GameError::Finished(outcome) => Refusal::unprocessable(format!(
@@ -575,7 +959,11 @@ impl Games {
             let mut watchers = lock(&self.watchers);
             watchers
                 .entry(game_id)
-                .or_insert_with(|| broadcast::channel(64).0)
+                .or_insert_with(|| Watch {
+                    sender: broadcast::channel(64).0,
+                    sent: 0,
+                })
+                .sender
                 .subscribe()
         };
         match self.state(id) {
@@ -593,31 +981,88 @@ impl Games {
         let mut watchers = lock(&self.watchers);
         if watchers
             .get(&id)
-            .is_some_and(|sender| sender.receiver_count() == 0)
+            .is_some_and(|watch| watch.sender.receiver_count() == 0)
         {
             watchers.remove(&id);
         }
     }
 
+    /// Sends `state` to the game's watchers unless a later one was sent.
     fn broadcast(&self, id: GameId, state: &GameState) {
-        let sender = lock(&self.watchers).get(&id).cloned();
-        if let Some(sender) = sender {
-            let message = serde_json::json!({ "type": "state", "state": state }).to_string();
-            if sender.send(message.into()).is_err() {
-                self.forget_unwatched(id);
-            }
+        let mut watchers = lock(&self.watchers);
+        let Some(watch) = watchers.get_mut(&id) else {
+            return;
+        };
+        if state.version <= watch.sent {
+            return;
         }
+        watch.sent = state.version;
+        let message = serde_json::json!({ "type": "state", "state": state }).to_string();
+        if watch.sender.send(message.into()).is_err() {
+            watchers.remove(&id);
+        }
+    }
+
+    /// What follows any change or look: the computer's turn, and a timer
+    /// for a running clock.
+    fn after_change(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
+        self.computer_turn(stored, game);
+        self.watch_clock(stored, game);
+    }
+
+    /// Makes sure a running clock has a timer that declares its flag when
+    /// it falls, even if nobody moves or looks. One timer per game; it
+    /// follows the clock from move to move and ends when it stands.
+    fn watch_clock(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
+        let running = game.outcome().is_none()
+            && stored
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.running_since.is_some());
+        if !running {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if !lock(&self.timers).insert(stored.id) {
+            return;
+        }
+        let (games, id) = (self.clone(), stored.id);
+        runtime.spawn(async move {
+            loop {
+                let lookup = games.clone();
+                let deadline = tokio::task::spawn_blocking(move || {
+                    let stored = lookup.store.get(id).ok()?;
+                    let game = Self::replay(&stored).ok()?;
+                    if game.outcome().is_some() {
+                        return None;
+                    }
+                    stored.clock.as_ref()?.deadline(game.turn())
+                })
+                .await
+                .ok()
+                .flatten();
+                let Some(deadline) = deadline else { break };
+                let wait = u64::try_from(deadline.saturating_sub(clock::now_ms())).unwrap_or(0);
+                // A little after the deadline, so that the flag has surely fallen.
+                tokio::time::sleep(Duration::from_millis(wait + 5)).await;
+                let flagger = games.clone();
+                let _ = tokio::task::spawn_blocking(move || flagger.flag(id)).await;
+            }
+            lock(&games.timers).remove(&id);
+        });
     }
 
     /// If the computer is to move in this game, asks it for a move in the
     /// background and plays it like any other; a reply to a position the
     /// game has left (even for one with as many moves) is dropped.
     fn computer_turn(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
-        let (Some(picker), Opponent::Computer { level, color }) = (&self.picker, &stored.opponent)
+        let (Some(picker), Opponent::Computer { level, .. }) = (&self.picker, &stored.opponent)
         else {
             return;
         };
-        let computer = names::parse_color(stored.variant, color);
+        let computer = Self::computer_color(stored.variant, &stored.opponent);
         if game.outcome().is_some() || computer != Some(game.turn()) {
             return;
         }
@@ -627,14 +1072,23 @@ impl Games {
         if !lock(&self.thinking).insert(stored.id) {
             return;
         }
+        let budget = stored.clock.as_ref().map(|clock| {
+            // A fortieth of the main time left, plus most of the byoyomi
+            // and increment: enough to never lose on time.
+            let control = clock.control;
+            let main = clock.main_ms[game.turn().index()];
+            Duration::from_millis(
+                (main / 40 + control.byoyomi_ms * 3 / 4 + control.increment_ms * 3 / 4).max(50),
+            )
+        });
         let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
         let version = stored.version;
         let game_id = stored.id;
         runtime.spawn_blocking(move || {
             let id = game_id.to_string();
-            let played = picker.pick(&game, level).is_some_and(|text| {
+            let played = picker.pick(&game, level, budget).is_some_and(|text| {
                 games
-                    .play_at(&id, game.ply() as u64, Some(version), &text)
+                    .play_at(&id, game.ply() as u64, Some(version), &text, Actor::Server)
                     .is_ok()
             });
             lock(&games.thinking).remove(&game_id);

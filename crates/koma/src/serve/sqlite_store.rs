@@ -17,25 +17,29 @@
 //!
 //! A game is kept as a row of plain data (see [`SCHEMA`]): its id, game,
 //! start position, moves as USI/UCI text, a declared ending, headers and
-//! opponent as JSON, its version and when it was created and last changed.
-//! The `koma_schema` table holds the schema's version for later migrations,
-//! and the file's `application_id` says that it is Koma's, so that a
-//! foreign database is refused rather than written into.
+//! opponent as JSON, its version, seats, takeback request and clocks, and
+//! when it was created and last changed. The `koma_schema` table holds the
+//! schema's version for migrations (a file of schema 1, from before seats
+//! and clocks, is brought to 2 when opened), and the file's
+//! `application_id` says that it is Koma's, so that a foreign database is
+//! refused rather than written into.
 
+use super::clock::{now_ms, Clock};
 use super::names::Opponent;
+use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use super::store::{Change, Declared, GameId, GameStore, StoreError, StoredGame};
 use koma_rules::Variant;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// `PRAGMA application_id` of a Koma games file: "KOMA" in ASCII.
 const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// How long a change waits for another process holding the file's write
 /// lock before it fails.
@@ -44,7 +48,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The tables of a new file.
 const SCHEMA: &str = "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 1.
+    -- The version of this schema: 2.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -68,8 +72,29 @@ CREATE TABLE games (
     version INTEGER NOT NULL,
     -- Milliseconds since 1970-01-01 UTC.
     created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    -- Schema 2. The seats' secret tokens as JSON, first and second
+    -- (null for the computer's side); NULL for games of schema 1, which
+    -- anyone may change.
+    seats TEXT,
+    -- 'local' (one page holds the seats) or 'shared' (seat links).
+    mode TEXT NOT NULL DEFAULT 'local',
+    -- The side that asked to take a move back, unanswered; NULL for none.
+    takeback TEXT,
+    -- The clocks as JSON (control, main time left, running since); NULL
+    -- for an untimed game.
+    clock TEXT
 ) STRICT;
+";
+
+/// Brings a file of schema 1 to schema 2: its games keep no seats (anyone
+/// may go on changing them, as before) and no clocks.
+const MIGRATE_1_TO_2: &str = "
+ALTER TABLE games ADD COLUMN seats TEXT;
+ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'local';
+ALTER TABLE games ADD COLUMN takeback TEXT;
+ALTER TABLE games ADD COLUMN clock TEXT;
+UPDATE koma_schema SET version = 2;
 ";
 
 /// Games in a SQLite file.
@@ -80,25 +105,6 @@ pub struct SqliteStore {
 /// A sentence about a database error.
 fn failed(error: rusqlite::Error) -> StoreError {
     StoreError::Failed(format!("The games database failed: {error}."))
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-/// Runs `f`, telling a multi-threaded tokio runtime that this thread
-/// blocks meanwhile (a commit waits for the disk), so that other requests
-/// move to another thread.
-fn blocking<T>(f: impl FnOnce() -> T) -> T {
-    match tokio::runtime::Handle::try_current() {
-        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(f)
-        }
-        _ => f(),
-    }
 }
 
 /// The columns of a game, as written.
@@ -112,7 +118,15 @@ struct Row {
     headers: String,
     opponent: String,
     version: i64,
+    seats: Option<String>,
+    mode: String,
+    takeback: Option<String>,
+    clock: Option<String>,
 }
+
+/// The columns read and written, in [`Row`]'s order.
+const COLUMNS: &str = "id, variant, start, moves, declared_winner, declared_reason, headers, \
+     opponent, version, seats, mode, takeback, clock";
 
 impl Row {
     fn from_game(game: &StoredGame) -> Result<Row, StoreError> {
@@ -139,6 +153,18 @@ impl Row {
             opponent: json("opponent", serde_json::to_string(&game.opponent))?,
             version: i64::try_from(game.version)
                 .map_err(|_| StoreError::Failed("The game's version is too large.".into()))?,
+            seats: match &game.seats {
+                Some(seats) => Some(json("seats", serde_json::to_string(seats))?),
+                None => None,
+            },
+            mode: json("mode", serde_json::to_string(&game.mode))?
+                .trim_matches('"')
+                .to_owned(),
+            takeback: game.takeback.clone(),
+            clock: match &game.clock {
+                Some(clock) => Some(json("clock", serde_json::to_string(clock))?),
+                None => None,
+            },
         })
     }
 
@@ -153,6 +179,20 @@ impl Row {
             .map_err(|e| format!("its headers cannot be read: {e}"))?;
         let opponent: Opponent = serde_json::from_str(&self.opponent)
             .map_err(|e| format!("its opponent cannot be read: {e}"))?;
+        let seats: Option<Seats> = match &self.seats {
+            Some(text) => Some(
+                serde_json::from_str(text).map_err(|e| format!("its seats cannot be read: {e}"))?,
+            ),
+            None => None,
+        };
+        let mode: Mode = serde_json::from_value(serde_json::Value::String(self.mode))
+            .map_err(|e| format!("its mode cannot be read: {e}"))?;
+        let clock: Option<Clock> = match &self.clock {
+            Some(text) => Some(
+                serde_json::from_str(text).map_err(|e| format!("its clock cannot be read: {e}"))?,
+            ),
+            None => None,
+        };
         Ok(StoredGame {
             id,
             variant,
@@ -165,6 +205,10 @@ impl Row {
             headers,
             opponent,
             version: u64::try_from(self.version).map_err(|_| "its version is negative")?,
+            seats,
+            mode,
+            takeback: self.takeback,
+            clock,
         })
     }
 }
@@ -174,38 +218,30 @@ fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreErr
     let text = id.to_string();
     let row = connection
         .query_row(
-            "SELECT id, variant, start, moves, declared_winner, declared_reason, \
-             headers, opponent, version FROM games WHERE id = ?1",
+            &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
             [&text],
             |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, Option<String>>(5)?,
-                    row.get::<_, String>(6)?,
-                    row.get::<_, String>(7)?,
-                    row.get::<_, i64>(8)?,
-                ))
+                Ok(Row {
+                    id: row.get(0)?,
+                    variant: row.get(1)?,
+                    start: row.get(2)?,
+                    moves: row.get(3)?,
+                    declared_winner: row.get(4)?,
+                    declared_reason: row.get(5)?,
+                    headers: row.get(6)?,
+                    opponent: row.get(7)?,
+                    version: row.get(8)?,
+                    seats: row.get(9)?,
+                    mode: row.get(10)?,
+                    takeback: row.get(11)?,
+                    clock: row.get(12)?,
+                })
             },
         )
         .optional()
         .map_err(failed)?
         .ok_or(StoreError::NotFound)?;
-    let (id_text, variant, start, moves, winner, reason, headers, opponent, version) = row;
-    let game = Row {
-        id: id_text,
-        variant,
-        start,
-        moves,
-        declared_winner: winner,
-        declared_reason: reason,
-        headers,
-        opponent,
-        version,
-    }
+    let game = row
     .into_game()
     .map_err(|why| StoreError::Failed(format!("The stored game {text} is damaged: {why}.")))?;
     if game.id != id {
@@ -291,6 +327,7 @@ impl SqliteStore {
                 .map_err(|_| Prepare::Refused("is damaged: it has no schema version".to_owned()))?;
             match version {
                 Some(SCHEMA_VERSION) => {}
+                Some(1) => transaction.execute_batch(MIGRATE_1_TO_2)?,
                 Some(newer) if newer > SCHEMA_VERSION => {
                     return Err(Prepare::Refused(format!(
                         "was written by a newer Koma (schema version {newer}; this one knows \
@@ -328,12 +365,14 @@ impl SqliteStore {
     fn write(connection: &Connection, row: &Row, new: bool) -> rusqlite::Result<usize> {
         let sql = if new {
             "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
-             declared_reason, headers, opponent, version, created_at, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+             declared_reason, headers, opponent, version, created_at, updated_at, seats, mode, \
+             takeback, clock) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)"
         } else {
             "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
              declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, \
-             updated_at = ?10 WHERE id = ?1"
+             updated_at = ?10, seats = ?11, mode = ?12, takeback = ?13, clock = ?14 \
+             WHERE id = ?1"
         };
         connection.execute(
             sql,
@@ -347,7 +386,11 @@ impl SqliteStore {
                 row.headers,
                 row.opponent,
                 row.version,
-                now_ms()
+                now_ms(),
+                row.seats,
+                row.mode,
+                row.takeback,
+                row.clock
             ],
         )
     }
@@ -369,31 +412,27 @@ impl From<rusqlite::Error> for Prepare {
 impl GameStore for SqliteStore {
     fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
         let row = Row::from_game(&game)?;
-        blocking(|| {
-            let connection = self.lock();
-            Self::write(&connection, &row, true).map_err(failed)?;
-            Ok(())
-        })
+        let connection = self.lock();
+        Self::write(&connection, &row, true).map_err(failed)?;
+        Ok(())
     }
 
     fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        blocking(|| read_game(&self.lock(), id))
+        read_game(&self.lock(), id)
     }
 
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
-        blocking(|| {
-            let mut connection = self.lock();
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(failed)?;
-            let mut game = read_game(&transaction, id)?;
-            // A refusal returns here, and the transaction's drop rolls back.
-            change(&mut game).map_err(StoreError::Refused)?;
-            let row = Row::from_game(&game)?;
-            Self::write(&transaction, &row, false).map_err(failed)?;
-            transaction.commit().map_err(failed)?;
-            Ok(game)
-        })
+        let mut connection = self.lock();
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed)?;
+        let mut game = read_game(&transaction, id)?;
+        // A refusal returns here, and the transaction's drop rolls back.
+        change(&mut game).map_err(StoreError::Refused)?;
+        let row = Row::from_game(&game)?;
+        Self::write(&transaction, &row, false).map_err(failed)?;
+        transaction.commit().map_err(failed)?;
+        Ok(game)
     }
 }
 
@@ -464,6 +503,18 @@ mod tests {
                 color: "gote".into(),
             },
             version: 3,
+            seats: Some(Seats::random(|c| c == koma_rules::Color::Sente).unwrap()),
+            mode: Mode::Shared,
+            takeback: Some("sente".into()),
+            clock: Some(Clock {
+                control: crate::serve::clock::TimeControl {
+                    initial_ms: 300_000,
+                    increment_ms: 0,
+                    byoyomi_ms: 10_000,
+                },
+                main_ms: [299_000, 12],
+                running_since: Some(1_790_000_000_000),
+            }),
         }
     }
 
@@ -477,6 +528,10 @@ mod tests {
         });
         draw.moves.clear();
         draw.opponent = Opponent::Human;
+        draw.seats = None;
+        draw.mode = Mode::Local;
+        draw.takeback = None;
+        draw.clock = None;
         {
             let store = SqliteStore::open(&temp.file()).unwrap();
             store.insert(game(1)).unwrap();
@@ -564,6 +619,41 @@ mod tests {
         assert!(error.contains("newer Koma"), "{error}");
         let error = SqliteStore::open(&temp.0).err().unwrap();
         assert!(error.contains("is a folder"), "{error}");
+    }
+
+    #[test]
+    fn a_file_of_schema_1_is_brought_to_schema_2_and_its_games_kept() {
+        let temp = Temp::new("migrate");
+        let path = temp.file();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.pragma_update(None, "application_id", APPLICATION_ID)
+                .unwrap();
+            old.execute_batch(
+                "CREATE TABLE koma_schema (version INTEGER NOT NULL) STRICT;
+                 INSERT INTO koma_schema (version) VALUES (1);
+                 CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, variant TEXT NOT NULL,
+                   start TEXT NOT NULL, moves TEXT NOT NULL, declared_winner TEXT,
+                   declared_reason TEXT, headers TEXT NOT NULL, opponent TEXT NOT NULL,
+                   version INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                   updated_at INTEGER NOT NULL) STRICT;
+                 INSERT INTO games VALUES ('00000000000000aa', 'spear',
+                   'lbsgk/4p/5/P4/KGSBL b - 1', '5d5c', NULL, NULL, '{}',
+                   '{\"kind\":\"human\"}', 2, 0, 0);",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let old = store.get("00000000000000aa".parse().unwrap()).unwrap();
+        assert_eq!(old.moves, ["5d5c"]);
+        assert_eq!((old.seats, old.mode, old.clock), (None, Mode::Local, None));
+        store.insert(game(1)).unwrap();
+        assert_eq!(store.get(game(1).id).unwrap(), game(1));
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 2);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The JSON the API answers with: GameState and the description of each
 //! game (see `docs/API.md`).
 
+use super::clock::{self, ClockView};
 use super::live::GameView;
+use super::seats::Mode;
 use super::names::{self, Opponent};
 use super::store::StoredGame;
 use koma_records::Headers;
@@ -46,6 +48,15 @@ pub struct GameState {
     pub headers: HeadersView,
     /// Who plays the other side.
     pub opponent: Opponent,
+    /// `"local"` or `"shared"`.
+    pub mode: Mode,
+    /// In a shared game, the side that asked to take a move back.
+    pub takeback: Option<&'static str>,
+    /// The clocks of a timed game, as at the moment of this state.
+    pub clock: Option<ClockView>,
+    /// The seat tokens by side: only in the answer that creates the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<BTreeMap<&'static str, String>>,
 }
 
 /// One played move.
@@ -189,6 +200,17 @@ impl GameState {
             outcome,
             headers: stored.headers.clone(),
             opponent: stored.opponent.clone(),
+            mode: stored.mode,
+            takeback: stored
+                .takeback
+                .as_deref()
+                .and_then(|name| names::parse_color(variant, name))
+                .map(color),
+            clock: stored
+                .clock
+                .as_ref()
+                .map(|c| c.view(variant, view.turn, clock::now_ms())),
+            seats: None,
         }
     }
 }

@@ -5,7 +5,9 @@
 //! headers and the opponent — so that a database can hold it as a row
 //! (issue 7). Everything else is recomputed by replaying the moves.
 
+use super::clock::Clock;
 use super::names::{self, Opponent};
+use super::seats::{Mode, Seats};
 use super::service::Refusal;
 use super::state::HeadersView;
 use koma_rules::{EndReason, Outcome, Variant};
@@ -13,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A game's id: 64 random bits from the operating system, written as 16
 /// lower-case hex digits. Random so that one player cannot guess the
@@ -113,6 +115,20 @@ pub struct StoredGame {
     pub opponent: Opponent,
     /// Counts the changes; lets clients order the states they receive.
     pub version: u64,
+    /// The seats' secret tokens. `None` only for a game kept before seats
+    /// existed (schema 1), which anyone who knows its id may change.
+    #[serde(default)]
+    pub seats: Option<Seats>,
+    /// How the seats are used: by one page, or by two players.
+    #[serde(default)]
+    pub mode: Mode,
+    /// In a shared game, the side (its name) that asked to take a move back
+    /// and has no answer yet.
+    #[serde(default)]
+    pub takeback: Option<String>,
+    /// The clocks of a timed game.
+    #[serde(default)]
+    pub clock: Option<Clock>,
 }
 
 /// Why a store could not do what was asked.
@@ -132,8 +148,11 @@ pub enum StoreError {
 /// refuse, which leaves the game untouched.
 pub type Change<'a> = &'a mut dyn FnMut(&mut StoredGame) -> Result<(), Refusal>;
 
-/// Where games live. The in-memory [`MemoryStore`] is the only one now;
-/// issue 7 adds SQLite and PostgreSQL behind the same three calls.
+/// Told the id and new version of each game that another process changed.
+pub type Notify = Arc<dyn Fn(GameId, u64) + Send + Sync>;
+
+/// Where games live: in memory ([`MemoryStore`]), in a SQLite file, or in
+/// PostgreSQL, behind the same calls.
 pub trait GameStore: Send + Sync + 'static {
     /// Keeps a new game.
     fn insert(&self, game: StoredGame) -> Result<(), StoreError>;
@@ -142,6 +161,14 @@ pub trait GameStore: Send + Sync + 'static {
     /// Applies `change` to the game with `id` as one atomic step (no other
     /// change sees it half done); returns the game as it is afterwards.
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError>;
+    /// Calls `notify` for every change that another process sharing the
+    /// store makes, from now until the store is dropped, so that this
+    /// process can tell its watchers. Stores that no other process shares
+    /// (memory), or that cannot tell (SQLite), never call it.
+    fn listen(&self, notify: Notify) -> Result<(), StoreError> {
+        let _ = notify;
+        Ok(())
+    }
 }
 
 /// Games in memory, lost when the server stops. At most `capacity` games
@@ -241,6 +268,10 @@ mod tests {
             headers: HeadersView::default(),
             opponent: Opponent::Human,
             version: 0,
+            seats: None,
+            mode: Mode::Local,
+            takeback: None,
+            clock: None,
         }
     }
 

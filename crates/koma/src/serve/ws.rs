@@ -1,7 +1,8 @@
 //! `GET /api/games/{id}/ws`: the game's state now and after every change,
 //! and moves, undos and resignations sent the other way.
 
-use super::api::App;
+use super::api::{blocking, App};
+use super::rate::{RateLimit, WS_BURST, WS_PER_SECOND, WS_STRIKES};
 use super::service::Refusal;
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -28,14 +29,22 @@ enum ClientMessage {
         #[serde(rename = "move")]
         text: String,
         ply: serde_json::Value,
+        #[serde(default)]
+        token: Option<String>,
     },
     Undo {
         ply: serde_json::Value,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        decline: bool,
     },
     Resign {
         ply: serde_json::Value,
         #[serde(default)]
         color: Option<String>,
+        #[serde(default)]
+        token: Option<String>,
     },
 }
 
@@ -45,7 +54,9 @@ pub async fn upgrade(
     Path(id): Path<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let (state, receiver) = match app.games.subscribe(&id) {
+    let games = app.games.clone();
+    let wanted = id.clone();
+    let (state, receiver) = match blocking(move || games.subscribe(&wanted)).await {
         Ok(subscription) => subscription,
         Err(refusal) => return refusal.into_response(),
     };
@@ -75,13 +86,31 @@ async fn session(
     mut receiver: broadcast::Receiver<Arc<str>>,
 ) {
     let mut shutdown = app.shutdown.clone();
+    let mut limit = RateLimit::new(WS_PER_SECOND, WS_BURST);
+    let mut strikes = 0;
     if socket.send(Message::Text(first.into())).await.is_ok() {
         loop {
             let outgoing = tokio::select! {
                 incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Text(text))) => answer(&app, &id, text.as_str()),
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) if !limit.allow() => {
+                        strikes += 1;
+                        if strikes >= WS_STRIKES {
+                            let close = CloseFrame { code: 1008, reason: "too many messages".into() };
+                            let _ = socket.send(Message::Close(Some(close))).await;
+                            break;
+                        }
+                        Some(too_fast())
+                    }
+                    Some(Ok(Message::Text(text))) => {
+                        let (app, id) = (app.clone(), id.clone());
+                        let text = text.to_string();
+                        blocking(move || Ok(answer(&app, &id, &text))).await.unwrap_or(None)
+                    }
                     Some(Ok(Message::Binary(_))) => {
-                        Some(error(&app, &id, "Send JSON text messages, not binary ones."))
+                        let (app, id) = (app.clone(), id.clone());
+                        blocking(move || Ok(error(&app, &id, "Send JSON text messages, not binary ones.")))
+                            .await
+                            .ok()
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
@@ -89,10 +118,13 @@ async fn session(
                 broadcast = receiver.recv() => match broadcast {
                     Ok(message) => Some(message.to_string()),
                     // Fell behind: the latest state is all that matters.
-                    Err(RecvError::Lagged(_)) => match app.games.state(&id) {
-                        Ok(state) => Some(serde_json::json!({ "type": "state", "state": state }).to_string()),
-                        Err(_) => break,
-                    },
+                    Err(RecvError::Lagged(_)) => {
+                        let (games, id) = (app.games.clone(), id.clone());
+                        match blocking(move || games.state(&id)).await {
+                            Ok(state) => Some(serde_json::json!({ "type": "state", "state": state }).to_string()),
+                            Err(_) => break,
+                        }
+                    }
                     Err(RecvError::Closed) => break,
                 },
                 _ = shutdown.changed() => {
@@ -145,13 +177,22 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
         })
     };
     let result = match message {
-        ClientMessage::Move { text, ply: value } => {
-            ply(&value).and_then(|ply| app.games.play(id, ply, &text))
-        }
-        ClientMessage::Undo { ply: value } => ply(&value).and_then(|ply| app.games.undo(id, ply)),
-        ClientMessage::Resign { ply: value, color } => {
-            ply(&value).and_then(|ply| app.games.resign(id, ply, color.as_deref()))
-        }
+        ClientMessage::Move {
+            text,
+            ply: value,
+            token,
+        } => ply(&value).and_then(|ply| app.games.play(id, ply, &text, token.as_deref())),
+        ClientMessage::Undo {
+            ply: value,
+            token,
+            decline,
+        } => ply(&value).and_then(|ply| app.games.undo(id, ply, token.as_deref(), decline)),
+        ClientMessage::Resign {
+            ply: value,
+            color,
+            token,
+        } => ply(&value)
+            .and_then(|ply| app.games.resign(id, ply, color.as_deref(), token.as_deref())),
     };
     match result {
         Ok(_) => None,
@@ -169,6 +210,16 @@ fn refusal_message(app: &App, id: &str, refusal: Refusal) -> String {
             .and_then(|s| serde_json::to_value(s).ok()),
     };
     serde_json::json!({ "type": "error", "error": refusal.message, "state": state }).to_string()
+}
+
+/// The answer to a message beyond the rate limit: no state (reading it
+/// would be the load the limit keeps away).
+fn too_fast() -> String {
+    serde_json::json!({
+        "type": "error",
+        "error": format!("Too many messages: at most {WS_PER_SECOND} a second. This one was not read."),
+    })
+    .to_string()
 }
 
 fn error(app: &App, id: &str, message: &str) -> String {
