@@ -6,7 +6,7 @@ mod common;
 mod serve_client;
 
 use serde_json::{json, Value};
-use serve_client::{receive, send, start, usi_list};
+use serve_client::{receive, send, start, token, usi_list};
 use std::net::TcpStream;
 use std::process::Command;
 use std::time::Duration;
@@ -162,9 +162,10 @@ fn stale_forged_and_malformed_requests_are_refused_and_harm_nothing() {
             "{\"move\": \"2g2f\", \"ply\": 99999999999999999999999}",
             400,
         ),
-        ("{\"move\": \"2g2f\", \"ply\": 18446744073709551615}", 409),
+        ("{\"move\": \"2g2f\", \"ply\": 18446744073709551615, \"token\": \"SENTE\"}", 409),
         ("\u{0}\u{1}\u{2}", 400),
     ] {
+        let body = body.replace("SENTE", &token(&id, "sente").unwrap());
         let reply = server.request("POST", &moves, Some("application/json"), body.as_bytes());
         assert_eq!(reply.status, status, "{body}");
         assert!(reply.json()["error"].is_string(), "{body}");
@@ -567,21 +568,25 @@ fn websockets_hear_every_change() {
     assert_eq!(heard["state"]["lastMove"], "5d5c");
 
     // Moves over the socket reach every socket, this one included.
+    let (sente, gote) = (token(&id, "sente").unwrap(), token(&id, "gote").unwrap());
     let mut player = server.websocket(&id);
     assert_eq!(receive(&mut player)["state"]["ply"], 1);
-    send(&mut player, r#"{"type": "move", "move": "1b1c", "ply": 1}"#);
+    send(
+        &mut player,
+        &format!(r#"{{"type": "move", "move": "1b1c", "ply": 1, "token": "{gote}"}}"#),
+    );
     assert_eq!(receive(&mut player)["state"]["ply"], 2);
     assert_eq!(receive(&mut watcher)["state"]["ply"], 2);
 
     // Refusals go to the sender only, with the state.
     for message in [
-        r#"{"type": "move", "move": "5c5b", "ply": 1}"#.to_owned(),
-        r#"{"type": "move", "move": "5a5b", "ply": 2}"#.to_owned(),
+        format!(r#"{{"type": "move", "move": "5c5b", "ply": 1, "token": "{sente}"}}"#),
+        format!(r#"{{"type": "move", "move": "5a5b", "ply": 2, "token": "{sente}"}}"#),
         r#"{"type": "move", "move": "5c5b""#.to_owned(),
         r#"{"type": "dance"}"#.to_owned(),
-        r#"{"type": "move", "move": "5c5b", "ply": -7}"#.to_owned(),
+        format!(r#"{{"type": "move", "move": "5c5b", "ply": -7, "token": "{sente}"}}"#),
         format!(
-            r#"{{"type": "move", "move": "{}", "ply": 2}}"#,
+            r#"{{"type": "move", "move": "{}", "ply": 2, "token": "{sente}"}}"#,
             "x".repeat(100_000)
         ),
     ] {
@@ -602,11 +607,14 @@ fn websockets_hear_every_change() {
     assert_eq!(receive(&mut player)["type"], "error");
 
     // Undo and resign over the socket.
-    send(&mut player, r#"{"type": "undo", "ply": 2}"#);
+    send(
+        &mut player,
+        &format!(r#"{{"type": "undo", "ply": 2, "token": "{sente}"}}"#),
+    );
     assert_eq!(receive(&mut player)["state"]["ply"], 1);
     send(
         &mut player,
-        r#"{"type": "resign", "ply": 1, "color": "sente"}"#,
+        &format!(r#"{{"type": "resign", "ply": 1, "color": "sente", "token": "{sente}"}}"#),
     );
     let resigned = receive(&mut player);
     assert_eq!(resigned["state"]["outcome"]["winner"], "gote");

@@ -6,7 +6,7 @@ use super::service::{Games, NewGame, Refusal};
 use super::state;
 use super::ws;
 use axum::body::{to_bytes, Body};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -14,8 +14,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use super::rate::{RateLimit, HTTP_BURST, HTTP_PER_SECOND};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// The largest JSON body of a move, undo, resignation or new game. Real
@@ -32,8 +35,46 @@ pub struct App {
     pub games: Arc<Games>,
     /// Becomes `true` when the server is stopping (WebSockets close then).
     pub shutdown: watch::Receiver<bool>,
-    /// The `host:port` names this server answers to (see [`guard`]).
-    pub hosts: Arc<Vec<String>>,
+    /// The `host:port` names this server answers to (see [`guard`]);
+    /// `None` when it listens beyond loopback (`--listen`), where any name
+    /// may be the machine's.
+    pub hosts: Option<Arc<Vec<String>>>,
+    /// Each connection's rate limit, by its peer address and port.
+    pub limits: Arc<Limits>,
+}
+
+/// The rate limits of the open connections.
+#[derive(Default)]
+pub struct Limits {
+    buckets: Mutex<HashMap<SocketAddr, RateLimit>>,
+}
+
+/// Connections idle this long are forgotten (their port may be reused).
+const IDLE_CONNECTION: Duration = Duration::from_secs(120);
+/// Beyond this many remembered connections, idle ones are forgotten.
+const REMEMBERED_CONNECTIONS: usize = 4096;
+
+impl Limits {
+    /// Whether the connection from `peer` may make a request now; if not,
+    /// how long until it may.
+    fn allow(&self, peer: SocketAddr) -> Result<(), Duration> {
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let now = Instant::now();
+        if buckets.len() >= REMEMBERED_CONNECTIONS && !buckets.contains_key(&peer) {
+            buckets.retain(|_, limit| now.duration_since(limit.last_used()) < IDLE_CONNECTION);
+        }
+        let limit = buckets
+            .entry(peer)
+            .or_insert_with(|| RateLimit::new(HTTP_PER_SECOND, HTTP_BURST));
+        if limit.allow_at(now) {
+            Ok(())
+        } else {
+            Err(limit.retry_after())
+        }
+    }
 }
 
 impl App {
@@ -62,6 +103,7 @@ pub fn router(app: App) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
         .with_state(app)
 }
 
@@ -376,20 +418,30 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data: 
 /// own name at 127.0.0.1, "DNS rebinding", to read the games as if it were
 /// this page) and requests that another site's page sends (its `Origin`
 /// is not this server).
+///
+/// Beyond loopback (`--listen`) any host name may be the machine's, and
+/// rebinding gains nothing that the network did not already give; there a
+/// request's `Origin` must still name the host it was sent to.
 async fn guard(State(app): State<App>, request: Request<Body>, next: Next) -> Response {
-    let allowed = |host: &str| app.hosts.iter().any(|h| h.eq_ignore_ascii_case(host));
     let host = request
         .headers()
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
-        .or_else(|| request.uri().authority().map(|a| a.as_str()));
-    if !host.is_some_and(allowed) {
+        .or_else(|| request.uri().authority().map(|a| a.as_str()))
+        .unwrap_or("");
+    let known = |name: &str| match &app.hosts {
+        Some(hosts) => hosts.iter().any(|h| h.eq_ignore_ascii_case(name)),
+        None => !host.is_empty() && name.eq_ignore_ascii_case(host),
+    };
+    if !known(host) {
+        let first = app
+            .hosts
+            .as_ref()
+            .and_then(|hosts| hosts.first().cloned())
+            .unwrap_or_else(|| "127.0.0.1".to_owned());
         return Refusal::new(
             StatusCode::MISDIRECTED_REQUEST,
-            format!(
-                "This server answers only to http://{}/.",
-                app.hosts.first().map_or("127.0.0.1", String::as_str)
-            ),
+            format!("This server answers only to http://{first}/."),
         )
         .into_response();
     }
@@ -400,7 +452,7 @@ async fn guard(State(app): State<App>, request: Request<Body>, next: Next) -> Re
     if let Some(origin) = origin {
         let own = ["http://", "https://"]
             .iter()
-            .any(|scheme| origin.strip_prefix(scheme).is_some_and(allowed));
+            .any(|scheme| origin.strip_prefix(scheme).is_some_and(known));
         if !own {
             return Refusal::new(
                 StatusCode::FORBIDDEN,
@@ -410,6 +462,33 @@ async fn guard(State(app): State<App>, request: Request<Body>, next: Next) -> Re
         }
     }
     next.run(request).await
+}
+
+/// Refuses a connection's requests beyond its rate (`429`, with
+/// `Retry-After`), so that one client cannot crowd out the others.
+async fn rate_limit(
+    State(app): State<App>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request<Body>,
+    next: Next,
+) -> Response {
+    match app.limits.allow(peer) {
+        Ok(()) => next.run(request).await,
+        Err(wait) => {
+            let mut response = Refusal::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "Too many requests: at most {HTTP_PER_SECOND} a second on one connection. Try again shortly."
+                ),
+            )
+            .into_response();
+            let seconds = wait.as_secs().max(1).to_string();
+            if let Ok(value) = HeaderValue::from_str(&seconds) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            response
+        }
+    }
 }
 
 async fn security_headers(request: Request<Body>, next: Next) -> Response {

@@ -24,7 +24,7 @@ mod store;
 mod ws;
 
 use clap::Args;
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +54,12 @@ pub struct ServeArgs {
     /// The port to listen on; 0 takes any free one.
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// The address to listen on. By default 127.0.0.1, this machine only;
+    /// 0.0.0.0 (or ::) lets other machines of the network in, to play
+    /// through seat links. Koma speaks plain HTTP: beyond a network you
+    /// trust, put it behind a proxy that adds TLS.
+    #[arg(long, value_name = "ADDRESS", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    listen: IpAddr,
     /// Also open the page in the browser.
     #[arg(long)]
     open: bool,
@@ -106,7 +112,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     // Opened before the address is printed: a file that cannot be used
     // stops the server before anyone is told to connect.
     let (store, kept) = open_store(&args)?;
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
+    let address = SocketAddr::from((args.listen, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|e| format!("cannot listen on {address}: {e}"))?;
@@ -114,11 +120,25 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot tell the port listened on: {e}"))?
         .port();
-    let url = format!("http://127.0.0.1:{port}/");
+    // The address to open here: the loopback one when listening on every
+    // interface (0.0.0.0 cannot be opened).
+    let shown = match args.listen {
+        ip if ip.is_unspecified() || ip.is_loopback() => "127.0.0.1".to_owned(),
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    let url = format!("http://{shown}:{port}/");
     // Tests and scripts read this line to find the server: keep it first
     // and keep its form. Standard output flushes at the line's end.
     println!("Koma is serving {url}");
     println!("{kept}");
+    if !args.listen.is_loopback() {
+        eprintln!(
+            "koma: listening on {address}: other machines of the network can reach this server \
+             at this machine's address, port {port}. Koma speaks plain HTTP; beyond a network \
+             you trust, put it behind a proxy that adds TLS."
+        );
+    }
     if args.open {
         open_browser(&url);
     }
@@ -131,11 +151,19 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let app = api::router(api::App {
         games,
         shutdown: stopping.clone(),
-        hosts: Arc::new(api::App::loopback_hosts(port)),
+        hosts: args.listen.is_loopback().then(|| {
+            let mut hosts = api::App::loopback_hosts(port);
+            hosts.push(format!("{shown}:{port}"));
+            Arc::new(hosts)
+        }),
+        limits: Arc::default(),
     });
     let mut stopped = stopping.clone();
     let server = tokio::spawn(async move {
-        axum::serve(listener, app)
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
             .with_graceful_shutdown(async move {
                 let _ = stopped.wait_for(|&stop| stop).await;
             })

@@ -56,6 +56,11 @@ impl RateLimit {
         self.allow_at(Instant::now())
     }
 
+    /// When a token was last asked for.
+    pub fn last_used(&self) -> Instant {
+        self.last
+    }
+
     /// How long until the next token.
     pub fn retry_after(&self) -> Duration {
         Duration::from_secs_f64(((1.0 - self.tokens).max(0.0) / self.per_second).max(0.001))

@@ -3,10 +3,91 @@
 //! can send what no polite client would) and over WebSocket.
 
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
 use std::time::Duration;
+
+/// What the tests remember of each game they created: the seat tokens of
+/// the `201` answer and who moved first. Game ids are random, so one table
+/// serves every server of a test program (two servers may share games).
+struct Seated {
+    seats: Value,
+    first: String,
+    second: String,
+    first_to_move: bool,
+}
+
+static SEATS: Mutex<BTreeMap<String, Seated>> = Mutex::new(BTreeMap::new());
+
+/// Keeps the seat tokens of a game that `reply` created.
+fn remember(reply: &Reply) {
+    if reply.status != 201 {
+        return;
+    }
+    let Ok(state) = serde_json::from_slice::<Value>(&reply.body) else {
+        return;
+    };
+    let (Some(id), Some(variant)) = (state["id"].as_str(), state["variant"].as_str()) else {
+        return;
+    };
+    let (first, second) = if variant == "pawns" {
+        ("white", "black")
+    } else {
+        ("sente", "gote")
+    };
+    let first_to_move = state["turn"] == first;
+    let ply = state["ply"].as_u64().unwrap_or(0);
+    SEATS.lock().unwrap().insert(
+        id.to_owned(),
+        Seated {
+            seats: state["seats"].clone(),
+            first: first.to_owned(),
+            second: second.to_owned(),
+            // Who moves at ply 0, from who moves now.
+            first_to_move: first_to_move == (ply % 2 == 0),
+        },
+    );
+}
+
+/// The seat token of `side` in game `id`, as its creation answered.
+#[allow(dead_code)]
+pub fn token(id: &str, side: &str) -> Option<String> {
+    let seats = SEATS.lock().unwrap();
+    seats.get(id)?.seats[side].as_str().map(str::to_owned)
+}
+
+/// `body` with the token a player would send, unless it has one: for a
+/// move, the token of the side to move at its `ply`; for a resignation, of
+/// its `color` (else the side to move); for an undo, of the side to move.
+/// Tests of the seats themselves send their tokens explicitly.
+fn with_token(path: &str, body: &Value) -> Value {
+    let mut parts = path.trim_start_matches("/api/games/").split('/');
+    let (Some(id), Some("moves" | "undo" | "resign")) = (parts.next(), parts.next()) else {
+        return body.clone();
+    };
+    if body.get("token").is_some() || !body.is_object() {
+        return body.clone();
+    }
+    let seats = SEATS.lock().unwrap();
+    let Some(game) = seats.get(id) else {
+        return body.clone();
+    };
+    let ply = body["ply"].as_u64().unwrap_or(0);
+    let first_moves = game.first_to_move == (ply % 2 == 0);
+    let side = match body["color"].as_str() {
+        Some(color) if color == game.first || color == game.second => color.to_owned(),
+        _ if first_moves => game.first.clone(),
+        _ => game.second.clone(),
+    };
+    let mut body = body.clone();
+    if let Some(token) = game.seats[side.as_str()].as_str() {
+        body["token"] = json!(token);
+    }
+    body
+}
 
 /// A running `koma serve --port 0`, killed when dropped.
 pub struct Server {
@@ -169,8 +250,14 @@ impl Server {
         self.request("GET", path, None, b"")
     }
 
-    /// `POST path` with a JSON body.
+    /// `POST path` with a JSON body; a change to a game the tests created
+    /// carries the player's seat token (see [`with_token`]).
     pub fn post(&self, path: &str, body: &Value) -> Reply {
+        self.post_exactly(path, &with_token(path, body))
+    }
+
+    /// `POST path` with exactly this JSON body: no token added.
+    pub fn post_exactly(&self, path: &str, body: &Value) -> Reply {
         self.request(
             "POST",
             path,
@@ -308,10 +395,12 @@ impl Client {
                 return Err("the answer was cut short".to_owned());
             }
         }
+        remember(&reply);
         Ok(reply)
     }
 
-    /// `POST path` with a JSON body, or why there was no answer.
+    /// `POST path` with a JSON body (with the player's token, as
+    /// [`Server::post`]), or why there was no answer.
     #[allow(dead_code)]
     pub fn try_post(&self, path: &str, body: &Value) -> Result<Reply, String> {
         let host = self.address.clone();
@@ -322,7 +411,7 @@ impl Client {
                 ("Host", host.as_str()),
                 ("Content-Type", "application/json"),
             ],
-            body.to_string().as_bytes(),
+            with_token(path, body).to_string().as_bytes(),
         )
     }
 }
