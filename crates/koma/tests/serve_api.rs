@@ -162,7 +162,10 @@ fn stale_forged_and_malformed_requests_are_refused_and_harm_nothing() {
             "{\"move\": \"2g2f\", \"ply\": 99999999999999999999999}",
             400,
         ),
-        ("{\"move\": \"2g2f\", \"ply\": 18446744073709551615, \"token\": \"SENTE\"}", 409),
+        (
+            "{\"move\": \"2g2f\", \"ply\": 18446744073709551615, \"token\": \"SENTE\"}",
+            409,
+        ),
         ("\u{0}\u{1}\u{2}", 400),
     ] {
         let body = body.replace("SENTE", &token(&id, "sente").unwrap());

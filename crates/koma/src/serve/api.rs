@@ -2,7 +2,9 @@
 //! errors. What each call does is in `service.rs`.
 
 use super::assets;
-use super::service::{Games, NewGame, Refusal};
+use super::rate::{RateLimit, HTTP_BURST, HTTP_PER_SECOND};
+use super::refusal::Refusal;
+use super::service::{Games, NewGame};
 use super::state;
 use super::ws;
 use axum::body::{to_bytes, Body};
@@ -14,7 +16,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use super::rate::{RateLimit, HTTP_BURST, HTTP_PER_SECOND};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -353,12 +354,8 @@ async fn resign(
         let request: ResignRequest = json_body(&headers, body).await?;
         let ply = ply_of(&request.ply)?;
         blocking(move || {
-            app.games.resign(
-                &id,
-                ply,
-                request.color.as_deref(),
-                request.token.as_deref(),
-            )
+            app.games
+                .resign(&id, ply, request.color.as_deref(), request.token.as_deref())
         })
         .await
     };

@@ -127,8 +127,9 @@ impl Clock {
 
     /// Milliseconds `side` has had since its time began to run at `now`.
     fn elapsed(&self, now: i64) -> u64 {
-        self.running_since
-            .map_or(0, |since| u64::try_from(now.saturating_sub(since)).unwrap_or(0))
+        self.running_since.map_or(0, |since| {
+            u64::try_from(now.saturating_sub(since)).unwrap_or(0)
+        })
     }
 
     /// When the running side's flag falls, if the clock runs.
@@ -190,9 +191,7 @@ impl Clock {
             initial_ms: self.control.initial_ms,
             increment_ms: self.control.increment_ms,
             byoyomi_ms: self.control.byoyomi_ms,
-            running: self
-                .running_since
-                .map(|_| names::color_name(variant, turn)),
+            running: self.running_since.map(|_| names::color_name(variant, turn)),
             first: side(Color::Sente),
             second: side(Color::Gote),
             first_name: names::color_name(variant, Color::Sente),
@@ -317,7 +316,11 @@ mod tests {
         assert_eq!(later["sente"]["byoyomiMs"], 2_000);
         assert_eq!(clock.deadline(Color::Sente), Some(14_500 + 6_000 + 3_000));
         assert_eq!(clock.charge(Color::Sente, 23_500), Err(Flagged));
-        assert_eq!(clock.main_ms, [6_000, 0], "a refused charge changes nothing");
+        assert_eq!(
+            clock.main_ms,
+            [6_000, 0],
+            "a refused charge changes nothing"
+        );
     }
 
     #[test]

@@ -4,23 +4,29 @@
 //! every move; the page shows what the server says.
 //!
 //! One file per concern: `api` (HTTP routes and limits), `ws` (WebSocket),
-//! `service` (what each call does), `live` (a replayed game of any kind),
-//! `state` (the JSON answers), `store` (where games are kept) and
-//! `sqlite_store` (kept in a file), `names` (the API's words), `assets`
-//! (the page).
+//! `service` (creating, importing and changing games), `turns` (moves,
+//! takebacks, resignations), `background` (watchers, flags, the computer's
+//! turn), `refusal` (errors), `seats` (who may act), `clock` (time
+//! controls), `rate` (per-connection limits), `live` (a replayed game of
+//! any kind), `state` (the JSON answers), `store` (where games are kept)
+//! and `sqlite_store` (kept in a file), `names` (the API's words),
+//! `computer` (the engine as opponent), `assets` (the page).
 
 mod api;
 mod assets;
+mod background;
 mod clock;
 mod computer;
 mod live;
 mod names;
 mod rate;
+mod refusal;
 mod seats;
 mod service;
 mod sqlite_store;
 mod state;
 mod store;
+mod turns;
 mod ws;
 
 use clap::Args;
@@ -123,7 +129,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     // The address to open here: the loopback one when listening on every
     // interface (0.0.0.0 cannot be opened).
     let shown = match args.listen {
-        ip if ip.is_unspecified() || ip.is_loopback() => "127.0.0.1".to_owned(),
+        ip if ip.is_unspecified() => "127.0.0.1".to_owned(),
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => format!("[{ip}]"),
     };
@@ -164,10 +170,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
-            .with_graceful_shutdown(async move {
-                let _ = stopped.wait_for(|&stop| stop).await;
-            })
-            .await
+        .with_graceful_shutdown(async move {
+            let _ = stopped.wait_for(|&stop| stop).await;
+        })
+        .await
     });
     wait_for_signal().await;
     eprintln!("koma: stopping");

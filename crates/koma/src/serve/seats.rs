@@ -138,7 +138,13 @@ mod tests {
         assert_eq!(Token::parse(&text), Some(token.clone()));
         assert_eq!(Token::parse(&text.to_uppercase()), Some(token.clone()));
         assert_ne!(Token::random().unwrap(), token);
-        for bad in ["", "12", &text[1..], &format!("{text}0"), &text.replacen(&text[..1], "g", 1)] {
+        for bad in [
+            "",
+            "12",
+            &text[1..],
+            &format!("{text}0"),
+            &text.replacen(&text[..1], "g", 1),
+        ] {
             assert_eq!(Token::parse(bad), None, "{bad:?}");
         }
         // Multi-byte characters never reach the digit reader's indexing.

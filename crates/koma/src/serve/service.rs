@@ -6,81 +6,20 @@
 //! tokio's blocking threads.
 
 use super::clock::{self, Clock, TimeControl};
-use super::live::{AnyGame, Undone, MAX_MOVES};
+use super::live::AnyGame;
 use super::names::{self, Opponent};
+use super::refusal::Refusal;
 use super::seats::{Mode, Seats, Token};
 use super::state::{GameState, HeadersView};
 use super::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_records::{read_any, write_any, Format, LoadError};
-use koma_rules::{Color, EndReason, GameError, Outcome, Variant};
+use koma_rules::{Color, Variant};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
-
-/// A request the server will not carry out: the HTTP status, a sentence for
-/// people, and the game's current state when the request was about a game,
-/// so that the page can resynchronise at once.
-#[derive(Clone, Debug)]
-pub struct Refusal {
-    /// 400, 404, 409, 413, 415, 422 or 500.
-    pub status: StatusCode,
-    /// What went wrong, in plain English.
-    pub message: String,
-    /// The game as it is now.
-    pub state: Option<Box<GameState>>,
-}
-
-/// The longest message sent: library messages may quote the input, and a
-/// hostile request must not be echoed back at length.
-const MESSAGE_LIMIT: usize = 400;
-
-impl Refusal {
-    /// A refusal with `status` and `message` (cut to a few hundred characters).
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Refusal {
-        let mut message = message.into();
-        if let Some((cut, _)) = message.char_indices().nth(MESSAGE_LIMIT) {
-            message.truncate(cut);
-            message.push('…');
-        }
-        Refusal {
-            status,
-            message,
-            state: None,
-        }
-    }
-
-    /// 403: the seat token does not allow it.
-    pub fn forbidden(message: impl Into<String>) -> Refusal {
-        Refusal::new(StatusCode::FORBIDDEN, message)
-    }
-
-    /// 422: well-formed but impossible.
-    pub fn unprocessable(message: impl Into<String>) -> Refusal {
-        Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, message)
-    }
-
-    /// 400: not what the call takes.
-    pub fn bad_request(message: impl Into<String>) -> Refusal {
-        Refusal::new(StatusCode::BAD_REQUEST, message)
-    }
-
-    /// 404 for a game id.
-    pub fn no_game(id: &str) -> Refusal {
-        let shown: String = id.chars().take(32).collect();
-        Refusal::new(
-            StatusCode::NOT_FOUND,
-            format!("No game {shown:?} on this server."),
-        )
-    }
-
-    /// 500: the server failed (its database, or a bug).
-    pub fn internal(message: impl Into<String>) -> Refusal {
-        Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, message)
-    }
-}
 
 /// Chooses the computer's moves (the engine, in `computer.rs`; a server
 /// without one refuses computer opponents).
@@ -163,9 +102,9 @@ pub struct Seated<'a> {
 
 /// A watched game's channel and the last version sent through it, so that
 /// a state older than one already sent is never sent after it.
-struct Watch {
-    sender: broadcast::Sender<Arc<str>>,
-    sent: u64,
+pub(super) struct Watch {
+    pub(super) sender: broadcast::Sender<Arc<str>>,
+    pub(super) sent: u64,
 }
 
 /// The opponent asked for, checked before it is kept.
@@ -183,14 +122,14 @@ pub struct OpponentRequest {
 
 /// The games, their watchers and the computer.
 pub struct Games {
-    store: Box<dyn GameStore>,
+    pub(super) store: Box<dyn GameStore>,
     /// A channel per watched game, carrying the `state` message to send.
-    watchers: Mutex<HashMap<GameId, Watch>>,
+    pub(super) watchers: Mutex<HashMap<GameId, Watch>>,
     /// Games whose computer is thinking now, so that it thinks once.
-    thinking: Mutex<HashSet<GameId>>,
+    pub(super) thinking: Mutex<HashSet<GameId>>,
     /// Games whose running clock has a timer waiting for its flag.
-    timers: Mutex<HashSet<GameId>>,
-    picker: Option<Arc<dyn MovePicker>>,
+    pub(super) timers: Mutex<HashSet<GameId>>,
+    pub(super) picker: Option<Arc<dyn MovePicker>>,
 }
 
 /// The formats each game can be saved in, for messages.
@@ -203,7 +142,7 @@ fn writable_formats(variant: Variant) -> &'static str {
 }
 
 /// A sentence from a library message: capital first letter, full stop.
-fn sentence(text: &str) -> String {
+pub(super) fn sentence(text: &str) -> String {
     let mut chars = text.trim().chars();
     let mut out: String = match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
@@ -225,7 +164,7 @@ fn finish(text: &str) -> String {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // Nothing here is left half-done by a panic; keep serving.
     mutex
         .lock()
@@ -244,33 +183,11 @@ impl Games {
         }
     }
 
-    /// Tells this process's watchers of the changes other processes make
-    /// to the games they watch (a store shared through PostgreSQL).
-    pub fn listen_to_store(self: &Arc<Self>) -> Result<(), String> {
-        let games = Arc::downgrade(self);
-        self.store
-            .listen(Arc::new(move |id, version| {
-                let Some(games) = games.upgrade() else { return };
-                let behind = lock(&games.watchers)
-                    .get(&id)
-                    .is_some_and(|watch| watch.sent < version);
-                if behind {
-                    if let Ok(state) = games.state(&id.to_string()) {
-                        games.broadcast(id, &state);
-                    }
-                }
-            }))
-            .map_err(|e| match e {
-                StoreError::Failed(message) => message,
-                _ => "the games database cannot tell of other servers' changes".to_owned(),
-            })
-    }
-
-    fn parse_id(text: &str) -> Result<GameId, Refusal> {
+    pub(super) fn parse_id(text: &str) -> Result<GameId, Refusal> {
         text.parse().map_err(|()| Refusal::no_game(text))
     }
 
-    fn load(&self, id: GameId) -> Result<StoredGame, Refusal> {
+    pub(super) fn load(&self, id: GameId) -> Result<StoredGame, Refusal> {
         self.store.get(id).map_err(|e| match e {
             StoreError::NotFound => Refusal::no_game(&id.to_string()),
             StoreError::Refused(refusal) => refusal,
@@ -279,7 +196,7 @@ impl Games {
     }
 
     /// Replays a stored game.
-    fn replay(stored: &StoredGame) -> Result<AnyGame, Refusal> {
+    pub(super) fn replay(stored: &StoredGame) -> Result<AnyGame, Refusal> {
         let declared = stored
             .declared
             .as_ref()
@@ -288,7 +205,7 @@ impl Games {
             .map_err(|e| Refusal::internal(format!("The stored game is damaged: {e}")))
     }
 
-    fn state_of(stored: &StoredGame) -> Result<GameState, Refusal> {
+    pub(super) fn state_of(stored: &StoredGame) -> Result<GameState, Refusal> {
         Ok(GameState::new(stored, Self::replay(stored)?.view()))
     }
 
@@ -357,7 +274,7 @@ impl Games {
     }
 
     /// The side the computer plays, if it plays.
-    fn computer_color(variant: Variant, opponent: &Opponent) -> Option<Color> {
+    pub(super) fn computer_color(variant: Variant, opponent: &Opponent) -> Option<Color> {
         match opponent {
             Opponent::Computer { color, .. } => names::parse_color(variant, color),
             Opponent::Human => None,
@@ -377,21 +294,20 @@ impl Games {
             None => Opponent::Human,
             Some(asked) => self.opponent(variant, asked)?,
         };
-        let mode = match request.mode.as_deref() {
-            None | Some("local") => Mode::Local,
-            Some("shared") if matches!(opponent, Opponent::Human) => Mode::Shared,
-            Some("shared") => {
-                return Err(Refusal::unprocessable(
+        let mode =
+            match request.mode.as_deref() {
+                None | Some("local") => Mode::Local,
+                Some("shared") if matches!(opponent, Opponent::Human) => Mode::Shared,
+                Some("shared") => return Err(Refusal::unprocessable(
                     "A game against the computer is played at one screen: its mode is \"local\".",
-                ))
-            }
-            Some(other) => {
-                return Err(Refusal::unprocessable(format!(
-                    "Unknown mode {:?}: expected \"local\" (one screen) or \"shared\" (seat links).",
-                    other.chars().take(20).collect::<String>()
-                )))
-            }
-        };
+                )),
+                Some(other) => {
+                    return Err(Refusal::unprocessable(format!(
+                "Unknown mode {:?}: expected \"local\" (one screen) or \"shared\" (seat links).",
+                other.chars().take(20).collect::<String>()
+            )))
+                }
+            };
         let control = match &request.clock {
             None => None,
             Some(asked) => Some(
@@ -543,7 +459,7 @@ impl Games {
     /// Applies `action` to game `id` for `actor` if the page's `ply` is
     /// current, keeps the result, tells the watchers and returns the new
     /// state. A refusal carries the state as it is.
-    fn change(
+    pub(super) fn change(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
@@ -561,7 +477,7 @@ impl Games {
     /// In order: a flag that has fallen is declared (and kept, whatever the
     /// request), then the seat token is checked, then the ply, then the
     /// change is applied and the clocks charged.
-    fn change_version(
+    pub(super) fn change_version(
         self: &Arc<Self>,
         id: &str,
         ply: u64,
@@ -661,7 +577,10 @@ impl Games {
 
     /// The side whose seat token came with the request; `None` for the
     /// server itself and for games kept before seats existed.
-    fn authorize(stored: &StoredGame, actor: Actor<'_>) -> Result<Option<Color>, Refusal> {
+    pub(super) fn authorize(
+        stored: &StoredGame,
+        actor: Actor<'_>,
+    ) -> Result<Option<Color>, Refusal> {
         let (Actor::Player(token), Some(seats)) = (actor, &stored.seats) else {
             return Ok(None);
         };
@@ -675,429 +594,5 @@ impl Games {
             .and_then(|token| seats.side_of(&token))
             .map(Some)
             .ok_or_else(|| Refusal::forbidden("That seat token is not one of this game's."))
-    }
-
-    /// Whether the side to move in `game` has run out of time at `now`.
-    fn flag_fell(stored: &StoredGame, game: &AnyGame, now: i64) -> bool {
-        game.outcome().is_none()
-            && stored
-                .clock
-                .as_ref()
-                .is_some_and(|clock| clock.flagged(game.turn(), now))
-    }
-
-    /// Ends `game` on time: the side to move lost.
-    fn declare_timeout(stored: &mut StoredGame, game: &mut AnyGame, now: i64) {
-        let loser = game.turn();
-        if game
-            .declare(Outcome::win(!loser, EndReason::Timeout))
-            .is_ok()
-        {
-            if let Some(clock) = &mut stored.clock {
-                let spent = clock.main_ms[loser.index()];
-                clock.main_ms[loser.index()] = 0;
-                clock.restart(game.ply(), true, now);
-                let _ = spent;
-            }
-            stored.declared = game
-                .declared()
-                .map(|o| Declared::from_outcome(stored.variant, o));
-            stored.takeback = None;
-            stored.version += 1;
-        }
-    }
-
-    /// Declares the fall of game `id`'s flag if it has fallen (checked
-    /// again inside the change: another process may have got there first),
-    /// tells the watchers, and returns the game as it is afterwards.
-    fn flag(self: &Arc<Self>, id: GameId) -> Result<Option<(StoredGame, AnyGame)>, Refusal> {
-        let mut after = None;
-        let result = self.store.update(id, &mut |stored: &mut StoredGame| {
-            let now = clock::now_ms();
-            let mut game = Self::replay(stored)?;
-            if !Self::flag_fell(stored, &game, now) {
-                // Rolled back: nothing to write.
-                return Err(Refusal::new(StatusCode::OK, "not yet"));
-            }
-            Self::declare_timeout(stored, &mut game, now);
-            after = Some(game);
-            Ok(())
-        });
-        match (result, after) {
-            (Ok(stored), Some(game)) => {
-                self.broadcast(id, &GameState::new(&stored, game.view()));
-                Ok(Some((stored, game)))
-            }
-            (Err(StoreError::Refused(_)), _) => Ok(None),
-            (Err(StoreError::NotFound), _) => Err(Refusal::no_game(&id.to_string())),
-            (Err(StoreError::Failed(message)), _) => Err(Refusal::internal(message)),
-            (Ok(_), None) => Ok(None),
-        }
-    }
-
-    /// `POST /api/games/{id}/moves`.
-    pub fn play(
-        self: &Arc<Self>,
-        id: &str,
-        ply: u64,
-        text: &str,
-        token: Option<&str>,
-    ) -> Result<GameState, Refusal> {
-        self.play_at(id, ply, None, text, Actor::Player(token))
-    }
-
-    /// Plays `text` for `actor` if the game is at `ply` (and at `version`,
-    /// if given).
-    fn play_at(
-        self: &Arc<Self>,
-        id: &str,
-        ply: u64,
-        version: Option<u64>,
-        text: &str,
-        actor: Actor<'_>,
-    ) -> Result<GameState, Refusal> {
-        self.change_version(id, ply, version, actor, &mut |seated| {
-            let game = &mut *seated.game;
-            let variant = game.variant();
-            if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
-                if game.outcome().is_none() {
-                    return Err(Refusal::forbidden(format!(
-                        "It is {}'s turn, and this seat plays {}.",
-                        names::color_title(variant, game.turn()),
-                        names::color_title(variant, seat)
-                    )));
-                }
-            }
-            let example = if variant == Variant::Pawns {
-                "UCI notation, like e2e4"
-            } else {
-                "USI notation, like 7g7f, 8h2b+ or P*5e"
-            };
-            // No move is longer than 5 characters: echo nothing longer.
-            let text = text.trim();
-            if text.is_empty() || text.len() > 8 {
-                return Err(Refusal::unprocessable(format!(
-                    "That is not a move in {example}."
-                )));
-            }
-            if game.ply() >= MAX_MOVES {
-                return Err(Refusal::unprocessable(format!(
-                    "The game has reached Koma's limit of {MAX_MOVES} moves."
-                )));
-            }
-            game.play_text(text).map_err(|error| {
-                Refusal::unprocessable(match error {
-                    GameError::Finished(outcome) => format!(
-                        "The game is over. {}",
-                        names::outcome_message(variant, outcome, game.turn())
-                    ),
-                    GameError::Syntax(_) => {
-                        format!("{text:?} is not a move in {example}.")
-                    }
-                    GameError::Illegal(illegal) => {
-                        format!("{text} cannot be played: {}.", illegal.reason)
-                    }
-                })
-            })
-        })
-    }
-
-    /// `POST /api/games/{id}/undo`.
-    ///
-    /// In a local game an undo takes back at once. Against the computer, a
-    /// move taken back gives the turn to the computer, which would only play
-    /// again: the computer's reply is taken back with it, so the player is to
-    /// move, as on lishogi. In a shared game it is a request to take back
-    /// one's last move, which the other player accepts by asking too (or
-    /// declines); see [`Games::shared_takeback`].
-    pub fn undo(
-        self: &Arc<Self>,
-        id: &str,
-        ply: u64,
-        token: Option<&str>,
-        decline: bool,
-    ) -> Result<GameState, Refusal> {
-        self.change(id, ply, Actor::Player(token), &mut |seated| {
-            if seated.stored.mode == Mode::Shared {
-                return Self::shared_takeback(seated, decline);
-            }
-            if decline {
-                return Err(Refusal::unprocessable(
-                    "There is no request to take back to decline.",
-                ));
-            }
-            let computer = Self::computer_color(seated.stored.variant, &seated.stored.opponent);
-            let game = &mut *seated.game;
-            match game.undo() {
-                Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
-                    game.undo();
-                    Ok(())
-                }
-                Some(Undone::Ending | Undone::Move) => Ok(()),
-                None => Err(Refusal::unprocessable("There is no move to take back.")),
-            }
-        })
-    }
-
-    /// A takeback between two players: the first to ask is recorded (and
-    /// every page shows the request); when the other asks too, the asker's
-    /// last move is taken back (with the reply after it, if any), so that
-    /// the asker is to move. Declining, or any move, drops the request.
-    fn shared_takeback(seated: &mut Seated<'_>, decline: bool) -> Result<(), Refusal> {
-        let Some(me) = seated.seat else {
-            return Err(Refusal::forbidden(
-                "Only the players can ask to take a move back.",
-            ));
-        };
-        let variant = seated.stored.variant;
-        let game = &mut *seated.game;
-        if game.outcome().is_some() {
-            return Err(Refusal::unprocessable(
-                "The game is over: its moves cannot be taken back.",
-            ));
-        }
-        let asker = seated
-            .stored
-            .takeback
-            .as_deref()
-            .and_then(|name| names::parse_color(variant, name));
-        match (decline, asker) {
-            (true, Some(asker)) if asker != me => {
-                seated.stored.takeback = None;
-                Ok(())
-            }
-            (true, _) => Err(Refusal::unprocessable(
-                "There is no request to take back to decline.",
-            )),
-            (false, Some(asker)) if asker != me => {
-                Self::take_back_for(game, asker).ok_or_else(|| {
-                    Refusal::unprocessable("There is no move to take back.")
-                })?;
-                seated.stored.takeback = None;
-                Ok(())
-            }
-            (false, Some(_)) => Err(Refusal::unprocessable(format!(
-                "You have asked to take back already; {} has not answered yet.",
-                names::color_title(variant, !me)
-            ))),
-            (false, None) => {
-                let mut trial = game.clone();
-                Self::take_back_for(&mut trial, me).ok_or_else(|| {
-                    Refusal::unprocessable("You have no move to take back yet.")
-                })?;
-                seated.stored.takeback = Some(names::color_name(variant, me).to_owned());
-                Ok(())
-            }
-        }
-    }
-
-    /// Takes back `side`'s last move and anything after it; `None` (with
-    /// the game unchanged) if `side` has no move to take back.
-    fn take_back_for(game: &mut AnyGame, side: Color) -> Option<()> {
-        let mut trial = game.clone();
-        loop {
-            match trial.undo()? {
-                Undone::Move if trial.turn() == side => break,
-                _ => {}
-            }
-        }
-        *game = trial;
-        Some(())
-    }
-
-    /// `POST /api/games/{id}/resign`: the seat's side resigns (in a game
-    /// from before seats, `color`, by default the side to move).
-    pub fn resign(
-        self: &Arc<Self>,
-        id: &str,
-        ply: u64,
-        color: Option<&str>,
-        token: Option<&str>,
-    ) -> Result<GameState, Refusal> {
-        self.change(id, ply, Actor::Player(token), &mut |seated| {
-            let game = &mut *seated.game;
-            let variant = game.variant();
-            let asked = match color {
-                None => None,
-                Some(name) => Some(names::parse_color(variant, name).ok_or_else(|| {
-                    Refusal::unprocessable(format!(
-                        "The side that resigns must be {} or {}.",
-                        names::color_name(variant, Color::Sente),
-                        names::color_name(variant, Color::Gote)
-                    ))
-                })?),
-            };
-            let color = match (seated.seat, asked) {
-                (Some(seat), Some(asked)) if asked != seat => {
-                    return Err(Refusal::forbidden(format!(
-                        "This seat plays {}: it cannot resign for {}.",
-                        names::color_title(variant, seat),
-                        names::color_title(variant, asked)
-                    )))
-                }
-                (Some(seat), _) => seat,
-                (None, asked) => asked.unwrap_or(game.turn()),
-            };
-            game.resign(color).map_err(|error| match error {
-                GameError::Finished(outcome) => Refusal::unprocessable(format!(
-                    "The game is already over. {}",
-                    names::outcome_message(variant, outcome, game.turn())
-                )),
-                other => Refusal::unprocessable(sentence(&other.to_string())),
-            })
-        })
-    }
-
-    /// The state of game `id` and a receiver of every later `state` message.
-    pub fn subscribe(
-        self: &Arc<Self>,
-        id: &str,
-    ) -> Result<(GameState, broadcast::Receiver<Arc<str>>), Refusal> {
-        let game_id = Self::parse_id(id)?;
-        // Subscribed before reading, so that no change falls in between.
-        let receiver = {
-            let mut watchers = lock(&self.watchers);
-            watchers
-                .entry(game_id)
-                .or_insert_with(|| Watch {
-                    sender: broadcast::channel(64).0,
-                    sent: 0,
-                })
-                .sender
-                .subscribe()
-        };
-        match self.state(id) {
-            Ok(state) => Ok((state, receiver)),
-            Err(refusal) => {
-                drop(receiver);
-                self.forget_unwatched(game_id);
-                Err(refusal)
-            }
-        }
-    }
-
-    /// Drops the channel of a game nobody watches any more.
-    pub fn forget_unwatched(&self, id: GameId) {
-        let mut watchers = lock(&self.watchers);
-        if watchers
-            .get(&id)
-            .is_some_and(|watch| watch.sender.receiver_count() == 0)
-        {
-            watchers.remove(&id);
-        }
-    }
-
-    /// Sends `state` to the game's watchers unless a later one was sent.
-    fn broadcast(&self, id: GameId, state: &GameState) {
-        let mut watchers = lock(&self.watchers);
-        let Some(watch) = watchers.get_mut(&id) else {
-            return;
-        };
-        if state.version <= watch.sent {
-            return;
-        }
-        watch.sent = state.version;
-        let message = serde_json::json!({ "type": "state", "state": state }).to_string();
-        if watch.sender.send(message.into()).is_err() {
-            watchers.remove(&id);
-        }
-    }
-
-    /// What follows any change or look: the computer's turn, and a timer
-    /// for a running clock.
-    fn after_change(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
-        self.computer_turn(stored, game);
-        self.watch_clock(stored, game);
-    }
-
-    /// Makes sure a running clock has a timer that declares its flag when
-    /// it falls, even if nobody moves or looks. One timer per game; it
-    /// follows the clock from move to move and ends when it stands.
-    fn watch_clock(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
-        let running = game.outcome().is_none()
-            && stored
-                .clock
-                .as_ref()
-                .is_some_and(|c| c.running_since.is_some());
-        if !running {
-            return;
-        }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        if !lock(&self.timers).insert(stored.id) {
-            return;
-        }
-        let (games, id) = (self.clone(), stored.id);
-        runtime.spawn(async move {
-            loop {
-                let lookup = games.clone();
-                let deadline = tokio::task::spawn_blocking(move || {
-                    let stored = lookup.store.get(id).ok()?;
-                    let game = Self::replay(&stored).ok()?;
-                    if game.outcome().is_some() {
-                        return None;
-                    }
-                    stored.clock.as_ref()?.deadline(game.turn())
-                })
-                .await
-                .ok()
-                .flatten();
-                let Some(deadline) = deadline else { break };
-                let wait = u64::try_from(deadline.saturating_sub(clock::now_ms())).unwrap_or(0);
-                // A little after the deadline, so that the flag has surely fallen.
-                tokio::time::sleep(Duration::from_millis(wait + 5)).await;
-                let flagger = games.clone();
-                let _ = tokio::task::spawn_blocking(move || flagger.flag(id)).await;
-            }
-            lock(&games.timers).remove(&id);
-        });
-    }
-
-    /// If the computer is to move in this game, asks it for a move in the
-    /// background and plays it like any other; a reply to a position the
-    /// game has left (even for one with as many moves) is dropped.
-    fn computer_turn(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
-        let (Some(picker), Opponent::Computer { level, .. }) = (&self.picker, &stored.opponent)
-        else {
-            return;
-        };
-        let computer = Self::computer_color(stored.variant, &stored.opponent);
-        if game.outcome().is_some() || computer != Some(game.turn()) {
-            return;
-        }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        if !lock(&self.thinking).insert(stored.id) {
-            return;
-        }
-        let budget = stored.clock.as_ref().map(|clock| {
-            // A fortieth of the main time left, plus most of the byoyomi
-            // and increment: enough to never lose on time.
-            let control = clock.control;
-            let main = clock.main_ms[game.turn().index()];
-            Duration::from_millis(
-                (main / 40 + control.byoyomi_ms * 3 / 4 + control.increment_ms * 3 / 4).max(50),
-            )
-        });
-        let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
-        let version = stored.version;
-        let game_id = stored.id;
-        runtime.spawn_blocking(move || {
-            let id = game_id.to_string();
-            let played = picker.pick(&game, level, budget).is_some_and(|text| {
-                games
-                    .play_at(&id, game.ply() as u64, Some(version), &text, Actor::Server)
-                    .is_ok()
-            });
-            lock(&games.thinking).remove(&game_id);
-            // If the game moved on meanwhile and the computer is to move in
-            // the new position, it thinks again (never twice on one version).
-            let moved_on = games.load(game_id).is_ok_and(|s| s.version != version);
-            if !played && moved_on {
-                let _ = games.state(&id);
-            }
-        });
     }
 }

@@ -242,8 +242,8 @@ fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreErr
         .map_err(failed)?
         .ok_or(StoreError::NotFound)?;
     let game = row
-    .into_game()
-    .map_err(|why| StoreError::Failed(format!("The stored game {text} is damaged: {why}.")))?;
+        .into_game()
+        .map_err(|why| StoreError::Failed(format!("The stored game {text} is damaged: {why}.")))?;
     if game.id != id {
         return Err(StoreError::Failed(format!(
             "The stored game {text} is damaged: its id differs."
@@ -458,7 +458,7 @@ pub fn default_path() -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::service::Refusal;
+    use crate::serve::refusal::Refusal;
 
     struct Temp(PathBuf);
 
@@ -503,7 +503,10 @@ mod tests {
                 color: "gote".into(),
             },
             version: 3,
-            seats: Some(Seats::random(|c| c == koma_rules::Color::Sente).unwrap()),
+            seats: Some(Seats {
+                first: crate::serve::seats::Token::parse("00112233445566778899aabbccddeeff"),
+                second: None,
+            }),
             mode: Mode::Shared,
             takeback: Some("sente".into()),
             clock: Some(Clock {

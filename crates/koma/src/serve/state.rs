@@ -3,8 +3,8 @@
 
 use super::clock::{self, ClockView};
 use super::live::GameView;
-use super::seats::Mode;
 use super::names::{self, Opponent};
+use super::seats::Mode;
 use super::store::StoredGame;
 use koma_records::Headers;
 use koma_rules::{

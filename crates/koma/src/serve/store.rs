@@ -7,8 +7,8 @@
 
 use super::clock::Clock;
 use super::names::{self, Opponent};
+use super::refusal::Refusal;
 use super::seats::{Mode, Seats};
-use super::service::Refusal;
 use super::state::HeadersView;
 use koma_rules::{EndReason, Outcome, Variant};
 use serde::{Deserialize, Serialize};

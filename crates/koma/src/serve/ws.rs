@@ -3,7 +3,7 @@
 
 use super::api::{blocking, App};
 use super::rate::{RateLimit, WS_BURST, WS_PER_SECOND, WS_STRIKES};
-use super::service::Refusal;
+use super::refusal::Refusal;
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -191,8 +191,10 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             ply: value,
             color,
             token,
-        } => ply(&value)
-            .and_then(|ply| app.games.resign(id, ply, color.as_deref(), token.as_deref())),
+        } => ply(&value).and_then(|ply| {
+            app.games
+                .resign(id, ply, color.as_deref(), token.as_deref())
+        }),
     };
     match result {
         Ok(_) => None,

@@ -98,7 +98,8 @@ pub struct Server {
     #[allow(dead_code)]
     pub kept: String,
     /// Kept open: a closed pipe would make a later line fail.
-    _stdout: BufReader<ChildStdout>,
+    #[allow(dead_code)]
+    pub stdout: BufReader<ChildStdout>,
 }
 
 impl Drop for Server {
@@ -144,12 +145,17 @@ pub fn start() -> Server {
 /// Starts `koma serve --port 0` with `extra` arguments and reads the two
 /// lines it prints: the address, and where the games are kept.
 pub fn start_with(extra: &[&str]) -> Server {
+    start_logging(extra, Stdio::inherit())
+}
+
+/// [`start_with`], the server's standard error going to `stderr`.
+pub fn start_logging(extra: &[&str], stderr: Stdio) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(["serve", "--port", "0"])
         .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("koma serve starts");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
@@ -173,7 +179,7 @@ pub fn start_with(extra: &[&str]) -> Server {
         child,
         address,
         kept: kept.trim().to_owned(),
-        _stdout: stdout,
+        stdout,
     }
 }
 
