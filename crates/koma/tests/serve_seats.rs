@@ -341,6 +341,37 @@ fn a_flag_falls_on_the_server_with_nobody_asking() {
 }
 
 #[test]
+fn a_sooner_deadline_after_a_move_is_kept() {
+    let server = start();
+    let created = create(
+        &server,
+        json!({ "variant": "spear", "clock": { "initial": 4 } }),
+    );
+    let id = id_of(&created);
+    server.play(&id, 0, &["5d5c", "1b1c", "4e4d"]);
+    // Gote spends three of its four seconds; sente then thinks a little
+    // over a second, so that the timer has woken at gote's old deadline
+    // and now waits for sente's, three seconds away. Sente moves, and
+    // gote's flag must fall after gote's last second, not at sente's time.
+    std::thread::sleep(Duration::from_millis(3_000));
+    server.play(&id, 3, &["1c1d"]);
+    std::thread::sleep(Duration::from_millis(1_100));
+    let mut watcher = server.websocket(&id);
+    receive(&mut watcher);
+    server.play(&id, 4, &["4d4c"]);
+    let moved = Instant::now();
+    assert_eq!(receive(&mut watcher)["state"]["ply"], 5);
+    let fallen = receive(&mut watcher);
+    assert_eq!(fallen["state"]["outcome"]["reason"], "timeout", "{fallen}");
+    assert_eq!(fallen["state"]["outcome"]["winner"], "sente");
+    let waited = moved.elapsed();
+    assert!(
+        waited < Duration::from_millis(2_000),
+        "gote's flag fell at its own deadline, not sente's: {waited:?}"
+    );
+}
+
+#[test]
 fn a_flag_that_fell_while_the_server_was_down_is_declared_on_return() {
     let dir = std::env::temp_dir().join(format!("koma-seats-flag-{}", std::process::id()));
     let db = dir.join("games.sqlite3");

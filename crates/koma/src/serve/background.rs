@@ -14,7 +14,7 @@ use koma_rules::EndReason;
 use koma_rules::Outcome;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Notify};
 
 impl Games {
     /// Tells this process's watchers of the changes other processes make
@@ -161,8 +161,9 @@ impl Games {
     }
 
     /// Makes sure a running clock has a timer that declares its flag when
-    /// it falls, even if nobody moves or looks. One timer per game; it
-    /// follows the clock from move to move and ends when it stands.
+    /// it falls, even if nobody moves or looks. One timer per game: a
+    /// change wakes it to read the new deadline (the other side's may be
+    /// sooner), and it ends when the clocks stand.
     pub(super) fn watch_clock(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
         let running = game.outcome().is_none()
             && stored
@@ -175,33 +176,57 @@ impl Games {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        if !lock(&self.timers).insert(stored.id) {
-            return;
-        }
+        let wake = {
+            let mut timers = lock(&self.timers);
+            if let Some(wake) = timers.get(&stored.id) {
+                wake.notify_one();
+                return;
+            }
+            let wake = Arc::new(Notify::new());
+            timers.insert(stored.id, wake.clone());
+            wake
+        };
         let (games, id) = (self.clone(), stored.id);
         runtime.spawn(async move {
             loop {
-                let lookup = games.clone();
-                let deadline = tokio::task::spawn_blocking(move || {
-                    let stored = lookup.store.get(id).ok()?;
-                    let game = Self::replay(&stored).ok()?;
-                    if game.outcome().is_some() {
-                        return None;
+                let Some(deadline) = games.clone().deadline(id).await else {
+                    lock(&games.timers).remove(&id);
+                    // A change between the look and the removal found this
+                    // timer and counted on it: look once more.
+                    let again = games.clone().deadline(id).await.is_some();
+                    if again && !lock(&games.timers).contains_key(&id) {
+                        lock(&games.timers).insert(id, wake.clone());
+                        continue;
                     }
-                    stored.clock.as_ref()?.deadline(game.turn())
-                })
-                .await
-                .ok()
-                .flatten();
-                let Some(deadline) = deadline else { break };
+                    break;
+                };
                 let wait = u64::try_from(deadline.saturating_sub(clock::now_ms())).unwrap_or(0);
-                // A little after the deadline, so that the flag has surely fallen.
-                tokio::time::sleep(Duration::from_millis(wait + 5)).await;
-                let flagger = games.clone();
-                let _ = tokio::task::spawn_blocking(move || flagger.flag(id)).await;
+                tokio::select! {
+                    // A little after the deadline, so that the flag has surely fallen.
+                    _ = tokio::time::sleep(Duration::from_millis(wait + 5)) => {
+                        let flagger = games.clone();
+                        let _ = tokio::task::spawn_blocking(move || flagger.flag(id)).await;
+                    }
+                    // The game changed: read the deadline again.
+                    _ = wake.notified() => {}
+                }
             }
-            lock(&games.timers).remove(&id);
         });
+    }
+
+    /// When the flag of game `id`'s side to move falls, if its clock runs.
+    async fn deadline(self: Arc<Self>, id: GameId) -> Option<i64> {
+        tokio::task::spawn_blocking(move || {
+            let stored = self.store.get(id).ok()?;
+            let game = Self::replay(&stored).ok()?;
+            if game.outcome().is_some() {
+                return None;
+            }
+            stored.clock.as_ref()?.deadline(game.turn())
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// If the computer is to move in this game, asks it for a move in the

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Notify};
 
 /// Chooses the computer's moves (the engine, in `computer.rs`; a server
 /// without one refuses computer opponents).
@@ -127,8 +127,9 @@ pub struct Games {
     pub(super) watchers: Mutex<HashMap<GameId, Watch>>,
     /// Games whose computer is thinking now, so that it thinks once.
     pub(super) thinking: Mutex<HashSet<GameId>>,
-    /// Games whose running clock has a timer waiting for its flag.
-    pub(super) timers: Mutex<HashSet<GameId>>,
+    /// Games whose running clock has a timer waiting for its flag, and
+    /// how to wake it when the game changes.
+    pub(super) timers: Mutex<HashMap<GameId, Arc<Notify>>>,
     pub(super) picker: Option<Arc<dyn MovePicker>>,
 }
 
@@ -178,7 +179,7 @@ impl Games {
             store,
             watchers: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashSet::new()),
-            timers: Mutex::new(HashSet::new()),
+            timers: Mutex::new(HashMap::new()),
             picker,
         }
     }
