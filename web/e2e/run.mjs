@@ -7,14 +7,17 @@
 //          ../target, then debug/koma)
 // --only   run only the tests whose name contains NAME
 //
+// Each test gets a page in the main browser context (one localStorage for
+// all of them, like one browser); tests of games between two machines open
+// more pages in fresh contexts (their own localStorage: another machine).
+//
 // Screenshots of failures and saved records go to web/e2e/output/; the
 // pictures of each game that docs/GUI.md shows go to docs/screenshots/ (both
 // ignored by git). The last line is "N passed, N failed".
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -27,6 +30,7 @@ const output = join(here, 'output');
 const docsShots = join(repo, 'docs', 'screenshots');
 
 const CHROMIUM = '/usr/bin/chromium';
+const VIEWPORT = { width: 1200, height: 860 };
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -117,6 +121,7 @@ async function newGame(page, variant) {
   const before = await body(page, 'gameId');
   await page.selectOption('#variant', variant);
   await page.selectOption('#opponent', 'human');
+  await page.selectOption('#time-control', '');
   await page.click('#new-game-button');
   await page.waitForFunction(
     ([old, name]) => document.body.dataset.gameId && document.body.dataset.gameId !== old && document.body.dataset.variant === name,
@@ -493,6 +498,7 @@ async function newComputerGame(page, variant, level, plays) {
   const before = await body(page, 'gameId');
   await page.selectOption('#variant', variant);
   await page.selectOption('#opponent', 'computer');
+  await page.selectOption('#time-control', '');
   check(await page.isVisible('#level'), 'the level can be chosen');
   await page.fill('#level', String(level));
   await page.selectOption('#computer-color', plays);
@@ -758,33 +764,289 @@ test('phone: the board fits a narrow screen', async (page) => {
   await screenshot(page, 'phone-shogi');
 }, { width: 390, height: 844 });
 
+// ---- games between two machines (each machine a fresh browser context) ----
+
+/** Other machines for one test: pages in fresh browser contexts (their own localStorage), closed after it. */
+class Machines {
+  constructor(browser, url, errors) {
+    this.browser = browser;
+    this.url = url;
+    this.errors = errors;
+    this.opened = [];
+  }
+
+  /** A page on another machine, opened at `address`: a whole link, or a `#/…` address on this server. */
+  async open(address, name) {
+    const context = await this.browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    this.opened.push({ context, page, name });
+    page.on('pageerror', (error) => this.errors.push(`${name}: ${error.message}`));
+    await page.goto(address.startsWith('#') ? this.url + address : address);
+    await page.waitForFunction(() => !!document.body.dataset.gameId, null, { timeout: 10_000 });
+    return page;
+  }
+
+  async screenshots(file) {
+    for (const { page, name } of this.opened)
+      await page.screenshot({ path: file.replace(/\.png$/, `-${name}.png`), fullPage: true }).catch(() => {});
+  }
+
+  async close() {
+    for (const { context } of this.opened.splice(0)) await context.close().catch(() => {});
+  }
+}
+
+/** Creates a game through the API from the page (the answer holds the seat tokens). */
+async function createGame(page, request) {
+  const { status, state } = await page.evaluate(async (requestBody) => {
+    const response = await fetch('/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(requestBody),
+    });
+    return { status: response.status, state: await response.json() };
+  }, request);
+  equal(status, 201, `a new game (${JSON.stringify(state).slice(0, 200)})`);
+  return state;
+}
+
+/** Starts a game with a person on another machine from the top bar; returns the links it offers. */
+async function newSharedGame(page, variant, plays) {
+  const before = await body(page, 'gameId');
+  await page.selectOption('#variant', variant);
+  await page.selectOption('#opponent', 'remote');
+  check(await page.isVisible('#my-side'), 'the side to play can be chosen');
+  check(!(await page.isVisible('#level')), 'no level for a game between people');
+  await page.selectOption('#my-side', plays);
+  await page.selectOption('#time-control', '');
+  await page.click('#new-game-button');
+  await page
+    .waitForFunction((old) => document.body.dataset.gameId !== old && document.body.dataset.mode === 'shared', before, { timeout: 8000 })
+    .catch(async () => {
+      throw new Failure(`no game between two machines started (message: "${await page.textContent('#message')}")`);
+    });
+  await page.waitForSelector('#invite:not([hidden]) #link-watch', { timeout: 3000 });
+  return page.$$eval('#invite-links input', (inputs) => Object.fromEntries(inputs.map((input) => [input.id, input.value])));
+}
+
+async function allAtPly(pages, ply) {
+  for (const page of pages) await waitBody(page, 'ply', ply);
+}
+
+test('two machines: a whole Spear game through seat links, watched by a third', async (page, context, machines) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const links = await newSharedGame(page, 'spear', 'first');
+  const id = await body(page, 'gameId');
+  await waitBody(page, 'seats', 'sente');
+  await waitBody(page, 'orientation', 'sente');
+  const opponentLink = links['link-opponent-gote'] ?? '';
+  check(new RegExp(`#/game/${id}/gote/[0-9a-f]{32}$`).test(opponentLink), `the opponent's seat link: ${JSON.stringify(links)}`);
+  check((links['link-watch'] ?? '').endsWith(`#/game/${id}`), `the spectator link: ${links['link-watch']}`);
+  check(new RegExp(`#/game/${id}/sente/[0-9a-f]{32}$`).test(links['link-own-sente'] ?? ''), `the creator's own seat link: ${JSON.stringify(links)}`);
+  // Copy puts the link on the clipboard.
+  const copyButton = '#invite-links .invite-link[data-kind="opponent"] button';
+  await page.click(copyButton);
+  await page.waitForFunction((selector) => document.querySelector(selector).textContent === 'Copied', copyButton, { timeout: 3000 });
+  equal(await page.evaluate(() => navigator.clipboard.readText()), opponentLink, 'the link copied');
+
+  // The other player opens the seat link on another machine.
+  const other = await machines.open(opponentLink, 'gote');
+  equal(await other.evaluate(() => location.hash), `#/game/${id}`, 'the address after opening the seat link (no token)');
+  await waitBody(other, 'seats', 'gote');
+  await waitBody(other, 'orientation', 'gote');
+  check((await other.textContent('#seat-note')).includes('You play White ☖'), 'the second player is told its side');
+  // A third machine watches.
+  const watcher = await machines.open(links['link-watch'], 'watcher');
+  await waitBody(watcher, 'seats', '');
+  check(/You are watching this game/.test(await watcher.textContent('#seat-note')), 'the spectator is told it watches');
+  check((await watcher.isHidden('#undo')) && (await watcher.isHidden('#resign')), 'the spectator has no Undo nor Resign');
+  check(/^Black ☗ to move: your move/.test(await statusLine(page)), `the first player's turn: "${await statusLine(page)}"`);
+  check(/waiting for your opponent/.test(await statusLine(other)), `the second player waits: "${await statusLine(other)}"`);
+  const pages = [page, other, watcher];
+  const sentByWatcher = countMovesSent(watcher);
+  const sentByBlack = countMovesSent(page);
+  const sentByWhite = countMovesSent(other);
+
+  // Black's spear takes the soldier (and promotes): every page shows it.
+  await clickMove(page, '1e', '1b');
+  await allAtPly(pages, 1);
+  await boardShowsServer(watcher);
+  // The spectator cannot move; Black cannot move White's pieces.
+  await drag(watcher, await squareCenter(watcher, '3a'), await squareCenter(watcher, '3b'));
+  await click(watcher, await squareCenter(watcher, '3a'));
+  await watcher.waitForTimeout(200);
+  equal(await watcher.locator('sq.dest').count(), 0, 'legal targets shown to the spectator');
+  await drag(page, await squareCenter(page, '3a'), await squareCenter(page, '3b'));
+  await page.waitForTimeout(300);
+  equal(sentByBlack.length, 1, "moves sent by Black (after trying White's silver)");
+  await dragMove(other, '3a', '3b');
+  await allAtPly(pages, 2);
+  // Black drops the soldier it took.
+  await click(page, await handPieceCenter(page, 'sente', 'pawn'));
+  await page.waitForSelector('sq.dest', { timeout: 3000 });
+  await click(page, await squareCenter(page, '3c'));
+  await allAtPly(pages, 3);
+  await clickMove(other, '2a', '2b');
+  await allAtPly(pages, 4);
+  await boardShowsServer(other);
+  await screenshot(other, 'two-machines');
+  // The promoted spear takes the king.
+  await dragMove(page, '1b', '1a');
+  for (const shown of pages) {
+    await waitBody(shown, 'outcome', 'king-captured');
+    await shown.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+    const title = await shown.textContent('#result-title');
+    check(/Black ☗ wins/.test(title), `every page names the winner: "${title}"`);
+  }
+  await boardShowsServer(watcher);
+  equal(sentByWatcher.length, 0, 'moves sent by the spectator');
+  equal(sentByWhite.length, 2, 'moves sent by White');
+  // A game between two machines is not taken back once over.
+  await page.click('#result-close');
+  equal(await page.textContent('#undo'), 'Ask to take back', 'the Undo button in a shared game');
+  check(await page.isDisabled('#undo'), 'no takeback after the end');
+});
+
+test('two machines: a takeback accepted, another declined, then a resignation', async (page, context, machines) => {
+  const links = await newSharedGame(page, 'spear', 'first');
+  const other = await machines.open(links['link-opponent-gote'], 'gote');
+  await waitBody(other, 'seats', 'gote');
+  const pages = [page, other];
+  await dragMove(page, '5d', '5c');
+  await allAtPly(pages, 1);
+  await clickMove(other, '1b', '1c');
+  await allAtPly(pages, 2);
+  // White asks to take its move back; Black accepts.
+  equal(await other.textContent('#undo'), 'Ask to take back', "White's Undo button");
+  await other.click('#undo');
+  await waitBody(other, 'takeback', 'gote');
+  await waitBody(page, 'takeback', 'gote');
+  check(/waiting for Black ☗/.test(await other.textContent('#takeback')), `White sees its request wait: "${await other.textContent('#takeback')}"`);
+  check(await other.isDisabled('#undo'), 'White cannot ask twice');
+  check(/White ☖ asks to take back a move/.test(await page.textContent('#takeback')), `Black sees the request: "${await page.textContent('#takeback')}"`);
+  await page.click('#takeback-accept');
+  await allAtPly(pages, 1);
+  for (const shown of pages) {
+    await waitBody(shown, 'takeback', '');
+    await waitBody(shown, 'turn', 'gote');
+    equal(JSON.stringify(await listedMoves(shown)), JSON.stringify(['5d5c']), 'the moves after the takeback');
+    check(await shown.isHidden('#takeback'), 'the request is gone');
+  }
+  check(/accepted/.test(await other.textContent('#message')), `White is told: "${await other.textContent('#message')}"`);
+  await boardShowsServer(other);
+  // Again; this time Black declines and the move stays.
+  await clickMove(other, '1b', '1c');
+  await allAtPly(pages, 2);
+  await other.click('#undo');
+  await waitBody(page, 'takeback', 'gote');
+  await page.click('#takeback-decline');
+  for (const shown of pages) await waitBody(shown, 'takeback', '');
+  await allAtPly(pages, 2);
+  await other.waitForFunction(() => /declined/.test(document.getElementById('message').textContent), null, { timeout: 5000 });
+  // Black asks in turn, and White's move drops the request.
+  await dragMove(page, '4e', '4d');
+  await allAtPly(pages, 3);
+  await page.click('#undo');
+  await waitBody(other, 'takeback', 'sente');
+  await dragMove(other, '2a', '2b');
+  await allAtPly(pages, 4);
+  for (const shown of pages) await waitBody(shown, 'takeback', '');
+  // White resigns: its seat's side, whoever is to move.
+  await other.click('#resign');
+  for (const shown of pages) {
+    await waitBody(shown, 'outcome', 'resignation');
+    await shown.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+    check(/Black ☗ wins/.test(await shown.textContent('#result-title')), 'Black wins by resignation');
+  }
+});
+
+test('clock: the page counts down and shows the timeout the server declares', async (page) => {
+  // A clock from the top bar: both clocks full, standing until each side has moved.
+  await page.selectOption('#variant', 'spear');
+  await page.selectOption('#opponent', 'human');
+  await page.selectOption('#time-control', '300+3+0');
+  const before = await body(page, 'gameId');
+  await page.click('#new-game-button');
+  await page.waitForFunction((old) => document.body.dataset.gameId !== old, before, { timeout: 8000 });
+  await waitBody(page, 'clock', 'standing');
+  equal(await page.textContent('#clock-bottom .clock-time'), '5:00', 'the bottom clock');
+  equal(await page.textContent('#clock-top .clock-time'), '5:00', 'the top clock');
+  check(/\+3s/.test(await page.textContent('#clock-bottom .clock-extra')), 'the increment is shown');
+  await page.selectOption('#time-control', '');
+
+  // Two seconds each: the clock runs once each side has moved, then nobody moves.
+  const state = await createGame(page, { variant: 'spear', clock: { initial: 2 } });
+  check(state.seats?.sente && state.seats?.gote, `a local game gives both seats: ${JSON.stringify(state.seats)}`);
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/game/${state.id}/sente/${state.seats.sente}`);
+  await waitBody(page, 'gameId', state.id);
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/game/${state.id}/gote/${state.seats.gote}`);
+  await waitBody(page, 'seats', 'sente gote');
+  equal(await page.evaluate(() => location.hash), `#/game/${state.id}`, 'the address after the seat links');
+  await dragMove(page, '5d', '5c');
+  await clickMove(page, '1b', '1c');
+  await waitBody(page, 'clock', 'sente');
+  await page.waitForSelector('#clock-bottom[data-running="true"][data-low="true"]', { timeout: 2000 });
+  const seconds = async () => Number(/0:(\d\d\.\d)/.exec(await page.textContent('#clock-bottom .clock-time'))?.[1]);
+  const first = await seconds();
+  await page.waitForTimeout(400);
+  const second = await seconds();
+  check(first <= 2 && second < first, `Black's clock goes down: ${first} then ${second}`);
+  equal(await page.textContent('#clock-top .clock-time'), '0:02.0', "White's clock stands");
+  await waitBody(page, 'outcome', 'timeout', 8000);
+  await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+  check(/White ☖ wins/.test(await page.textContent('#result-title')), 'White wins on time');
+  check(/time/i.test(await page.textContent('#result-detail')), `the reason: "${await page.textContent('#result-detail')}"`);
+  equal(await page.textContent('#clock-bottom .clock-time'), '0:00.0', "Black's clock");
+  await waitBody(page, 'clock', 'standing');
+  equal((await serverState(page)).outcome?.reason, 'timeout', "the server's ending");
+});
+
+test('two machines: a seat link with a forged token cannot move', async (page, context, machines) => {
+  const state = await createGame(page, { variant: 'spear', mode: 'shared' });
+  const forged = '0123456789abcdef0123456789abcdef';
+  const intruder = await machines.open(`#/game/${state.id}/sente/${forged}`, 'intruder');
+  equal(await intruder.evaluate(() => location.hash), `#/game/${state.id}`, 'the address after the forged link');
+  await waitBody(intruder, 'seats', 'sente');
+  await drag(intruder, await squareCenter(intruder, '5d'), await squareCenter(intruder, '5c'));
+  await intruder.waitForFunction(() => /seat token/.test(document.getElementById('message').textContent), null, { timeout: 5000 }).catch(async () => {
+    throw new Failure(`the refusal is shown: "${await intruder.textContent('#message')}"`);
+  });
+  check((await intruder.getAttribute('#message', 'class')).includes('error'), 'the refusal is shown as an error');
+  await waitBody(intruder, 'ply', 0);
+  await boardShowsServer(intruder);
+  const after = await serverState(page);
+  equal(after.ply, 0, "the server's moves");
+  equal(after.version, state.version, "the game's version");
+  // The real seat still plays.
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/game/${state.id}/sente/${state.seats.sente}`);
+  await waitBody(page, 'seats', 'sente');
+  await dragMove(page, '5d', '5c');
+  await waitBody(intruder, 'ply', 1);
+});
+
 // ---- running ----
 
 await mkdir(output, { recursive: true });
 const { child, url } = await startServer();
-const profile = await mkdtemp(join(tmpdir(), 'koma-e2e-'));
 let passed = 0;
 let failed = 0;
+let browser;
 let context;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    acceptDownloads: true,
-    viewport: { width: 1200, height: 860 },
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  context = await browser.newContext({ acceptDownloads: true, viewport: VIEWPORT });
   for (const { name, run, viewport } of tests) {
     if (only && !name.includes(only)) continue;
     const page = await context.newPage();
     if (viewport) await page.setViewportSize(viewport);
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const machines = new Machines(browser, url, errors);
     const started = Date.now();
     try {
       await page.goto(url);
       await page.waitForFunction(() => !!document.body.dataset.gameId, null, { timeout: 10_000 });
-      await run(page, context);
+      await run(page, context, machines);
       check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
       passed++;
       console.log(`ok   ${name} (${Date.now() - started} ms)`);
@@ -794,14 +1056,16 @@ try {
       await page.screenshot({ path: file, fullPage: true }).catch(() => {});
       console.log(`FAIL ${name}: ${error instanceof Failure ? error.message : error.stack}`);
       console.log(`     screenshot: ${file}`);
+      await machines.screenshots(file);
     } finally {
+      await machines.close();
       await page.close().catch(() => {});
     }
   }
 } finally {
   await context?.close().catch(() => {});
+  await browser?.close().catch(() => {});
   child.kill('SIGTERM');
-  await rm(profile, { recursive: true, force: true });
 }
 await writeFile(join(output, 'summary.txt'), `${passed} passed, ${failed} failed\n`);
 console.log(`${passed} passed, ${failed} failed`);

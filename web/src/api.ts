@@ -20,6 +20,34 @@ export interface Outcome {
 
 export type Opponent = { kind: 'human' } | { kind: 'computer'; level: number; color: Color };
 
+/** `local`: one page holds every seat; `shared`: each player has a seat link. */
+export type Mode = 'local' | 'shared';
+
+/** A side's time left when the state was made. */
+export interface SideClock {
+  mainMs: number;
+  byoyomiMs: number;
+}
+
+/** The clocks of a timed game; each side's time is under its name (`sente`, …). */
+export type ClockState = {
+  initialMs: number;
+  incrementMs: number;
+  byoyomiMs: number;
+  /** The side whose time runs, or null while the clocks stand. */
+  running: Color | null;
+} & Partial<Record<Color, SideClock>>;
+
+/** A time control in seconds, as `POST /api/games` takes it. */
+export interface TimeControl {
+  initial?: number;
+  increment?: number;
+  byoyomi?: number;
+}
+
+/** The seat tokens by side: only in the answer that creates a game. */
+export type SeatTokens = Partial<Record<Color, string>>;
+
 export interface GameState {
   id: string;
   variant: VariantId;
@@ -36,6 +64,11 @@ export interface GameState {
   outcome: Outcome | null;
   headers: Record<string, unknown>;
   opponent: Opponent;
+  mode: Mode;
+  /** In a shared game, the side that asked to take a move back. */
+  takeback: Color | null;
+  clock: ClockState | null;
+  seats?: SeatTokens;
 }
 
 /** A refusal from the server: its sentence, and the game's state when it sent one. */
@@ -77,19 +110,30 @@ async function call(method: string, path: string, body?: unknown, raw?: { bytes:
   return json as GameState;
 }
 
-export const newGame = (variant: VariantId, opponent: Opponent, position?: string): Promise<GameState> =>
-  call('POST', '/api/games', position ? { variant, opponent, position } : { variant, opponent });
+export interface NewGameOptions {
+  opponent: Opponent;
+  mode?: Mode;
+  clock?: TimeControl;
+  position?: string;
+}
+
+/** Creates a game; the answer carries the seat tokens of its human sides. */
+export const newGame = (variant: VariantId, options: NewGameOptions): Promise<GameState> =>
+  call('POST', '/api/games', { variant, ...options });
 
 export const getGame = (id: string): Promise<GameState> => call('GET', `/api/games/${encodeURIComponent(id)}`);
 
-export const playMove = (id: string, move: string, ply: number): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply });
+/** Changes carry the seat token of the side acting (none: the server refuses, this page only watches). */
+export const playMove = (id: string, move: string, ply: number, token?: string): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply, token });
 
-export const undo = (id: string, ply: number): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/undo`, { ply });
+/** Takes back (local game) or asks, accepts or declines a takeback (shared game). */
+export const undo = (id: string, ply: number, token?: string, decline = false): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/undo`, decline ? { ply, token, decline } : { ply, token });
 
-export const resign = (id: string, ply: number, color: Color): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/resign`, { ply, color });
+/** The token's side resigns. */
+export const resign = (id: string, ply: number, token?: string): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/resign`, { ply, token });
 
 /** Opens pasted text; `format` and `variant` may be left to the server. */
 export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {

@@ -1,16 +1,24 @@
 // The page: it asks the server for the game, shows it, and sends what the
 // player does. It never decides what is legal: the server's answer is shown.
+// Changes carry the seat token of the side acting (seats.ts); a page that
+// holds no seat of a game only watches it.
 
 import * as api from './api';
-import { ApiError, Live, type Color, type GameState, type Opponent } from './api';
+import { ApiError, Live, type Color, type GameState } from './api';
 import type { Board, BoardView } from './board';
 import { ChessBoard } from './chess-board';
+import { Clocks } from './clock';
+import { renderInvite } from './invite';
 import { renderLegend, usePieces } from './legend';
 import { renderMoveList } from './movelist';
+import { NewGameForm } from './newgame';
 import { fillSaveFormats, openFile, openText, save } from './records';
-import { gameIdFromUrl, putGameIdInUrl } from './route';
+import { putGameIdInUrl, routeFromUrl, type Route } from './route';
+import { keepNewGame, keepSeats, Seating } from './seats';
 import { ShogiBoard } from './shogi-board';
-import { VARIANTS, inPlayersWords, isVariantId, type PieceSet, type VariantId, type VariantInfo } from './variants';
+import { colorsOf, opposite, sideName, sideOf } from './sides';
+import { renderTakeback, takebackNews } from './takeback';
+import { VARIANTS, inPlayersWords, type PieceSet, type VariantId, type VariantInfo } from './variants';
 
 const byId = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id);
@@ -18,47 +26,31 @@ const byId = <T extends HTMLElement>(id: string): T => {
   return element as T;
 };
 
-const STORAGE_VARIANT = 'koma.variant';
 const STORAGE_PIECES = 'koma.pieces';
-
-function colorsOf(variant: VariantId): [Color, Color] {
-  return variant === 'pawns' ? ['white', 'black'] : ['sente', 'gote'];
-}
-
-function opposite(variant: VariantId, color: Color): Color {
-  const [first, second] = colorsOf(variant);
-  return color === first ? second : first;
-}
-
-/** A side's name as its game's players say it. */
-export function sideName(variant: VariantId, color: Color): string {
-  const first = color === 'sente' || color === 'white';
-  switch (variant) {
-    case 'spear':
-      return first ? 'Black ☗' : 'White ☖';
-    case 'pawns':
-      return first ? 'White' : 'Black';
-    default:
-      return first ? 'Sente ☗' : 'Gote ☖';
-  }
-}
 
 export class App {
   private state?: GameState;
+  /** When the state arrived (`performance.now()`): the clocks count from then. */
+  private receivedAt = 0;
+  /** The seats this page holds in the game shown. */
+  private seating?: Seating;
   /** The move whose position is shown; `undefined` follows the game. */
   private shownPly?: number;
   private orientation: Color = 'sente';
   private board?: Board;
+  /** The view the board shows: shown again only when it changes, so that a state that changes nothing on the board (the same one again, a takeback asked) keeps a piece the player has picked up. */
+  private boardView?: string;
   private boardVariant?: VariantId;
   private live?: Live;
-  private pending = false;
+  /** The change on its way to the server, if any. */
+  private pending?: Promise<void>;
   private pieceSet: PieceSet;
 
   private readonly status = byId<HTMLDivElement>('status');
   private readonly boardArea = byId<HTMLDivElement>('board-area');
   private readonly moveList = byId<HTMLOListElement>('move-list');
-  private readonly variantSelect = byId<HTMLSelectElement>('variant');
-  private readonly opponentSelect = byId<HTMLSelectElement>('opponent');
+  private readonly form = new NewGameForm(() => void this.newGame());
+  private readonly clocks = new Clocks(byId('board-area'), byId('clock-top'), byId('clock-bottom'), () => void this.refresh());
   private readonly saveFormat = byId<HTMLSelectElement>('save-format');
   private readonly pieceSetSelect = byId<HTMLSelectElement>('piece-set');
   private readonly legend = byId<HTMLUListElement>('legend');
@@ -70,26 +62,40 @@ export class App {
     const storedSet = localStorage.getItem(STORAGE_PIECES);
     this.pieceSet = storedSet === 'letters' ? 'letters' : 'kanji';
     this.pieceSetSelect.value = this.pieceSet;
-    const storedVariant = localStorage.getItem(STORAGE_VARIANT) ?? '';
-    if (isVariantId(storedVariant)) this.variantSelect.value = storedVariant;
     this.bindControls();
   }
 
   async start(): Promise<void> {
-    window.addEventListener('hashchange', () => {
-      const id = gameIdFromUrl();
-      if (id && id !== this.state?.id) void this.openGame(id);
-    });
-    const id = gameIdFromUrl();
-    if (id) await this.openGame(id);
+    window.addEventListener('hashchange', () => void this.follow(routeFromUrl()));
+    const route = routeFromUrl();
+    if (route) await this.follow(route);
     else await this.newGame();
+  }
+
+  /** Shows the game the address names; a seat link also hands this page a seat. */
+  private async follow(route: Route | undefined): Promise<void> {
+    if (!route) return;
+    // The token leaves the address bar at once (it is kept in localStorage).
+    if (route.seat) putGameIdInUrl(route.id);
+    if (route.id !== this.state?.id) await this.openGame(route.id, route.seat);
+    else if (route.seat) {
+      this.takeSeat(this.state, route.seat);
+      this.apply(this.state);
+    }
+  }
+
+  private takeSeat(state: GameState, seat: { side: string; token: string }): void {
+    const side = sideOf(state.variant, seat.side);
+    if (side) keepSeats(state.id, { [side]: seat.token });
   }
 
   // ---- talking to the server ----
 
-  private async openGame(id: string): Promise<void> {
+  private async openGame(id: string, seat?: { side: string; token: string }): Promise<void> {
     try {
-      this.apply(await api.getGame(id));
+      const state = await api.getGame(id);
+      if (seat) this.takeSeat(state, seat);
+      this.apply(state);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.say(`${error.message} A new game was started instead.`, 'error');
@@ -97,48 +103,72 @@ export class App {
     }
   }
 
-  private async newGame(keepMessage = false): Promise<void> {
-    const variant = this.selectedVariant();
-    let opponent: Opponent = { kind: 'human' };
-    if (this.opponentSelect.value === 'computer') {
-      const [first, second] = colorsOf(variant);
-      const level = Math.min(20, Math.max(1, Number(byId<HTMLInputElement>('level').value) || 1));
-      opponent = { kind: 'computer', level, color: byId<HTMLSelectElement>('computer-color').value === 'first' ? first : second };
-    }
-    localStorage.setItem(STORAGE_VARIANT, variant);
+  /** Asks the server for the game as it is (the clock shows zero: the server decides). */
+  private async refresh(): Promise<void> {
+    const id = this.state?.id;
+    if (!id) return;
     try {
-      const state = await api.newGame(variant, opponent);
+      const state = await api.getGame(id);
+      if (state.id === this.state?.id) this.apply(state);
+    } catch {
+      // The WebSocket brings the state too; the clocks will ask again.
+    }
+  }
+
+  private async newGame(keepMessage = false): Promise<void> {
+    const choice = this.form.read();
+    try {
+      const state = await api.newGame(choice.variant, choice.options);
+      keepNewGame(state, choice.mine);
       if (!keepMessage) this.say('');
       this.apply(state);
+      if (state.mode === 'shared')
+        this.say('Send the other player their seat link, under "Links to this game".');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.say(error.message, 'error');
       // The current game stays; with none yet, a game between people starts.
-      if (!this.state && opponent.kind !== 'human') {
-        this.opponentSelect.value = 'human';
-        this.showComputerOptions();
+      if (!this.state && (choice.options.opponent.kind !== 'human' || choice.options.mode === 'shared')) {
+        this.form.chooseLocal();
         await this.newGame(true);
       }
     }
   }
 
-  /** Sends a change; a refusal shows the server's sentence and its state. */
-  private async change(request: (state: GameState) => Promise<GameState>, done?: (state: GameState) => void): Promise<void> {
+  /**
+   * Sends a change; a refusal shows the server's sentence and its state.
+   * One change at a time: a button pressed meanwhile does nothing, while a
+   * move made on the board meanwhile (`wait`) is sent once the change before
+   * it is answered, with the game as it then is.
+   */
+  private async change(request: (state: GameState) => Promise<GameState>, wait = false): Promise<void> {
+    if (this.pending && wait) await this.pending;
+    if (this.pending || !this.state) {
+      // Dropped: the board must not keep a move that was not sent.
+      this.boardView = undefined;
+      this.render();
+      return;
+    }
     const state = this.state;
-    if (!state || this.pending) return;
-    this.pending = true;
+    const sending = (async () => {
+      try {
+        const next = await request(state);
+        this.say('');
+        this.apply(next);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        this.say(error.message, 'error');
+        // The widget moved the piece: put it back where the server has it.
+        this.boardView = undefined;
+        if (error.state) this.apply(error.state);
+        else this.render();
+      }
+    })();
+    this.pending = sending;
     try {
-      const next = await request(state);
-      this.say('');
-      this.apply(next);
-      done?.(next);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      this.say(error.message, 'error');
-      if (error.state) this.apply(error.state);
-      else this.render();
+      await sending;
     } finally {
-      this.pending = false;
+      this.pending = undefined;
     }
   }
 
@@ -151,20 +181,33 @@ export class App {
       return;
     }
     this.state = next;
+    this.receivedAt = performance.now();
+    const seating = Seating.of(next);
+    const seatsChanged = seating.sides.join() !== this.seating?.sides.join();
+    this.seating = seating;
     if (!sameGame) {
       this.shownPly = undefined;
       this.live?.close();
+      this.clocks.clear();
       this.live = new Live(next.id, (state) => this.apply(state));
       putGameIdInUrl(next.id);
-      this.variantSelect.value = next.variant;
-      const [first, second] = colorsOf(next.variant);
-      this.orientation = next.opponent.kind === 'computer' && next.opponent.color === first ? second : first;
+      this.form.showVariant(next.variant);
       this.result.hidden = true;
     } else if (this.shownPly !== undefined && this.shownPly > next.ply) {
       this.shownPly = undefined;
     }
+    if (!sameGame || seatsChanged) this.orientation = this.bottomSide(next, seating);
+    const news = sameGame && previous ? takebackNews(previous, next, seating) : undefined;
+    if (news) this.say(news);
     this.render();
     if (sameGame && previous && !previous.outcome && next.outcome) this.showResult(next);
+  }
+
+  /** The side at the bottom: the player's (the only seat held, or the computer's opponent), else the first mover. */
+  private bottomSide(state: GameState, seating: Seating): Color {
+    if (seating.sides.length === 1) return seating.sides[0];
+    const [first, second] = colorsOf(state.variant);
+    return state.opponent.kind === 'computer' && state.opponent.color === first ? second : first;
   }
 
   // ---- drawing ----
@@ -195,12 +238,14 @@ export class App {
     usePieces(variant, this.pieceSet);
     renderLegend(this.legend, variant, this.pieceSet);
     fillSaveFormats(this.saveFormat, variant.id);
-    const onMove = (usi: string) => void this.change((state) => api.playMove(state.id, usi, state.ply));
+    const onMove = (usi: string): void =>
+      void this.change((state) => api.playMove(state.id, usi, state.ply, this.seating?.tokenFor(state.turn)), true);
     this.board =
       variant.widget === 'chessground'
         ? new ChessBoard(boardElement, this.orientation, onMove)
         : new ShogiBoard(variant, { board: boardElement, handTop, handBottom }, this.orientation, onMove);
     this.boardVariant = variant.id;
+    this.boardView = undefined;
     document.title = `Koma · ${variant.title}`;
     return this.board;
   }
@@ -209,6 +254,7 @@ export class App {
     const state = this.state;
     const variant = this.variantInfo();
     if (!state || !variant) return;
+    const seating = this.seating ?? Seating.of(state);
     const board = this.ensureBoard(variant);
     board.setOrientation(this.orientation);
     const shown = this.shownPly ?? state.ply;
@@ -224,17 +270,21 @@ export class App {
         movable: 'none',
       };
     } else {
-      const opponent = state.opponent;
+      const sides = seating.sides;
       view = {
         position: state.position,
         lastMove: state.lastMove,
         check: state.check,
         turn: state.turn,
         legalMoves: state.outcome ? [] : state.legalMoves,
-        movable: opponent.kind === 'computer' ? opposite(state.variant, opponent.color) : 'both',
+        movable: sides.length === 0 ? 'none' : sides.length === 1 ? sides[0] : 'both',
       };
     }
-    board.show(view);
+    const viewKey = JSON.stringify(view);
+    if (viewKey !== this.boardView) {
+      board.show(view);
+      this.boardView = viewKey;
+    }
     this.renderHandLabels(state.variant);
     this.renderStatus(state, shown, reviewing);
     renderMoveList(this.moveList, state, shown, (ply) => this.goTo(ply));
@@ -242,15 +292,13 @@ export class App {
     byId<HTMLButtonElement>('previous').disabled = shown === 0;
     byId<HTMLButtonElement>('next').disabled = !reviewing;
     byId<HTMLButtonElement>('last').disabled = !reviewing;
-    // While the computer thinks, its reply is on the way: Undo waits for it
-    // (then takes back both moves), so that no reply meets a changed game.
-    const undo = byId<HTMLButtonElement>('undo');
-    undo.disabled = (state.ply === 0 && !state.outcome) || this.computerThinking(state);
-    undo.title =
-      state.opponent.kind === 'computer' ? "Take back your last move and the computer's reply" : 'Take back the last move';
-    const resign = byId<HTMLButtonElement>('resign');
-    resign.disabled = !!state.outcome;
-    resign.title = state.opponent.kind === 'computer' ? 'You resign' : 'The player to move resigns';
+    this.renderActions(state);
+    renderTakeback(byId('takeback'), state, seating, {
+      accept: () => this.answerTakeback(false),
+      decline: () => this.answerTakeback(true),
+    });
+    renderInvite(byId('invite'), byId('invite-links'), state, seating);
+    this.clocks.show(state, this.receivedAt, this.orientation);
     const body = document.body.dataset;
     body.gameId = state.id;
     body.variant = state.variant;
@@ -261,6 +309,46 @@ export class App {
     body.outcome = state.outcome ? state.outcome.reason : '';
     body.computer = state.opponent.kind === 'computer' ? state.opponent.color : '';
     body.orientation = this.orientation;
+    body.mode = state.mode;
+    body.seats = seating.sides.join(' ');
+    body.takeback = state.takeback ?? '';
+    body.clock = state.clock ? (state.clock.running ?? 'standing') : '';
+  }
+
+  /** Undo and Resign, as this page may use them. */
+  private renderActions(state: GameState): void {
+    const seating = this.seating ?? Seating.of(state);
+    const undo = byId<HTMLButtonElement>('undo');
+    const resign = byId<HTMLButtonElement>('resign');
+    undo.hidden = resign.hidden = seating.watching;
+    resign.disabled = !!state.outcome;
+    if (state.mode === 'shared') {
+      const seat = seating.takebackSeat(state);
+      const hasMove = !!seat && state.moves.some((move) => move.color === seat);
+      undo.textContent = 'Ask to take back';
+      undo.disabled = !!state.outcome || !!state.takeback || !hasMove;
+      undo.title = state.takeback
+        ? 'A takeback was asked: see the answer under the board'
+        : 'Ask the other player to take back your last move';
+      resign.title = 'You resign';
+      return;
+    }
+    // While the computer thinks, its reply is on the way: Undo waits for it
+    // (then takes back both moves), so that no reply meets a changed game.
+    undo.textContent = 'Undo';
+    undo.disabled = (state.ply === 0 && !state.outcome) || this.computerThinking(state);
+    undo.title =
+      state.opponent.kind === 'computer' ? "Take back your last move and the computer's reply" : 'Take back the last move';
+    resign.title = state.opponent.kind === 'computer' ? 'You resign' : 'The player to move resigns';
+  }
+
+  /** Accepts (or declines) the other player's request to take back. */
+  private answerTakeback(decline: boolean): void {
+    this.shownPly = undefined;
+    void this.change((state) => {
+      const seating = this.seating ?? Seating.of(state);
+      return api.undo(state.id, state.ply, seating.tokenFor(seating.takebackSeat(state) ?? state.turn), decline);
+    });
   }
 
   /** Whether the computer is to move: the server plays its move and sends it over the WebSocket. */
@@ -301,18 +389,37 @@ export class App {
       main.className = 'turn';
       main.textContent = `${sideName(state.variant, state.turn)} to move${state.check ? ' — check!' : ''}`;
       const opponent = state.opponent;
+      const seating = this.seating;
       if (opponent.kind === 'computer')
         main.textContent += this.computerThinking(state)
           ? ' (the computer is thinking)'
           : `: your move against the computer (level ${opponent.level})`;
+      else if (state.mode === 'shared' && seating && seating.sides.length === 1)
+        main.textContent += seating.holds(state.turn) ? ': your move' : ': waiting for your opponent';
     }
     line.appendChild(main);
     this.status.appendChild(line);
+    const seat = this.seatNote(state);
+    if (seat) {
+      const note = document.createElement('div');
+      note.className = 'seat-note';
+      note.id = 'seat-note';
+      note.textContent = seat;
+      this.status.appendChild(note);
+    }
     const message = document.createElement('div');
     message.className = `message ${this.messageKind}`;
     message.id = 'message';
     message.textContent = this.messageText;
     this.status.appendChild(message);
+  }
+
+  /** Who this page is in the game: a watcher, or the player of one side of a shared game. */
+  private seatNote(state: GameState): string | undefined {
+    const seating = this.seating;
+    if (!seating || seating.watching) return 'You are watching this game: only its players can move.';
+    if (state.mode === 'shared' && seating.sides.length === 1) return `You play ${sideName(state.variant, seating.sides[0])}.`;
+    return undefined;
   }
 
   private say(text: string, kind: 'info' | 'error' = 'info'): void {
@@ -354,22 +461,7 @@ export class App {
     this.render();
   }
 
-  private selectedVariant(): VariantId {
-    const value = this.variantSelect.value;
-    return isVariantId(value) ? value : 'spear';
-  }
-
-  private showComputerOptions(): void {
-    byId('computer-options').hidden = this.opponentSelect.value !== 'computer';
-  }
-
   private bindControls(): void {
-    byId<HTMLFormElement>('new-game').addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.newGame();
-    });
-    this.opponentSelect.addEventListener('change', () => this.showComputerOptions());
-    this.showComputerOptions();
     byId('first').addEventListener('click', () => this.goTo(0));
     byId('previous').addEventListener('click', () => this.goTo(this.shown() - 1));
     byId('next').addEventListener('click', () => this.goTo(this.shown() + 1));
@@ -377,19 +469,19 @@ export class App {
     byId('flip').addEventListener('click', () => this.flip());
     byId('undo').addEventListener('click', () => {
       this.shownPly = undefined;
-      void this.change((state) => api.undo(state.id, state.ply));
+      void this.change((state) => {
+        const seating = this.seating ?? Seating.of(state);
+        const seat = state.mode === 'shared' ? seating.takebackSeat(state) : state.turn;
+        return api.undo(state.id, state.ply, seating.tokenFor(...(seat ? [seat] : [])));
+      });
     });
     byId('resign').addEventListener('click', () => {
-      void this.change((state) => {
-        const opponent = state.opponent;
-        const color = opponent.kind === 'computer' ? opposite(state.variant, opponent.color) : state.turn;
-        return api.resign(state.id, state.ply, color);
-      });
+      void this.change((state) => api.resign(state.id, state.ply, this.seating?.tokenFor(state.turn)));
     });
     byId('result-close').addEventListener('click', () => (this.result.hidden = true));
     byId('result-new').addEventListener('click', () => {
       this.result.hidden = true;
-      if (this.state) this.variantSelect.value = this.state.variant;
+      if (this.state) this.form.showVariant(this.state.variant);
       void this.newGame();
     });
     document.addEventListener('keydown', (event) => {
@@ -418,6 +510,7 @@ export class App {
     const format = byId<HTMLSelectElement>('record-format');
     const recordVariant = byId<HTMLSelectElement>('record-variant');
     const opened = (state: GameState, what: string): void => {
+      keepNewGame(state);
       this.apply(state);
       this.shownPly = state.ply > 0 ? 0 : undefined;
       this.render();
@@ -440,7 +533,7 @@ export class App {
         this.say('Paste a record first (KIF, KI2, CSA, SFEN/USI or PGN).', 'error');
         return;
       }
-      openText(text, format.value, recordVariant.value, this.selectedVariant()).then((state) => opened(state, 'the pasted record'), failed);
+      openText(text, format.value, recordVariant.value, this.form.selectedVariant()).then((state) => opened(state, 'the pasted record'), failed);
     });
     byId('save').addEventListener('click', () => {
       if (!this.state) return;

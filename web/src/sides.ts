@@ -1,0 +1,41 @@
+// The two sides of each game, as the API writes them and as players say them.
+
+import type { Color } from './api';
+import type { VariantId } from './variants';
+
+/** The first and the second mover's names in the API. */
+export function colorsOf(variant: VariantId): [Color, Color] {
+  return variant === 'pawns' ? ['white', 'black'] : ['sente', 'gote'];
+}
+
+export function opposite(variant: VariantId, color: Color): Color {
+  const [first, second] = colorsOf(variant);
+  return color === first ? second : first;
+}
+
+/**
+ * A side named in either family of words, as the game names it: for the
+ * shogi games black = sente and white = gote; for pawns sente = white and
+ * gote = black (the server reads colours the same way, docs/API.md).
+ */
+export function sideOf(variant: VariantId, name: string): Color | undefined {
+  const [first, second] = colorsOf(variant);
+  const firstWords = variant === 'pawns' ? ['white', 'sente'] : ['sente', 'black'];
+  const secondWords = variant === 'pawns' ? ['black', 'gote'] : ['gote', 'white'];
+  if (firstWords.includes(name)) return first;
+  if (secondWords.includes(name)) return second;
+  return undefined;
+}
+
+/** A side's name as its game's players say it. */
+export function sideName(variant: VariantId, color: Color): string {
+  const first = color === 'sente' || color === 'white';
+  switch (variant) {
+    case 'spear':
+      return first ? 'Black ☗' : 'White ☖';
+    case 'pawns':
+      return first ? 'White' : 'Black';
+    default:
+      return first ? 'Sente ☗' : 'Gote ☖';
+  }
+}
