@@ -65,6 +65,8 @@ export interface GameState {
   headers: Record<string, unknown>;
   opponent: Opponent;
   mode: Mode;
+  /** Whether changes need a seat token (false only for games kept before seats). */
+  guarded: boolean;
   /** In a shared game, the side that asked to take a move back. */
   takeback: Color | null;
   clock: ClockState | null;
@@ -77,6 +79,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly state?: GameState,
+    /** Why a seat was refused (403): `spectator`, `bad-token`, `not-your-turn`, `wrong-side`. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -104,8 +108,8 @@ async function call(method: string, path: string, body?: unknown, raw?: { bytes:
     throw new ApiError(`The server answered ${response.status} without JSON.`, response.status);
   }
   if (!response.ok) {
-    const error = json as { error?: string; state?: GameState };
-    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state);
+    const error = json as { error?: string; state?: GameState; code?: string };
+    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state, error.code);
   }
   return json as GameState;
 }

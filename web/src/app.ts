@@ -14,7 +14,7 @@ import { renderMoveList } from './movelist';
 import { NewGameForm } from './newgame';
 import { fillSaveFormats, openFile, openText, save } from './records';
 import { putGameIdInUrl, routeFromUrl, type Route } from './route';
-import { keepNewGame, keepSeats, Seating } from './seats';
+import { forgetSeats, keepNewGame, keepSeats, Seating } from './seats';
 import { ShogiBoard } from './shogi-board';
 import { colorsOf, opposite, sideName, sideOf } from './sides';
 import { renderTakeback, takebackNews } from './takeback';
@@ -157,6 +157,11 @@ export class App {
         this.apply(next);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        // A seat link with a token the game does not know: this page only watches.
+        if (error.code === 'bad-token') {
+          forgetSeats(state.id);
+          this.seating = undefined;
+        }
         this.say(error.message, 'error');
         // The widget moved the piece: put it back where the server has it.
         this.boardView = undefined;

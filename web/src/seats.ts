@@ -53,6 +53,11 @@ export function keepSeats(id: string, tokens: SeatTokens | Record<string, string
   write(seatsKey(id), { ...read(seatsKey(id)), ...(tokens as Record<string, string>) });
 }
 
+/** Forgets the seats this page held in a game (the server does not know their tokens). */
+export function forgetSeats(id: string): void {
+  write(seatsKey(id), {});
+}
+
 /** Keeps seats given away, for the invitation. */
 export function keepInvitation(id: string, tokens: SeatTokens): void {
   write(inviteKey(id), { ...read(inviteKey(id)), ...(tokens as Record<string, string>) });
@@ -80,15 +85,22 @@ export class Seating {
     readonly tokens: SeatTokens,
     /** The seats this page gave away (its invitation). */
     readonly invited: SeatTokens,
+    /** A game kept before seats existed: anyone may play either side, without a token. */
+    readonly open: boolean,
   ) {}
 
   static of(state: GameState): Seating {
-    return new Seating(state.variant, tokensIn(state.variant, read(seatsKey(state.id))), tokensIn(state.variant, read(inviteKey(state.id))));
+    return new Seating(
+      state.variant,
+      tokensIn(state.variant, read(seatsKey(state.id))),
+      tokensIn(state.variant, read(inviteKey(state.id))),
+      state.guarded === false,
+    );
   }
 
   /** The sides this page plays, first mover's first. */
   get sides(): Color[] {
-    return colorsOf(this.variant).filter((side) => this.tokens[side]);
+    return colorsOf(this.variant).filter((side) => this.open || this.tokens[side]);
   }
 
   get watching(): boolean {
@@ -96,7 +108,7 @@ export class Seating {
   }
 
   holds(side: Color): boolean {
-    return !!this.tokens[side];
+    return this.open || !!this.tokens[side];
   }
 
   /** The token of the first side in `preferred` this page holds, else of any it holds. */

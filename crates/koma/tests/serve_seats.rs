@@ -47,6 +47,7 @@ fn only_a_seat_token_moves_its_side() {
     let created = create(&server, json!({ "variant": "spear", "mode": "shared" }));
     let id = id_of(&created);
     assert_eq!(created["mode"], "shared");
+    assert_eq!(created["guarded"], true);
     let sente = created["seats"]["sente"].as_str().unwrap().to_owned();
     let gote = created["seats"]["gote"].as_str().unwrap().to_owned();
     for token in [&sente, &gote] {
@@ -68,13 +69,13 @@ fn only_a_seat_token_moves_its_side() {
     let mut almost = sente.clone();
     almost.replace_range(31.., if sente.ends_with('0') { "1" } else { "0" });
     let before = version(&server, &id);
-    for (token, why) in [
-        (Value::Null, "no token"),
-        (json!(almost), "a token one digit off"),
-        (json!(foreign), "another game's token"),
-        (json!("not a token"), "a malformed token"),
-        (json!("f".repeat(10_000)), "a huge token"),
-        (json!(gote), "the other side's token"),
+    for (token, why, code) in [
+        (Value::Null, "no token", "spectator"),
+        (json!(almost), "a token one digit off", "bad-token"),
+        (json!(foreign), "another game's token", "bad-token"),
+        (json!("not a token"), "a malformed token", "bad-token"),
+        (json!("f".repeat(10_000)), "a huge token", "bad-token"),
+        (json!(gote), "the other side's token", "not-your-turn"),
     ] {
         let mut body = json!({ "move": "5d5c", "ply": 0 });
         if !token.is_null() {
@@ -82,6 +83,7 @@ fn only_a_seat_token_moves_its_side() {
         }
         let (status, answer) = call(&server, &id, "moves", body);
         assert_eq!(status, 403, "{why}: {answer}");
+        assert_eq!(answer["code"], code, "{why}");
         assert_eq!(answer["state"]["ply"], 0, "{why}");
         assert!(answer.to_string().len() < 20_000, "{why}: not echoed");
     }
@@ -147,6 +149,7 @@ fn only_a_seat_token_moves_its_side() {
         json!({ "ply": 2, "color": "sente", "token": gote }),
     );
     assert_eq!(status, 403, "{answer}");
+    assert_eq!(answer["code"], "wrong-side");
     let (status, answer) = call(&server, &id, "resign", json!({ "ply": 2, "token": gote }));
     assert_eq!(status, 200);
     assert_eq!(answer["outcome"]["winner"], "sente");
@@ -390,6 +393,11 @@ fn a_flag_that_fell_while_the_server_was_down_is_declared_on_return() {
     let state = server.get(&format!("/api/games/{id}")).json();
     assert_eq!(state["outcome"]["reason"], "timeout", "{state}");
     assert_eq!(state["outcome"]["winner"], "gote");
+    // The time is spent: a loss on time is not taken back.
+    let sente = token(&id, "sente").unwrap();
+    let (status, answer) = call(&server, &id, "undo", json!({ "ply": 2, "token": sente }));
+    assert_eq!(status, 422, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("on time"));
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -110,10 +110,13 @@ pub fn router(app: App) -> Router {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let body = match &self.state {
+        let mut body = match &self.state {
             Some(state) => serde_json::json!({ "error": self.message, "state": state }),
             None => serde_json::json!({ "error": self.message }),
         };
+        if let Some(code) = self.code {
+            body["code"] = code.into();
+        }
         (self.status, Json(body)).into_response()
     }
 }

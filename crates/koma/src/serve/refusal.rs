@@ -8,12 +8,16 @@ use axum::http::StatusCode;
 /// so that the page can resynchronise at once.
 #[derive(Clone, Debug)]
 pub struct Refusal {
-    /// 400, 403, 404, 409, 413, 415, 422, 429 or 500.
+    /// 400, 403, 404, 409, 413, 415, 421, 422, 429 or 500.
     pub status: StatusCode,
     /// What went wrong, in plain English.
     pub message: String,
     /// The game as it is now.
     pub state: Option<Box<GameState>>,
+    /// For a refused seat (403), a word a page can act on: `"spectator"`
+    /// (no token), `"bad-token"` (not one of the game's), `"not-your-turn"`
+    /// or `"wrong-side"`.
+    pub code: Option<&'static str>,
 }
 
 /// The longest message sent: library messages may quote the input, and a
@@ -32,12 +36,16 @@ impl Refusal {
             status,
             message,
             state: None,
+            code: None,
         }
     }
 
-    /// 403: the seat token does not allow it.
-    pub fn forbidden(message: impl Into<String>) -> Refusal {
-        Refusal::new(StatusCode::FORBIDDEN, message)
+    /// 403: the seat token does not allow it; `code` says why, for pages.
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code: Some(code),
+            ..Refusal::new(StatusCode::FORBIDDEN, message)
+        }
     }
 
     /// 422: well-formed but impossible.

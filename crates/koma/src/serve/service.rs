@@ -587,6 +587,7 @@ impl Games {
         };
         let Some(token) = token else {
             return Err(Refusal::forbidden(
+                "spectator",
                 "This page watches the game: only its players, with their seat links, can change it.",
             ));
         };
@@ -594,6 +595,8 @@ impl Games {
         Token::parse(token)
             .and_then(|token| seats.side_of(&token))
             .map(Some)
-            .ok_or_else(|| Refusal::forbidden("That seat token is not one of this game's."))
+            .ok_or_else(|| {
+                Refusal::forbidden("bad-token", "That seat token is not one of this game's.")
+            })
     }
 }

@@ -50,6 +50,9 @@ pub struct GameState {
     pub opponent: Opponent,
     /// `"local"` or `"shared"`.
     pub mode: Mode,
+    /// Whether changes need a seat token: `false` only for a game kept
+    /// before seats existed, which anyone may change.
+    pub guarded: bool,
     /// In a shared game, the side that asked to take a move back.
     pub takeback: Option<&'static str>,
     /// The clocks of a timed game, as at the moment of this state.
@@ -201,6 +204,7 @@ impl GameState {
             headers: stored.headers.clone(),
             opponent: stored.opponent.clone(),
             mode: stored.mode,
+            guarded: stored.seats.is_some(),
             takeback: stored
                 .takeback
                 .as_deref()

@@ -8,7 +8,7 @@ use super::refusal::Refusal;
 use super::seats::Mode;
 use super::service::{sentence, Actor, Games, Seated};
 use super::state::GameState;
-use koma_rules::{Color, GameError, Variant};
+use koma_rules::{Color, EndReason, GameError, Variant};
 use std::sync::Arc;
 
 impl Games {
@@ -38,11 +38,14 @@ impl Games {
             let variant = game.variant();
             if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
                 if game.outcome().is_none() {
-                    return Err(Refusal::forbidden(format!(
-                        "It is {}'s turn, and this seat plays {}.",
-                        names::color_title(variant, game.turn()),
-                        names::color_title(variant, seat)
-                    )));
+                    return Err(Refusal::forbidden(
+                        "not-your-turn",
+                        format!(
+                            "It is {}'s turn, and this seat plays {}.",
+                            names::color_title(variant, game.turn()),
+                            names::color_title(variant, seat)
+                        ),
+                    ));
                 }
             }
             let example = if variant == Variant::Pawns {
@@ -105,6 +108,15 @@ impl Games {
             }
             let computer = Self::computer_color(seated.stored.variant, &seated.stored.opponent);
             let game = &mut *seated.game;
+            if game
+                .declared()
+                .is_some_and(|o| o.reason == EndReason::Timeout)
+            {
+                // The clock would fall again at once: the time is spent.
+                return Err(Refusal::unprocessable(
+                    "A loss on time cannot be taken back: the time is spent.",
+                ));
+            }
             match game.undo() {
                 Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
                     game.undo();
@@ -123,6 +135,7 @@ impl Games {
     pub(super) fn shared_takeback(seated: &mut Seated<'_>, decline: bool) -> Result<(), Refusal> {
         let Some(me) = seated.seat else {
             return Err(Refusal::forbidden(
+                "spectator",
                 "Only the players can ask to take a move back.",
             ));
         };
@@ -204,11 +217,14 @@ impl Games {
             };
             let color = match (seated.seat, asked) {
                 (Some(seat), Some(asked)) if asked != seat => {
-                    return Err(Refusal::forbidden(format!(
-                        "This seat plays {}: it cannot resign for {}.",
-                        names::color_title(variant, seat),
-                        names::color_title(variant, asked)
-                    )))
+                    return Err(Refusal::forbidden(
+                        "wrong-side",
+                        format!(
+                            "This seat plays {}: it cannot resign for {}.",
+                            names::color_title(variant, seat),
+                            names::color_title(variant, asked)
+                        ),
+                    ))
                 }
                 (Some(seat), _) => seat,
                 (None, asked) => asked.unwrap_or(game.turn()),

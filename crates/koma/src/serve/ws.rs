@@ -211,7 +211,12 @@ fn refusal_message(app: &App, id: &str, refusal: Refusal) -> String {
             .ok()
             .and_then(|s| serde_json::to_value(s).ok()),
     };
-    serde_json::json!({ "type": "error", "error": refusal.message, "state": state }).to_string()
+    let mut message =
+        serde_json::json!({ "type": "error", "error": refusal.message, "state": state });
+    if let Some(code) = refusal.code {
+        message["code"] = code.into();
+    }
+    message.to_string()
 }
 
 /// The answer to a message beyond the rate limit: no state (reading it
