@@ -3,6 +3,7 @@
 mod bench;
 mod convert;
 mod engine_protocol;
+mod load;
 mod match_runner;
 mod pawns_console;
 mod perft;
@@ -46,6 +47,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
     Serve(serve::ServeArgs),
+    /// Load a local `koma serve` with games of random moves; report its speed.
+    Load(load::LoadArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_runner::run(*args),
         Command::Convert(args) => convert::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Load(args) => load::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
