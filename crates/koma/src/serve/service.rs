@@ -161,10 +161,16 @@ pub struct Seated<'a> {
     pub seat: Option<Color>,
 }
 
+/// A `state` message for a game's watchers, with its state's version: a
+/// WebSocket sends only states newer than the last it sent, as a new
+/// watcher's first state may also come as a message (a change of another
+/// server sharing the store, told of after the watcher read the game).
+pub type StateMessage = (u64, Arc<str>);
+
 /// A watched game's channel and the last version sent through it, so that
 /// a state older than one already sent is never sent after it.
 struct Watch {
-    sender: broadcast::Sender<Arc<str>>,
+    sender: broadcast::Sender<StateMessage>,
     sent: u64,
 }
 
@@ -952,7 +958,7 @@ impl Games {
     pub fn subscribe(
         self: &Arc<Self>,
         id: &str,
-    ) -> Result<(GameState, broadcast::Receiver<Arc<str>>), Refusal> {
+    ) -> Result<(GameState, broadcast::Receiver<StateMessage>), Refusal> {
         let game_id = Self::parse_id(id)?;
         // Subscribed before reading, so that no change falls in between.
         let receiver = {
@@ -998,7 +1004,7 @@ impl Games {
         }
         watch.sent = state.version;
         let message = serde_json::json!({ "type": "state", "state": state }).to_string();
-        if watch.sender.send(message.into()).is_err() {
+        if watch.sender.send((state.version, message.into())).is_err() {
             watchers.remove(&id);
         }
     }
