@@ -6,7 +6,7 @@ use super::clock;
 use super::live::AnyGame;
 use super::names::Opponent;
 use super::refusal::Refusal;
-use super::service::{lock, Actor, Games, Watch};
+use super::service::{lock, Actor, Games, StateMessage, Watch};
 use super::state::GameState;
 use super::store::{Declared, GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
@@ -102,7 +102,7 @@ impl Games {
     pub fn subscribe(
         self: &Arc<Self>,
         id: &str,
-    ) -> Result<(GameState, broadcast::Receiver<Arc<str>>), Refusal> {
+    ) -> Result<(GameState, broadcast::Receiver<StateMessage>), Refusal> {
         let game_id = Self::parse_id(id)?;
         // Subscribed before reading, so that no change falls in between.
         let receiver = {
@@ -148,7 +148,7 @@ impl Games {
         }
         watch.sent = state.version;
         let message = serde_json::json!({ "type": "state", "state": state }).to_string();
-        if watch.sender.send(message.into()).is_err() {
+        if watch.sender.send((state.version, message.into())).is_err() {
             watchers.remove(&id);
         }
     }

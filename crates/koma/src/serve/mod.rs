@@ -8,8 +8,10 @@
 //! takebacks, resignations), `background` (watchers, flags, the computer's
 //! turn), `refusal` (errors), `seats` (who may act), `clock` (time
 //! controls), `rate` (per-connection limits), `live` (a replayed game of
-//! any kind), `state` (the JSON answers), `store` (where games are kept)
-//! and `sqlite_store` (kept in a file), `names` (the API's words),
+//! any kind), `state` (the JSON answers), `store` (where games are kept):
+//! `sqlite_store` (kept in a file), `postgres_store` (kept in PostgreSQL,
+//! shared by several servers, with `postgres_pool` and `postgres_listen`)
+//! and `store_row` (a game as their row), `names` (the API's words),
 //! `computer` (the engine as opponent), `assets` (the page).
 
 mod api;
@@ -19,6 +21,9 @@ mod clock;
 mod computer;
 mod live;
 mod names;
+mod postgres_listen;
+mod postgres_pool;
+mod postgres_store;
 mod rate;
 mod refusal;
 mod seats;
@@ -26,6 +31,7 @@ mod service;
 mod sqlite_store;
 mod state;
 mod store;
+mod store_row;
 mod turns;
 mod ws;
 
@@ -55,7 +61,9 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
         line says where the games are kept: in a SQLite file (--db, by default \
         $XDG_DATA_HOME/koma/games.sqlite3 or ~/.local/share/koma/games.sqlite3), where every \
         move is on the disk before it is acknowledged, so that games continue after a restart \
-        or a crash; or, with --memory, in memory until the server stops. Ctrl-C stops it."
+        or a crash; in PostgreSQL (--db postgres://user:password@host:port/dbname), which \
+        several servers can share, each telling its watchers of the others' moves; or, with \
+        --memory, in memory until the server stops. Ctrl-C stops it."
 )]
 pub struct ServeArgs {
     /// The port to listen on; 0 takes any free one.
@@ -71,9 +79,10 @@ pub struct ServeArgs {
     #[arg(long)]
     open: bool,
     /// The SQLite file that keeps the games (created with its folder if
-    /// missing) [default: $XDG_DATA_HOME/koma/games.sqlite3 or
-    /// ~/.local/share/koma/games.sqlite3].
-    #[arg(long, value_name = "PATH")]
+    /// missing), or a PostgreSQL database as
+    /// postgres://user:password@host:port/dbname [default:
+    /// $XDG_DATA_HOME/koma/games.sqlite3 or ~/.local/share/koma/games.sqlite3].
+    #[arg(long, value_name = "PATH|URL")]
     db: Option<PathBuf>,
     /// Keep the games in memory only: they are lost when the server stops.
     #[arg(long, conflicts_with = "db")]
@@ -81,6 +90,8 @@ pub struct ServeArgs {
 }
 
 /// The store chosen by the arguments, and the sentence that says where.
+/// Called before the runtime starts: the PostgreSQL client must not run on
+/// its async threads.
 fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), String> {
     if args.memory {
         return Ok((
@@ -90,9 +101,13 @@ fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), S
     }
     let path = match &args.db {
         Some(path) => {
-            let text = path.to_string_lossy();
-            if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-                return Err("PostgreSQL is not supported yet: give --db a file path".to_owned());
+            if let Some(url) = path
+                .to_str()
+                .filter(|t| t.starts_with("postgres://") || t.starts_with("postgresql://"))
+            {
+                let store = postgres_store::PostgresStore::open(url)?;
+                let kept = format!("Games are kept in PostgreSQL at {}", store.shown());
+                return Ok((Box::new(store), kept));
             }
             path.clone()
         }
@@ -107,18 +122,32 @@ fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), S
 
 /// Runs the server until Ctrl-C (or SIGTERM).
 pub fn run(args: ServeArgs) -> Result<(), String> {
+    // Opened before the address is printed: a database that cannot be used
+    // stops the server before anyone is told to connect.
+    let (store, kept) = open_store(&args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    runtime.block_on(serve(args))
+    runtime.block_on(serve(args, store, kept))
 }
 
-async fn serve(args: ServeArgs) -> Result<(), String> {
-    // Opened before the address is printed: a file that cannot be used
-    // stops the server before anyone is told to connect.
-    let (store, kept) = open_store(&args)?;
+async fn serve(
+    args: ServeArgs,
+    store: Box<dyn store::GameStore>,
+    kept: String,
+) -> Result<(), String> {
+    let games = Arc::new(service::Games::new(
+        store,
+        Some(Arc::new(computer::EnginePicker::default())),
+    ));
+    // Before the address too; on a blocking thread, as it may wait for
+    // the database.
+    let listening = games.clone();
+    tokio::task::spawn_blocking(move || listening.listen_to_store())
+        .await
+        .map_err(|e| format!("cannot listen to the games database: {e}"))??;
     let address = SocketAddr::from((args.listen, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -150,11 +179,6 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         open_browser(&url);
     }
     let (stop, stopping) = watch::channel(false);
-    let games = Arc::new(service::Games::new(
-        store,
-        Some(Arc::new(computer::EnginePicker::default())),
-    ));
-    games.listen_to_store()?;
     let app = api::router(api::App {
         games,
         shutdown: stopping.clone(),

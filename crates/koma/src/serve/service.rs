@@ -100,10 +100,16 @@ pub struct Seated<'a> {
     pub seat: Option<Color>,
 }
 
+/// A `state` message for a game's watchers, with its state's version: a
+/// WebSocket sends only states newer than the last it sent, as a new
+/// watcher's first state may also come as a message (a change of another
+/// server sharing the store, told of after the watcher read the game).
+pub type StateMessage = (u64, Arc<str>);
+
 /// A watched game's channel and the last version sent through it, so that
 /// a state older than one already sent is never sent after it.
 pub(super) struct Watch {
-    pub(super) sender: broadcast::Sender<Arc<str>>,
+    pub(super) sender: broadcast::Sender<StateMessage>,
     pub(super) sent: u64,
 }
 

@@ -24,12 +24,9 @@
 //! `application_id` says that it is Koma's, so that a foreign database is
 //! refused rather than written into.
 
-use super::clock::{now_ms, Clock};
-use super::names::Opponent;
-use super::seats::{Mode, Seats};
-use super::state::HeadersView;
-use super::store::{Change, Declared, GameId, GameStore, StoreError, StoredGame};
-use koma_rules::Variant;
+use super::clock::now_ms;
+use super::store::{Change, GameId, GameStore, StoreError, StoredGame};
+use super::store_row::{Row, COLUMNS};
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -107,112 +104,6 @@ fn failed(error: rusqlite::Error) -> StoreError {
     StoreError::Failed(format!("The games database failed: {error}."))
 }
 
-/// The columns of a game, as written.
-struct Row {
-    id: String,
-    variant: String,
-    start: String,
-    moves: String,
-    declared_winner: Option<String>,
-    declared_reason: Option<String>,
-    headers: String,
-    opponent: String,
-    version: i64,
-    seats: Option<String>,
-    mode: String,
-    takeback: Option<String>,
-    clock: Option<String>,
-}
-
-/// The columns read and written, in [`Row`]'s order.
-const COLUMNS: &str = "id, variant, start, moves, declared_winner, declared_reason, headers, \
-     opponent, version, seats, mode, takeback, clock";
-
-impl Row {
-    fn from_game(game: &StoredGame) -> Result<Row, StoreError> {
-        if let Some(bad) = game
-            .moves
-            .iter()
-            .find(|m| m.is_empty() || m.contains(char::is_whitespace))
-        {
-            return Err(StoreError::Failed(format!(
-                "The move {bad:?} cannot be stored."
-            )));
-        }
-        let json = |what: &str, result: serde_json::Result<String>| {
-            result.map_err(|e| StoreError::Failed(format!("The {what} cannot be stored: {e}.")))
-        };
-        Ok(Row {
-            id: game.id.to_string(),
-            variant: game.variant.name().to_owned(),
-            start: game.start.clone(),
-            moves: game.moves.join(" "),
-            declared_winner: game.declared.as_ref().and_then(|d| d.winner.clone()),
-            declared_reason: game.declared.as_ref().map(|d| d.reason.clone()),
-            headers: json("headers", serde_json::to_string(&game.headers))?,
-            opponent: json("opponent", serde_json::to_string(&game.opponent))?,
-            version: i64::try_from(game.version)
-                .map_err(|_| StoreError::Failed("The game's version is too large.".into()))?,
-            seats: match &game.seats {
-                Some(seats) => Some(json("seats", serde_json::to_string(seats))?),
-                None => None,
-            },
-            mode: json("mode", serde_json::to_string(&game.mode))?
-                .trim_matches('"')
-                .to_owned(),
-            takeback: game.takeback.clone(),
-            clock: match &game.clock {
-                Some(clock) => Some(json("clock", serde_json::to_string(clock))?),
-                None => None,
-            },
-        })
-    }
-
-    /// The game in this row, or what is wrong with it.
-    fn into_game(self) -> Result<StoredGame, String> {
-        let id: GameId = self
-            .id
-            .parse()
-            .map_err(|()| "its id is not 16 hex digits")?;
-        let variant: Variant = self.variant.parse().map_err(|_| "its game is unknown")?;
-        let headers: HeadersView = serde_json::from_str(&self.headers)
-            .map_err(|e| format!("its headers cannot be read: {e}"))?;
-        let opponent: Opponent = serde_json::from_str(&self.opponent)
-            .map_err(|e| format!("its opponent cannot be read: {e}"))?;
-        let seats: Option<Seats> = match &self.seats {
-            Some(text) => Some(
-                serde_json::from_str(text).map_err(|e| format!("its seats cannot be read: {e}"))?,
-            ),
-            None => None,
-        };
-        let mode: Mode = serde_json::from_value(serde_json::Value::String(self.mode))
-            .map_err(|e| format!("its mode cannot be read: {e}"))?;
-        let clock: Option<Clock> = match &self.clock {
-            Some(text) => Some(
-                serde_json::from_str(text).map_err(|e| format!("its clock cannot be read: {e}"))?,
-            ),
-            None => None,
-        };
-        Ok(StoredGame {
-            id,
-            variant,
-            start: self.start,
-            moves: self.moves.split_whitespace().map(str::to_owned).collect(),
-            declared: self.declared_reason.map(|reason| Declared {
-                winner: self.declared_winner,
-                reason,
-            }),
-            headers,
-            opponent,
-            version: u64::try_from(self.version).map_err(|_| "its version is negative")?,
-            seats,
-            mode,
-            takeback: self.takeback,
-            clock,
-        })
-    }
-}
-
 /// Reads game `id` inside `connection` (a transaction or not).
 fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreError> {
     let text = id.to_string();
@@ -241,15 +132,7 @@ fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreErr
         .optional()
         .map_err(failed)?
         .ok_or(StoreError::NotFound)?;
-    let game = row
-        .into_game()
-        .map_err(|why| StoreError::Failed(format!("The stored game {text} is damaged: {why}.")))?;
-    if game.id != id {
-        return Err(StoreError::Failed(format!(
-            "The stored game {text} is damaged: its id differs."
-        )));
-    }
-    Ok(game)
+    row.into_stored(id)
 }
 
 impl SqliteStore {
@@ -458,7 +341,13 @@ pub fn default_path() -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::clock::Clock;
+    use crate::serve::names::Opponent;
     use crate::serve::refusal::Refusal;
+    use crate::serve::seats::{Mode, Seats, Token};
+    use crate::serve::state::HeadersView;
+    use crate::serve::store::Declared;
+    use koma_rules::Variant;
 
     struct Temp(PathBuf);
 
@@ -503,8 +392,9 @@ mod tests {
                 color: "gote".into(),
             },
             version: 3,
+            // Fixed, so that every call gives the same game.
             seats: Some(Seats {
-                first: crate::serve::seats::Token::parse("00112233445566778899aabbccddeeff"),
+                first: Token::parse("0123456789abcdef0123456789abcdef"),
                 second: None,
             }),
             mode: Mode::Shared,

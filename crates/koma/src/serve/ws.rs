@@ -4,6 +4,7 @@
 use super::api::{blocking, App};
 use super::rate::{RateLimit, WS_BURST, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
+use super::service::StateMessage;
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -11,7 +12,6 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use std::sync::Arc;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 /// The largest message a client may send and get an answer to. Real ones
@@ -71,7 +71,10 @@ pub async fn upgrade(
                 .into_response();
         }
     };
-    let first = serde_json::json!({ "type": "state", "state": state }).to_string();
+    let first = (
+        state.version,
+        serde_json::json!({ "type": "state", "state": state }).to_string(),
+    );
     upgrade
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
@@ -82,8 +85,8 @@ async fn session(
     mut socket: WebSocket,
     app: App,
     id: String,
-    first: String,
-    mut receiver: broadcast::Receiver<Arc<str>>,
+    (mut shown, first): (u64, String),
+    mut receiver: broadcast::Receiver<StateMessage>,
 ) {
     let mut shutdown = app.shutdown.clone();
     let mut limit = RateLimit::new(WS_PER_SECOND, WS_BURST);
@@ -116,12 +119,20 @@ async fn session(
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 },
                 broadcast = receiver.recv() => match broadcast {
-                    Ok(message) => Some(message.to_string()),
+                    // Only states newer than the last one sent.
+                    Ok((version, message)) if version > shown => {
+                        shown = version;
+                        Some(message.to_string())
+                    }
+                    Ok(_) => None,
                     // Fell behind: the latest state is all that matters.
                     Err(RecvError::Lagged(_)) => {
                         let (games, id) = (app.games.clone(), id.clone());
                         match blocking(move || games.state(&id)).await {
-                            Ok(state) => Some(serde_json::json!({ "type": "state", "state": state }).to_string()),
+                            Ok(state) => {
+                                shown = shown.max(state.version);
+                                Some(serde_json::json!({ "type": "state", "state": state }).to_string())
+                            }
                             Err(_) => break,
                         }
                     }

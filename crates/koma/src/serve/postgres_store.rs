@@ -1,0 +1,418 @@
+//! Games in PostgreSQL (`koma serve --db postgres://…`), so that several
+//! servers can share them (issue 7).
+//!
+//! The rows are those of the SQLite file (see [`super::store_row`]), in a
+//! table named `koma_games` so as not to collide with other programs'
+//! tables in the same database, beside `koma_schema` (the schema's
+//! version). A database holding a newer schema, or tables of those names
+//! that are not Koma's, is refused rather than written into.
+//!
+//! Every change is one transaction: `SELECT … FOR UPDATE` locks the row (a
+//! change through another server waits up to 10 s), the change is applied,
+//! the row written and `pg_notify('koma_games', '<id> <version>')` sent,
+//! then it commits before the change is acknowledged (with
+//! `synchronous_commit = on`, which each connection sets, the commit is on
+//! the server's disk). A refusal rolls back. PostgreSQL delivers the
+//! notification at the commit to every server that listens
+//! ([`GameStore::listen`]), which tells its WebSocket watchers.
+//!
+//! The connection's password is never shown: the database is named by
+//! `Target::shown`, and every message passes through `Target::redact` (in
+//! [`super::postgres_pool`]).
+//!
+//! The `postgres` client is synchronous and must not be used (nor dropped)
+//! on tokio's async threads: the store is called from its blocking threads,
+//! and connections are dropped on a thread of their own.
+
+use super::clock::now_ms;
+use super::postgres_listen::Listener;
+use super::postgres_pool::{describe, Pool, Target, CONNECT_TIMEOUT};
+use super::store::{Change, GameId, GameStore, Notify, StoreError, StoredGame};
+use super::store_row::{Row, COLUMNS};
+use postgres::{Client, GenericClient};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// The version of [`SCHEMA`], as in the SQLite file.
+const SCHEMA_VERSION: i64 = 2;
+
+/// The key of the advisory lock taken while the schema is checked or
+/// created, so that servers starting at once do not both create it: "KOMA".
+const SCHEMA_LOCK: i64 = 0x4b4f_4d41;
+
+/// The tables of a new database. JSON is kept as TEXT, as in the SQLite
+/// file: `jsonb` would refuse the `\u0000` that a header may hold.
+const SCHEMA: &str = "
+CREATE TABLE koma_schema (version BIGINT NOT NULL);
+COMMENT ON TABLE koma_schema IS 'The version of the tables of Koma''s games (koma serve).';
+CREATE TABLE koma_games (
+    id TEXT PRIMARY KEY NOT NULL,
+    variant TEXT NOT NULL,
+    start TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    declared_winner TEXT,
+    declared_reason TEXT,
+    headers TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    seats TEXT,
+    mode TEXT NOT NULL DEFAULT 'local',
+    takeback TEXT,
+    clock TEXT
+);
+COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
+";
+
+/// The columns `koma_games` must have, with their types, to be Koma's.
+const EXPECTED: [(&str, &str); 15] = [
+    ("id", "text"),
+    ("variant", "text"),
+    ("start", "text"),
+    ("moves", "text"),
+    ("declared_winner", "text"),
+    ("declared_reason", "text"),
+    ("headers", "text"),
+    ("opponent", "text"),
+    ("version", "bigint"),
+    ("created_at", "bigint"),
+    ("updated_at", "bigint"),
+    ("seats", "text"),
+    ("mode", "text"),
+    ("takeback", "text"),
+    ("clock", "text"),
+];
+
+/// Writes a row (a new game replaces any with its id, as in memory) and
+/// notifies, in one statement. `$10` is the time, for both timestamps.
+const INSERT: &str = "
+WITH written AS (
+    INSERT INTO koma_games (id, variant, start, moves, declared_winner, declared_reason,
+        headers, opponent, version, created_at, updated_at, seats, mode, takeback, clock)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)
+    ON CONFLICT (id) DO UPDATE SET variant = EXCLUDED.variant, start = EXCLUDED.start,
+        moves = EXCLUDED.moves, declared_winner = EXCLUDED.declared_winner,
+        declared_reason = EXCLUDED.declared_reason, headers = EXCLUDED.headers,
+        opponent = EXCLUDED.opponent, version = EXCLUDED.version,
+        created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+        seats = EXCLUDED.seats, mode = EXCLUDED.mode, takeback = EXCLUDED.takeback,
+        clock = EXCLUDED.clock
+    RETURNING id, version)
+SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
+
+/// Writes the changes to an existing row and notifies, in one statement.
+const UPDATE: &str = "
+WITH written AS (
+    UPDATE koma_games SET variant = $2, start = $3, moves = $4, declared_winner = $5,
+        declared_reason = $6, headers = $7, opponent = $8, version = $9, updated_at = $10,
+        seats = $11, mode = $12, takeback = $13, clock = $14
+    WHERE id = $1
+    RETURNING id, version)
+SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
+
+/// Games in a PostgreSQL database.
+pub struct PostgresStore {
+    pool: Pool,
+    /// Set when the store is dropped: the listening thread then ends.
+    stopped: Arc<AtomicBool>,
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://` or
+    /// `postgresql://`), creating Koma's tables in it if it has none. A
+    /// database that cannot be reached, holds a newer Koma's games or
+    /// tables of those names that are not Koma's is refused with a
+    /// sentence, which never quotes the password.
+    pub fn open(url: &str) -> Result<PostgresStore, String> {
+        let target = Target::parse(url)?;
+        let shown = target.shown.clone();
+        let mut client = target.connect().map_err(|e| {
+            format!(
+                "cannot reach the games database {shown}: {}",
+                target.redact(&describe(&e))
+            )
+        })?;
+        match Self::prepare(&mut client) {
+            Ok(()) => Ok(PostgresStore {
+                pool: Pool::new(target, client),
+                stopped: Arc::new(AtomicBool::new(false)),
+            }),
+            Err(Prepare::Postgres(error)) => Err(format!(
+                "cannot use the games database {shown}: {}",
+                target.redact(&describe(&error))
+            )),
+            Err(Prepare::Refused(why)) => Err(format!("the games database {shown} {why}")),
+        }
+    }
+
+    /// Checks the tables, or creates them in a database that has none, in
+    /// one transaction under an advisory lock.
+    fn prepare(client: &mut Client) -> Result<(), Prepare> {
+        let mut transaction = client.transaction()?;
+        transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])?;
+        let row = transaction.query_one(
+            "SELECT to_regclass('koma_schema') IS NOT NULL, to_regclass('koma_games') IS NOT NULL",
+            &[],
+        )?;
+        let (has_schema, has_games): (bool, bool) = (row.get(0), row.get(1));
+        if !has_schema {
+            if has_games {
+                return Err(Prepare::Refused(
+                    "has a table koma_games that is not Koma's (there is no koma_schema); \
+                     choose another database"
+                        .into(),
+                ));
+            }
+            transaction.batch_execute(SCHEMA)?;
+            transaction.execute(
+                "INSERT INTO koma_schema (version) VALUES ($1)",
+                &[&SCHEMA_VERSION],
+            )?;
+            transaction.commit()?;
+            return Ok(());
+        }
+        let version: Option<i64> = transaction
+            .query_one("SELECT max(version)::BIGINT FROM koma_schema", &[])
+            .and_then(|row| row.try_get(0))
+            .map_err(|_| {
+                Prepare::Refused(
+                    "has a table koma_schema that is not Koma's; choose another database".into(),
+                )
+            })?;
+        match version {
+            Some(SCHEMA_VERSION) => {}
+            Some(newer) if newer > SCHEMA_VERSION => {
+                return Err(Prepare::Refused(format!(
+                    "was written by a newer Koma (schema version {newer}; this one knows \
+                     version {SCHEMA_VERSION}): update Koma"
+                )))
+            }
+            Some(older) => {
+                return Err(Prepare::Refused(format!(
+                    "is damaged: its schema version is {older}"
+                )))
+            }
+            None => {
+                return Err(Prepare::Refused(
+                    "is damaged: its table koma_schema holds no version".into(),
+                ))
+            }
+        }
+        if !has_games {
+            return Err(Prepare::Refused(
+                "is damaged: it has a table koma_schema but no koma_games".into(),
+            ));
+        }
+        let columns: Vec<(String, String)> = transaction
+            .query(
+                "SELECT attname::TEXT, format_type(atttypid, atttypmod) FROM pg_attribute \
+                 WHERE attrelid = 'koma_games'::regclass AND attnum > 0 AND NOT attisdropped",
+                &[],
+            )?
+            .iter()
+            .map(|row| (row.get(0), row.get(1)))
+            .collect();
+        let missing = EXPECTED
+            .iter()
+            .find(|(name, kind)| !columns.iter().any(|(n, k)| n == name && k == kind));
+        if let Some((name, kind)) = missing {
+            return Err(Prepare::Refused(format!(
+                "has a table koma_games that is not Koma's (it has no column {name} of type \
+                 {kind}); choose another database"
+            )));
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// The database, as `postgres://user@host:port/dbname`.
+    pub fn shown(&self) -> &str {
+        &self.pool.target.shown
+    }
+}
+
+/// Why a database could not be prepared.
+enum Prepare {
+    Postgres(postgres::Error),
+    /// The end of a sentence that starts with the database's name.
+    Refused(String),
+}
+
+impl From<postgres::Error> for Prepare {
+    fn from(error: postgres::Error) -> Prepare {
+        Prepare::Postgres(error)
+    }
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        self.pool.close();
+    }
+}
+
+/// Why one attempt at a call failed.
+enum Attempt {
+    /// The database failed before anything was committed: tried again if
+    /// it was because the connection was lost.
+    Database(postgres::Error),
+    /// The answer (no such game, a refusal, a damaged row, a failed commit).
+    Final(StoreError),
+}
+
+impl From<postgres::Error> for Attempt {
+    fn from(error: postgres::Error) -> Attempt {
+        Attempt::Database(error)
+    }
+}
+
+impl From<StoreError> for Attempt {
+    fn from(error: StoreError) -> Attempt {
+        Attempt::Final(error)
+    }
+}
+
+/// Reads game `id` through `client` (a transaction, locking the row when
+/// `lock`, or not).
+fn read_game(
+    client: &mut impl GenericClient,
+    target: &Target,
+    id: GameId,
+    lock: bool,
+) -> Result<StoredGame, Attempt> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM koma_games WHERE id = $1{}",
+        if lock { " FOR UPDATE" } else { "" }
+    );
+    let row = client
+        .query_opt(&sql, &[&id.to_string()])?
+        .ok_or(StoreError::NotFound)?;
+    let read = |row: &postgres::Row| -> Result<Row, postgres::Error> {
+        Ok(Row {
+            id: row.try_get(0)?,
+            variant: row.try_get(1)?,
+            start: row.try_get(2)?,
+            moves: row.try_get(3)?,
+            declared_winner: row.try_get(4)?,
+            declared_reason: row.try_get(5)?,
+            headers: row.try_get(6)?,
+            opponent: row.try_get(7)?,
+            version: row.try_get(8)?,
+            seats: row.try_get(9)?,
+            mode: row.try_get(10)?,
+            takeback: row.try_get(11)?,
+            clock: row.try_get(12)?,
+        })
+    };
+    let row = read(&row).map_err(|e| target.failed(&e))?;
+    Ok(row.into_stored(id)?)
+}
+
+/// Writes `row` with `sql` ([`INSERT`] or [`UPDATE`]).
+fn write(client: &mut impl GenericClient, sql: &str, row: &Row) -> Result<u64, postgres::Error> {
+    client.execute(
+        sql,
+        &[
+            &row.id,
+            &row.variant,
+            &row.start,
+            &row.moves,
+            &row.declared_winner,
+            &row.declared_reason,
+            &row.headers,
+            &row.opponent,
+            &row.version,
+            &now_ms(),
+            &row.seats,
+            &row.mode,
+            &row.takeback,
+            &row.clock,
+        ],
+    )
+}
+
+impl PostgresStore {
+    /// Runs `work` on a pooled connection, and once more on a new one if
+    /// that connection turns out to be closed (the server restarted, or an
+    /// administrator ended it) before anything was committed; the lost
+    /// connection and the idle ones are dropped from the pool.
+    fn run<T>(
+        &self,
+        mut work: impl FnMut(&mut Client) -> Result<T, Attempt>,
+    ) -> Result<T, StoreError> {
+        let mut retried = false;
+        loop {
+            let mut lease = self.pool.get()?;
+            match work(lease.client()) {
+                Ok(value) => return Ok(value),
+                Err(Attempt::Final(error)) => return Err(error),
+                Err(Attempt::Database(error)) => {
+                    if !lease.lost(&error) || retried {
+                        return Err(self.pool.target.failed(&error));
+                    }
+                    retried = true;
+                }
+            }
+        }
+    }
+}
+
+impl GameStore for PostgresStore {
+    fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
+        let row = Row::from_game(&game)?;
+        // One statement, which writes the same row if done twice.
+        self.run(|client| Ok(write(client, INSERT, &row)?))?;
+        Ok(())
+    }
+
+    fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
+        self.run(|client| read_game(client, &self.pool.target, id, false))
+    }
+
+    fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
+        let target = &self.pool.target;
+        self.run(|client| {
+            let mut transaction = client.transaction()?;
+            let mut game = read_game(&mut transaction, target, id, true)?;
+            // A refusal returns here, and the transaction's drop rolls back.
+            change(&mut game).map_err(StoreError::Refused)?;
+            let row = Row::from_game(&game)?;
+            write(&mut transaction, UPDATE, &row)?;
+            // A commit that fails may or may not have been done: never again.
+            transaction.commit().map_err(|e| target.failed(&e))?;
+            Ok(game)
+        })
+    }
+
+    /// Listens on a connection of its own, on a thread of its own, which
+    /// ends within half a second of the store being dropped. Fails only
+    /// when the first connection cannot be made; later, a lost connection
+    /// is made again (waiting longer each time, up to half a minute),
+    /// and the games changed meanwhile are told of then.
+    fn listen(&self, notify: Notify) -> Result<(), StoreError> {
+        let (ready, started) = mpsc::channel();
+        let listener = Listener {
+            target: self.pool.target.clone(),
+            stopped: self.stopped.clone(),
+            notify,
+        };
+        // The callback runs as if on tokio's blocking threads, where the
+        // server's code expects to be (it may start timers there).
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        std::thread::Builder::new()
+            .name("koma-listen".into())
+            .spawn(move || {
+                let _context = runtime.as_ref().map(|r| r.enter());
+                listener.run(ready);
+            })
+            .map_err(|e| StoreError::Failed(format!("Cannot start a thread: {e}.")))?;
+        match started.recv_timeout(CONNECT_TIMEOUT * 2) {
+            Ok(result) => result.map_err(StoreError::Failed),
+            Err(_) => Err(StoreError::Failed(format!(
+                "The games database {} did not answer LISTEN.",
+                self.shown()
+            ))),
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! `koma serve --db postgres://…`: games kept in PostgreSQL survive
+//! `kill -9`; two servers share one database, each telling its WebSocket
+//! watchers of the other's moves (LISTEN/NOTIFY) and never both winning a
+//! race for one ply; a database that cannot be used stops the server with a
+//! sentence that never shows the password. See `common/postgres.rs` for
+//! where the database comes from.
+
+#[path = "common/postgres.rs"]
+mod postgres_db;
+#[path = "common/serve_client.rs"]
+#[allow(dead_code)]
+mod serve_client;
+
+use postgres_db::{connect, database, TestDatabase};
+use serde_json::{json, Value};
+use serve_client::{receive, start_with, usi_list, Server};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+/// How long a watcher may wait for a state made through the other server.
+const PROMPTLY: Duration = Duration::from_secs(5);
+
+fn serve(db: &TestDatabase) -> Server {
+    let server = start_with(&["--db", &db.url]);
+    assert!(
+        server
+            .kept
+            .starts_with("Games are kept in PostgreSQL at postgres://"),
+        "{}",
+        server.kept
+    );
+    if let Some(password) = &db.password {
+        // The password alone, unless the rest of the URL has the same text
+        // (a user named as their password).
+        let rest = db.url.replace(&format!(":{password}@"), "@");
+        let secret = if rest.contains(password.as_str()) {
+            format!(":{password}@")
+        } else {
+            password.clone()
+        };
+        assert!(!server.kept.contains(&secret), "{}", server.kept);
+    }
+    server
+}
+
+/// A game with seats, created on `server`: its id and the two tokens.
+struct Game {
+    id: String,
+    sente: String,
+    gote: String,
+}
+
+impl Game {
+    fn create(server: &Server, body: Value) -> Game {
+        let reply = server.post("/api/games", &body);
+        assert_eq!(
+            reply.status,
+            201,
+            "{}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        let state = reply.json();
+        let text = |v: &Value| v.as_str().unwrap().to_owned();
+        Game {
+            id: text(&state["id"]),
+            sente: text(&state["seats"]["sente"]),
+            gote: text(&state["seats"]["gote"]),
+        }
+    }
+
+    /// The token of the side to move at `ply` (shogi: sente first).
+    fn token(&self, ply: usize) -> &str {
+        if ply % 2 == 0 {
+            &self.sente
+        } else {
+            &self.gote
+        }
+    }
+
+    /// Posts `text` at `ply` through `server` with the mover's token.
+    fn post_move(&self, server: &Server, ply: usize, text: &str) -> serve_client::Reply {
+        server.post(
+            &format!("/api/games/{}/moves", self.id),
+            &json!({ "move": text, "ply": ply, "token": self.token(ply) }),
+        )
+    }
+
+    /// Plays `text` at `ply` through `server`; the state after it.
+    fn play(&self, server: &Server, ply: usize, text: &str) -> Value {
+        let reply = self.post_move(server, ply, text);
+        assert_eq!(
+            reply.status,
+            200,
+            "{text}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        let state = reply.json();
+        assert_eq!(state["ply"], ply + 1);
+        state
+    }
+
+    fn state(&self, server: &Server) -> Value {
+        let reply = server.get(&format!("/api/games/{}", self.id));
+        assert_eq!(reply.status, 200);
+        reply.json()
+    }
+}
+
+/// Game `id`'s WebSocket on `server`, past its first state (returned).
+fn watch(server: &Server, id: &str) -> (tungstenite::WebSocket<TcpStream>, Value) {
+    let mut socket = server.websocket(id);
+    socket.get_ref().set_read_timeout(Some(PROMPTLY)).unwrap();
+    let first = receive(&mut socket);
+    assert_eq!(first["type"], "state", "{first}");
+    (socket, first["state"].clone())
+}
+
+/// The next state a watcher receives: it must come within [`PROMPTLY`].
+fn next_state(socket: &mut tungstenite::WebSocket<TcpStream>) -> Value {
+    let started = Instant::now();
+    let message = receive(socket);
+    assert!(started.elapsed() <= PROMPTLY, "a state came late");
+    assert_eq!(message["type"], "state", "{message}");
+    message["state"].clone()
+}
+
+#[test]
+fn games_continue_exactly_where_they_were_after_kill_9() {
+    let db = database();
+    let mut server = serve(&db);
+    let game = Game::create(
+        &server,
+        json!({ "variant": "shogi", "mode": "shared",
+                "headers": { "sente": "Alice 愛", "gote": "Bob", "event": "kill -9",
+                             "other": [["Note", "a \"quoted\" value \u{0}"]] } }),
+    );
+    for (ply, text) in ["7g7f", "3c3d", "8h2b+"].iter().enumerate() {
+        game.play(&server, ply, text);
+    }
+    let before = game.state(&server);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let server = serve(&db);
+    let after = game.state(&server);
+    assert_eq!(after, before, "the game changed across kill -9");
+    assert_eq!(usi_list(&after), ["7g7f", "3c3d", "8h2b+"]);
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["headers"]["sente"], "Alice 愛");
+    // The seats came back too: sente's token may not move for gote; gote's may.
+    let wrong = server.post(
+        &format!("/api/games/{}/moves", game.id),
+        &json!({ "move": "3a2b", "ply": 3, "token": game.sente }),
+    );
+    assert_eq!(
+        wrong.status,
+        403,
+        "{}",
+        String::from_utf8_lossy(&wrong.body)
+    );
+    game.play(&server, 3, "3a2b");
+}
+
+#[test]
+fn watchers_of_each_server_see_every_move_made_through_the_other() {
+    let db = database();
+    let (a, b) = (serve(&db), serve(&db));
+    let game = Game::create(&a, json!({ "variant": "shogi" }));
+    let (mut on_a, first_a) = watch(&a, &game.id);
+    let (mut on_b, first_b) = watch(&b, &game.id);
+    assert_eq!(first_a, first_b);
+    let mut version = first_a["version"].as_u64().unwrap();
+    let moves = [
+        "7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b",
+    ];
+    for (ply, text) in moves.iter().enumerate() {
+        // Played through B first: the game was created on A.
+        let through = if ply % 2 == 0 { &b } else { &a };
+        let answer = game.play(through, ply, text);
+        version += 1;
+        assert_eq!(answer["version"], version);
+        for (name, socket) in [("A", &mut on_a), ("B", &mut on_b)] {
+            let state = next_state(socket);
+            assert_eq!(
+                (state["version"].as_u64(), state["ply"].as_u64()),
+                (Some(version), Some(ply as u64 + 1)),
+                "the watcher on {name} after {text}"
+            );
+            assert_eq!(usi_list(&state), moves[..=ply], "the watcher on {name}");
+        }
+    }
+}
+
+#[test]
+fn of_two_moves_at_one_ply_through_two_servers_exactly_one_wins() {
+    let db = database();
+    let (a, b) = (Arc::new(serve(&db)), Arc::new(serve(&db)));
+    for round in 0..10 {
+        let game = Arc::new(Game::create(&a, json!({ "variant": "shogi" })));
+        let start = Arc::new(Barrier::new(2));
+        let racers: Vec<_> = [(a.clone(), "7g7f"), (b.clone(), "2g2f")]
+            .into_iter()
+            .map(|(server, text)| {
+                let (game, start) = (game.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    (text, game.post_move(&server, 0, text).status)
+                })
+            })
+            .collect();
+        let results: Vec<(&str, u16)> = racers.into_iter().map(|r| r.join().unwrap()).collect();
+        let winners: Vec<&str> = results
+            .iter()
+            .filter(|(_, status)| *status == 200)
+            .map(|(text, _)| *text)
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {results:?}");
+        assert!(
+            results.iter().all(|(_, s)| *s == 200 || *s == 409),
+            "round {round}: {results:?}"
+        );
+        for server in [&a, &b] {
+            let state = game.state(server);
+            assert_eq!(usi_list(&state), winners, "round {round}");
+            assert_eq!(state["version"], 2, "round {round}");
+        }
+    }
+}
+
+#[test]
+fn a_lost_connection_is_made_again_and_nothing_is_missed() {
+    let db = database();
+    let (a, b) = (serve(&db), serve(&db));
+    let game = Game::create(&a, json!({ "variant": "shogi" }));
+    let (mut on_b, _) = watch(&b, &game.id);
+    // Ends every connection of both servers, their listeners' included, as
+    // a restart of PostgreSQL or an administrator would.
+    let mut admin = connect(&db.url);
+    let ended: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(ended >= 2, "ended {ended} connections");
+    // A's pooled connection is gone: the move is made on a new one, and B's
+    // listener, connected again, tells its watcher.
+    game.play(&a, 0, "7g7f");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let state = loop {
+        let state = next_state(&mut on_b);
+        if state["ply"] == 1 || Instant::now() > deadline {
+            break state;
+        }
+    };
+    assert_eq!(usi_list(&state), ["7g7f"]);
+    game.play(&b, 1, "3c3d");
+    assert_eq!(usi_list(&game.state(&a)), ["7g7f", "3c3d"]);
+}
+
+/// Runs `koma serve` on `url` expecting it to refuse: its standard error.
+fn refused(url: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--port", "0", "--db", url])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{url}: {stderr}");
+    assert!(out.stdout.is_empty(), "{url} printed an address");
+    stderr
+}
+
+#[test]
+fn a_database_that_cannot_be_used_stops_the_server_without_showing_the_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:{port}/koma");
+    let stderr = refused(&url);
+    assert!(
+        stderr.contains(&format!(
+            "cannot reach the games database postgres://koma@127.0.0.1:{port}/koma"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
+    let stderr = refused("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:notaport/koma");
+    assert!(stderr.contains("not a PostgreSQL URL"), "{stderr}");
+    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
+}
+
+#[test]
+fn foreign_tables_and_a_newer_schema_are_refused() {
+    let db = database();
+    let mut admin = connect(&db.url);
+    admin
+        .batch_execute("CREATE TABLE koma_games (id INTEGER PRIMARY KEY, score REAL)")
+        .unwrap();
+    let stderr = refused(&db.url);
+    assert!(stderr.contains("koma_games that is not Koma's"), "{stderr}");
+    admin.batch_execute("DROP TABLE koma_games").unwrap();
+
+    drop(serve(&db));
+    admin
+        .batch_execute("UPDATE koma_schema SET version = 99")
+        .unwrap();
+    let stderr = refused(&db.url);
+    assert!(stderr.contains("newer Koma"), "{stderr}");
+}
