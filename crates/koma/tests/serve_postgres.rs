@@ -54,14 +54,7 @@ struct Game {
 
 impl Game {
     fn create(server: &Server, body: Value) -> Game {
-        let reply = server.post("/api/games", &body);
-        assert_eq!(
-            reply.status,
-            201,
-            "{}",
-            String::from_utf8_lossy(&reply.body)
-        );
-        let state = reply.json();
+        let state = server.create_with(&body);
         let text = |v: &Value| v.as_str().unwrap().to_owned();
         Game {
             id: text(&state["id"]),

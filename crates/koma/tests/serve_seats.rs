@@ -15,14 +15,7 @@ use std::time::{Duration, Instant};
 
 /// A new game from `request`; its `201` answer.
 fn create(server: &Server, request: Value) -> Value {
-    let reply = server.post("/api/games", &request);
-    assert_eq!(
-        reply.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    reply.json()
+    server.create_with(&request)
 }
 
 fn id_of(state: &Value) -> String {

@@ -274,7 +274,13 @@ impl Server {
 
     /// A new game of `variant`; its state.
     pub fn create(&self, variant: &str) -> Value {
-        let reply = self.post("/api/games", &json!({ "variant": variant }));
+        self.create_with(&json!({ "variant": variant }))
+    }
+
+    /// A new game as `request` asks (`POST /api/games`); its `201` answer,
+    /// with the seat tokens.
+    pub fn create_with(&self, request: &Value) -> Value {
+        let reply = self.post("/api/games", request);
         assert_eq!(
             reply.status,
             201,
