@@ -1,5 +1,7 @@
-//! What earlier cutoffs teach about quiet moves: killer moves per ply and a
-//! history score per (side, kind of mover, target square).
+//! What earlier cutoffs teach about quiet moves: killer moves per ply, a
+//! history score per (side, kind of mover, target square), and a
+//! continuation history: how good a quiet move has been as the answer to
+//! the move just before it (that move's mover and square, this one's).
 
 use crate::eval::MOVER_KINDS;
 use crate::score::MAX_PLY;
@@ -8,10 +10,26 @@ use koma_rules::{Color, Move};
 /// History scores saturate at this magnitude.
 const HISTORY_MAX: i32 = 16_384;
 
+/// A move as the continuation history sees it: its kind of mover and its
+/// target square, `kind * 81 + square`.
+pub type PieceSquare = usize;
+
+/// How many [`PieceSquare`]s there are.
+const PIECE_SQUARES: usize = MOVER_KINDS * 81;
+
+/// The [`PieceSquare`] of `m`, whose mover is of kind `kind`.
+#[inline]
+pub fn piece_square(kind: usize, m: Move) -> PieceSquare {
+    kind * 81 + m.to().index() as usize
+}
+
 /// Killer moves and history scores, kept across the searches of one game.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     quiet: Box<[[[i16; 81]; MOVER_KINDS]; 2]>,
+    /// By the previous move's piece-square, then this move's (6 MB: on the
+    /// heap, made zeroed).
+    continuation: Box<[i16]>,
 }
 
 impl Default for History {
@@ -19,8 +37,17 @@ impl Default for History {
         History {
             killers: [[None; 2]; MAX_PLY + 2],
             quiet: Box::new([[[0; 81]; MOVER_KINDS]; 2]),
+            continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
         }
     }
+}
+
+/// Moves `entry` by `bonus`, decaying towards zero near the limit.
+#[inline]
+fn nudge(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let value = *entry as i32;
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 impl History {
@@ -48,19 +75,36 @@ impl History {
         }
     }
 
-    /// The history score of a quiet move.
+    /// The history score of a quiet move, answering `previous` (the move
+    /// before it, if there was one and it was not a null move).
     #[inline]
-    pub fn score(&self, color: Color, kind: usize, m: Move) -> i32 {
-        self.quiet[color.index()][kind][m.to().index() as usize] as i32
+    pub fn score(&self, color: Color, kind: usize, m: Move, previous: Option<PieceSquare>) -> i32 {
+        let own = self.quiet[color.index()][kind][m.to().index() as usize] as i32;
+        own + previous.map_or(0, |previous| {
+            self.continuation[previous * PIECE_SQUARES + piece_square(kind, m)] as i32
+        })
     }
 
     /// Rewards (positive `bonus`) or punishes a quiet move; scores decay
     /// towards zero as they approach the limit, so recent lessons count.
     #[inline]
-    pub fn update(&mut self, color: Color, kind: usize, m: Move, bonus: i32) {
-        let entry = &mut self.quiet[color.index()][kind][m.to().index() as usize];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let value = *entry as i32;
-        *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+    pub fn update(
+        &mut self,
+        color: Color,
+        kind: usize,
+        m: Move,
+        bonus: i32,
+        previous: Option<PieceSquare>,
+    ) {
+        nudge(
+            &mut self.quiet[color.index()][kind][m.to().index() as usize],
+            bonus,
+        );
+        if let Some(previous) = previous {
+            nudge(
+                &mut self.continuation[previous * PIECE_SQUARES + piece_square(kind, m)],
+                bonus,
+            );
+        }
     }
 }

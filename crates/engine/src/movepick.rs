@@ -2,7 +2,7 @@
 //! attacker, promotions, killers, and quiet moves by history.
 
 use crate::eval::Evaluate;
-use crate::history::History;
+use crate::history::{History, PieceSquare};
 use arrayvec::ArrayVec;
 use koma_rules::{Move, MoveList, MAX_MOVES};
 
@@ -19,13 +19,14 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Orders `moves` of `position` at `ply`.
+    /// Orders `moves` of `position` at `ply`, reached by `previous`.
     pub fn new<P: Evaluate>(
         position: &P,
         moves: MoveList,
         table_move: Option<Move>,
         history: &History,
         ply: usize,
+        previous: Option<PieceSquare>,
     ) -> MovePicker {
         let killers = history.killers(ply);
         let color = position.turn();
@@ -50,7 +51,7 @@ impl MovePicker {
                 if killers[1] == Some(m) {
                     return KILLER;
                 }
-                history.score(color, position.mover_kind(m), m)
+                history.score(color, position.mover_kind(m), m, previous)
             })
             .collect();
         MovePicker {

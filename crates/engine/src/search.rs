@@ -3,7 +3,7 @@
 //! reductions, and a quiescence search of captures.
 
 use crate::eval::Evaluate;
-use crate::history::History;
+use crate::history::{piece_square, History, PieceSquare};
 use crate::limits::{Limits, TimePlan};
 use crate::movepick::MovePicker;
 use crate::params::*;
@@ -156,6 +156,9 @@ struct Worker<'a, P: Evaluate> {
     evals: [Value; MAX_PLY + 4],
     /// Whether the move into each ply was a null move.
     null_at: [bool; MAX_PLY + 4],
+    /// The piece-square of the move made at each ply (`None` for a null
+    /// move), for the continuation history of the next.
+    moved: [Option<PieceSquare>; MAX_PLY + 4],
     /// The principal variation found from each ply.
     pv: Vec<Vec<Move>>,
     root_moves: Vec<RootMove>,
@@ -257,6 +260,7 @@ impl<P: Evaluate> Engine<P> {
             checks: positions.iter().map(|p| p.is_check()).collect(),
             evals: [0; MAX_PLY + 4],
             null_at: [false; MAX_PLY + 4],
+            moved: [None; MAX_PLY + 4],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -452,6 +456,7 @@ impl<P: Evaluate> Worker<'_, P> {
         };
         for index in line..self.root_moves.len() {
             let m = self.root_moves[index].m;
+            self.moved[0] = Some(piece_square(root.mover_kind(m), m));
             let mut child = *root;
             child.play_unchecked(m);
             self.count_node();
@@ -655,6 +660,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     self.count_node();
                     self.push(&child);
                     self.null_at[ply + 1] = true;
+                    self.moved[ply] = None;
                     let value =
                         -self.search(&child, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
                     self.null_at[ply + 1] = false;
@@ -677,7 +683,8 @@ impl<P: Evaluate> Worker<'_, P> {
         let table_move = hit
             .and_then(|hit| hit.best_move)
             .filter(|m| moves.contains(m));
-        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply);
+        let previous = ply.checked_sub(1).and_then(|parent| self.moved[parent]);
+        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply, previous);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -698,6 +705,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     continue;
                 }
             }
+            self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
             let mut child = *position;
             child.play_unchecked(m);
             self.count_node();
@@ -743,7 +751,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     }
                     if value >= beta {
                         if quiet {
-                            self.reward_quiet(position, m, &quiets_tried, depth, ply);
+                            self.reward_quiet(position, m, &quiets_tried, depth, ply, previous);
                         }
                         break;
                     }
@@ -771,14 +779,23 @@ impl<P: Evaluate> Worker<'_, P> {
         best
     }
 
-    fn reward_quiet(&mut self, position: &P, m: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn reward_quiet(
+        &mut self,
+        position: &P,
+        m: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        previous: Option<PieceSquare>,
+    ) {
         let us: Color = position.turn();
         let bonus = (depth * depth * 16).min(2000);
         self.history.add_killer(ply, m);
-        self.history.update(us, position.mover_kind(m), m, bonus);
+        self.history
+            .update(us, position.mover_kind(m), m, bonus, previous);
         for &other in tried {
             self.history
-                .update(us, position.mover_kind(other), other, -bonus);
+                .update(us, position.mover_kind(other), other, -bonus, previous);
         }
     }
 
