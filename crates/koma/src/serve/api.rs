@@ -4,6 +4,7 @@
 use super::assets;
 use super::rate::{RateLimit, HTTP_BURST, HTTP_PER_SECOND};
 use super::refusal::Refusal;
+use super::requests::{ChangeRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::{Games, NewGame};
 use super::state;
 use super::ws;
@@ -167,14 +168,6 @@ async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Resu
     })
 }
 
-/// A `ply` from JSON: any number, checked here so that `-1`, `2.5` or
-/// `1e300` get a clear message.
-fn ply_of(value: &serde_json::Value) -> Result<u64, Refusal> {
-    value.as_u64().ok_or_else(|| {
-        Refusal::bad_request("\"ply\" must be a whole number: the number of moves the page shows.")
-    })
-}
-
 /// Runs `work`, which may wait for the database, on tokio's blocking
 /// threads, so that the async threads keep serving other requests.
 pub async fn blocking<T: Send + 'static>(
@@ -284,13 +277,17 @@ async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(blocking(move || app.games.state(&id)).await)
 }
 
-#[derive(Deserialize)]
-struct MoveRequest {
-    #[serde(rename = "move")]
-    text: String,
-    ply: serde_json::Value,
-    #[serde(default)]
-    token: Option<String>,
+/// Reads a change of kind `R` from the body and carries it out.
+async fn change<R>(app: App, id: String, headers: HeaderMap, body: Body) -> Response
+where
+    R: DeserializeOwned + Into<ChangeRequest> + Send + 'static,
+{
+    let result = async {
+        let request: R = json_body(&headers, body).await?;
+        let request: ChangeRequest = request.into();
+        blocking(move || request.apply(&app.games, &id)).await
+    };
+    answer(result.await)
 }
 
 async fn play(
@@ -299,25 +296,7 @@ async fn play(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let result = async {
-        let request: MoveRequest = json_body(&headers, body).await?;
-        let ply = ply_of(&request.ply)?;
-        blocking(move || {
-            app.games
-                .play(&id, ply, &request.text, request.token.as_deref())
-        })
-        .await
-    };
-    answer(result.await)
-}
-
-#[derive(Deserialize)]
-struct UndoRequest {
-    ply: serde_json::Value,
-    #[serde(default)]
-    token: Option<String>,
-    #[serde(default)]
-    decline: bool,
+    change::<MoveRequest>(app, id, headers, body).await
 }
 
 async fn undo(
@@ -326,25 +305,7 @@ async fn undo(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let result = async {
-        let request: UndoRequest = json_body(&headers, body).await?;
-        let ply = ply_of(&request.ply)?;
-        blocking(move || {
-            app.games
-                .undo(&id, ply, request.token.as_deref(), request.decline)
-        })
-        .await
-    };
-    answer(result.await)
-}
-
-#[derive(Deserialize)]
-struct ResignRequest {
-    ply: serde_json::Value,
-    #[serde(default)]
-    color: Option<String>,
-    #[serde(default)]
-    token: Option<String>,
+    change::<UndoRequest>(app, id, headers, body).await
 }
 
 async fn resign(
@@ -353,16 +314,7 @@ async fn resign(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let result = async {
-        let request: ResignRequest = json_body(&headers, body).await?;
-        let ply = ply_of(&request.ply)?;
-        blocking(move || {
-            app.games
-                .resign(&id, ply, request.color.as_deref(), request.token.as_deref())
-        })
-        .await
-    };
-    answer(result.await)
+    change::<ResignRequest>(app, id, headers, body).await
 }
 
 async fn record(

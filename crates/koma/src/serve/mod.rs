@@ -6,11 +6,12 @@
 //! One file per concern: `api` (HTTP routes and limits), `ws` (WebSocket),
 //! `service` (creating, importing and changing games), `turns` (moves,
 //! takebacks, resignations), `background` (watchers, flags, the computer's
-//! turn), `refusal` (errors), `seats` (who may act), `clock` (time
-//! controls), `rate` (per-connection limits), `live` (a replayed game of
-//! any kind), `state` (the JSON answers), `store` (where games are kept):
-//! `sqlite_store` (kept in a file), `postgres_store` (kept in PostgreSQL,
-//! shared by several servers, with `postgres_pool` and `postgres_listen`)
+//! turn), `requests` (the changes players send), `refusal` (errors),
+//! `seats` (who may act), `clock` (time controls), `rate` (per-connection
+//! limits), `live` (a replayed game of any kind), `state` (the JSON
+//! answers), `store` (where games are kept): `sqlite_store` (kept in a
+//! file), `postgres_store` (kept in PostgreSQL, shared by several servers,
+//! with `postgres_pool` and `postgres_listen`)
 //! and `store_row` (a game as their row), `names` (the API's words),
 //! `computer` (the engine as opponent), `assets` (the page).
 
@@ -26,6 +27,7 @@ mod postgres_pool;
 mod postgres_store;
 mod rate;
 mod refusal;
+mod requests;
 mod seats;
 mod service;
 mod sqlite_store;

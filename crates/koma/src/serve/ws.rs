@@ -4,6 +4,7 @@
 use super::api::{blocking, App};
 use super::rate::{RateLimit, WS_BURST, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
+use super::requests::ChangeRequest;
 use super::service::StateMessage;
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -11,7 +12,6 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 /// The largest message a client may send and get an answer to. Real ones
@@ -20,33 +20,6 @@ const MESSAGE_LIMIT: usize = 64 << 10;
 /// Beyond this the WebSocket layer itself closes the connection (code 1009)
 /// rather than buffer more.
 const FRAME_LIMIT: usize = 1 << 20;
-
-/// What a client may send.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum ClientMessage {
-    Move {
-        #[serde(rename = "move")]
-        text: String,
-        ply: serde_json::Value,
-        #[serde(default)]
-        token: Option<String>,
-    },
-    Undo {
-        ply: serde_json::Value,
-        #[serde(default)]
-        token: Option<String>,
-        #[serde(default)]
-        decline: bool,
-    },
-    Resign {
-        ply: serde_json::Value,
-        #[serde(default)]
-        color: Option<String>,
-        #[serde(default)]
-        token: Option<String>,
-    },
-}
 
 /// Accepts the WebSocket of a game that exists.
 pub async fn upgrade(
@@ -170,7 +143,7 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             ),
         ));
     }
-    let message: ClientMessage = match serde_json::from_str(text) {
+    let message: ChangeRequest = match serde_json::from_str(text) {
         Ok(message) => message,
         Err(e) => {
             return Some(error(
@@ -180,33 +153,7 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             ))
         }
     };
-    let ply = |value: &serde_json::Value| {
-        value.as_u64().ok_or_else(|| {
-            Refusal::bad_request(
-                "\"ply\" must be a whole number: the number of moves the page shows.",
-            )
-        })
-    };
-    let result = match message {
-        ClientMessage::Move {
-            text,
-            ply: value,
-            token,
-        } => ply(&value).and_then(|ply| app.games.play(id, ply, &text, token.as_deref())),
-        ClientMessage::Undo {
-            ply: value,
-            token,
-            decline,
-        } => ply(&value).and_then(|ply| app.games.undo(id, ply, token.as_deref(), decline)),
-        ClientMessage::Resign {
-            ply: value,
-            color,
-            token,
-        } => ply(&value).and_then(|ply| {
-            app.games
-                .resign(id, ply, color.as_deref(), token.as_deref())
-        }),
-    };
+    let result = message.apply(&app.games, id);
     match result {
         Ok(_) => None,
         Err(refusal) => Some(refusal_message(app, id, refusal)),
