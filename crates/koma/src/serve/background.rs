@@ -31,6 +31,10 @@ impl Games {
                     if let Ok(state) = games.state(&id.to_string()) {
                         games.broadcast(id, &state);
                     }
+                    // The game changed: its clock's deadline may have moved.
+                    if let Some(wake) = lock(&games.timers).get(&id) {
+                        wake.notify_one();
+                    }
                 }
             }))
             .map_err(|e| match e {
@@ -153,18 +157,26 @@ impl Games {
         }
     }
 
-    /// What follows any change or look: the computer's turn, and a timer
-    /// for a running clock.
+    /// What follows a change: the computer's turn, and a timer for a
+    /// running clock, woken to read the new deadline.
     pub(super) fn after_change(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
         self.computer_turn(stored, game);
-        self.watch_clock(stored, game);
+        self.watch_clock(stored, game, true);
+    }
+
+    /// What follows a look at a game (after a restart, the first look
+    /// brings back the computer's thinking and the clock's timer); an
+    /// existing timer is left asleep, as nothing changed.
+    pub(super) fn after_look(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
+        self.computer_turn(stored, game);
+        self.watch_clock(stored, game, false);
     }
 
     /// Makes sure a running clock has a timer that declares its flag when
     /// it falls, even if nobody moves or looks. One timer per game: a
-    /// change wakes it to read the new deadline (the other side's may be
-    /// sooner), and it ends when the clocks stand.
-    pub(super) fn watch_clock(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
+    /// change wakes it (`changed`) to read the new deadline (the other
+    /// side's may be sooner), and it ends when the clocks stand.
+    fn watch_clock(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame, changed: bool) {
         let running = game.outcome().is_none()
             && stored
                 .clock
@@ -179,7 +191,9 @@ impl Games {
         let wake = {
             let mut timers = lock(&self.timers);
             if let Some(wake) = timers.get(&stored.id) {
-                wake.notify_one();
+                if changed {
+                    wake.notify_one();
+                }
                 return;
             }
             let wake = Arc::new(Notify::new());

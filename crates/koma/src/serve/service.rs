@@ -228,7 +228,7 @@ impl Games {
                 (stored, game) = (after, replayed);
             }
         }
-        self.after_change(&stored, &game);
+        self.after_look(&stored, &game);
         Ok(GameState::new(&stored, game.view()))
     }
 
