@@ -1,5 +1,6 @@
 //! Move ordering: the table's move first, then captures by victim and
-//! attacker, promotions, killers, and quiet moves by history.
+//! attacker, promotions, killers, quiet moves by history, and last the
+//! captures that lose material by static exchange.
 
 use crate::eval::Evaluate;
 use crate::history::{History, PieceSquare};
@@ -10,6 +11,8 @@ const TABLE_MOVE: i32 = 4_000_000;
 const CAPTURE: i32 = 2_000_000;
 const PROMOTION: i32 = 1_500_000;
 const KILLER: i32 = 1_000_000;
+/// Captures that lose material by static exchange come after quiet moves.
+const LOSING_CAPTURE: i32 = -2_000_000;
 
 /// The legal moves of a node, handed out best-looking first.
 pub struct MovePicker {
@@ -38,8 +41,13 @@ impl MovePicker {
                 }
                 let captured = position.captured_value(m);
                 if captured > 0 {
-                    return CAPTURE + captured * 8 - position.mover_value(m) / 16
-                        + position.promotion_gain(m);
+                    let order =
+                        captured * 8 - position.mover_value(m) / 16 + position.promotion_gain(m);
+                    return if position.see_ge(m, 0) {
+                        CAPTURE + order
+                    } else {
+                        LOSING_CAPTURE + order
+                    };
                 }
                 let gain = position.promotion_gain(m);
                 if gain > 0 {

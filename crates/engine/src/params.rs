@@ -21,6 +21,13 @@ pub const FUTILITY_MAX_DEPTH: i32 = 3;
 pub const FUTILITY_MARGIN: Value = 100;
 /// See [`FUTILITY_MARGIN`].
 pub const FUTILITY_BASE: Value = 120;
+/// Moves losing material by static exchange are pruned up to this depth...
+pub const SEE_MAX_DEPTH: i32 = 6;
+/// ...captures losing more than this per ply (in exchange values, which
+/// count a piece on the board and in hand)...
+pub const SEE_CAPTURE_MARGIN: Value = 200;
+/// ...and quiet moves losing more than this per ply squared.
+pub const SEE_QUIET_MARGIN: Value = 60;
 /// Quiescence skips a capture that cannot lift the value this close to alpha.
 pub const DELTA_MARGIN: Value = 200;
 /// Late move reductions: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.

@@ -692,7 +692,29 @@ impl<P: Evaluate> Worker<'_, P> {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         while let Some((m, order)) = picker.next() {
             let quiet = position.captured_value(m) == 0 && position.promotion_gain(m) == 0;
-            if !pv_node && !in_danger && quiet && best > -MATE_BOUND && searched > 0 {
+            let mut child = *position;
+            child.play_unchecked(m);
+            let gives_check = child.in_danger();
+            // Moves that lose material by static exchange, at shallow depth:
+            // captures and checks past a margin growing with depth, other
+            // quiet moves past one growing with its square.
+            if !pv_node
+                && !in_danger
+                && best > -MATE_BOUND
+                && searched > 0
+                && depth <= SEE_MAX_DEPTH
+            {
+                let margin = if quiet && !gives_check {
+                    SEE_QUIET_MARGIN * depth * depth
+                } else {
+                    SEE_CAPTURE_MARGIN * depth
+                };
+                if !position.see_ge(m, -margin) {
+                    continue;
+                }
+            }
+            let quiet_non_check = quiet && !gives_check;
+            if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
                 // Late move pruning and futility: at shallow depth, late
                 // quiet moves rarely matter.
                 let late = LMP_BASE + depth * depth * if improving { 2 } else { 1 };
@@ -706,8 +728,6 @@ impl<P: Evaluate> Worker<'_, P> {
                 }
             }
             self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
-            let mut child = *position;
-            child.play_unchecked(m);
             self.count_node();
             self.push(&child);
             let value = if searched == 0 {
@@ -847,7 +867,7 @@ impl<P: Evaluate> Worker<'_, P> {
         while let Some((m, _)) = picker.next() {
             if !in_danger {
                 let gain = position.captured_value(m) + position.promotion_gain(m);
-                if stand_pat + gain + DELTA_MARGIN < alpha {
+                if stand_pat + gain + DELTA_MARGIN < alpha || !position.see_ge(m, 0) {
                     continue;
                 }
             }

@@ -266,6 +266,40 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         (near, snipers)
     }
 
+    /// Every piece of either colour that attacks `square` when only the
+    /// squares in `blockers` are occupied (off-board squares must be in it,
+    /// as in [`ShogiPosition::blockers`]). Pieces off `blockers` are left
+    /// out: static exchange evaluation takes captured pieces off this way.
+    pub fn attackers_to(&self, square: Square, blockers: Bitboard) -> Bitboard {
+        const MOVEMENTS: [Movement; Movement::NUM] = [
+            Movement::Pawn,
+            Movement::Lance,
+            Movement::Knight,
+            Movement::Silver,
+            Movement::Gold,
+            Movement::King,
+            Movement::Bishop,
+            Movement::Rook,
+            Movement::Horse,
+            Movement::Dragon,
+            Movement::ForwardBishop,
+            Movement::TwoStep,
+        ];
+        let mut result = Bitboard::EMPTY;
+        for movement in MOVEMENTS {
+            if V::MOVEMENT_ROLES[movement as usize] == 0 {
+                continue;
+            }
+            // Every pattern is symmetric: a piece attacks `square` exactly
+            // when the same piece of the other colour there would attack it.
+            for color in Color::ALL {
+                result |= attacks(movement, !color, square, blockers)
+                    & self.movement_pieces(movement, color);
+            }
+        }
+        result & blockers & V::BOARD
+    }
+
     /// Whether `color` attacks `square`, with `blockers` as occupancy.
     /// A slider is only traced when it stands on a line through `square`,
     /// which is rare.

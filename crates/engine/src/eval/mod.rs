@@ -5,6 +5,7 @@
 //! minishogi, shogi) and [`pawns`] for Pawns-Only Chess.
 
 pub mod pawns;
+mod see;
 pub mod shogi;
 
 use crate::score::Value;
@@ -39,6 +40,13 @@ pub trait Evaluate: Position + Copy {
     /// A small index (below [`MOVER_KINDS`]) for the kind of piece that
     /// moves, for history tables.
     fn mover_kind(&self, m: Move) -> usize;
+
+    /// Whether `m` wins at least `threshold` by static exchange on its
+    /// target square. The default knows only what the move itself captures
+    /// and promotes, and so never calls a move losing.
+    fn see_ge(&self, m: Move, threshold: Value) -> bool {
+        self.captured_value(m) + self.promotion_gain(m) >= threshold
+    }
 
     /// Whether the side to move must react to a threat on its king: check,
     /// or in Spear a king that can be captured next move.

@@ -9,12 +9,12 @@ use koma_rules::{
 };
 
 /// What the evaluation of one game weighs.
-struct Weights {
+pub(super) struct Weights {
     /// Value of a piece on the board, by role index.
-    board: [Value; Role::NUM],
+    pub(super) board: [Value; Role::NUM],
     /// Value of a piece in hand, by role index (drops make a hand piece
     /// worth more than the same piece on the board).
-    hand: [Value; 8],
+    pub(super) hand: [Value; 8],
     /// Bonus for the side to move.
     tempo: Value,
 }
@@ -56,7 +56,7 @@ const ATTACK_WEIGHT: [Value; Role::NUM] =
 const DEFENCE_WEIGHT: [Value; Role::NUM] =
     [20, 10, 20, 100, 120, 10, 10, 0, 80, 80, 80, 80, 60, 20];
 
-const fn weights(variant: Variant) -> &'static Weights {
+pub(super) const fn weights(variant: Variant) -> &'static Weights {
     match variant {
         Variant::Spear => &SPEAR,
         Variant::Minishogi => &MINISHOGI,
@@ -235,6 +235,10 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
             Move::Board { from, .. } => self.piece_at(from).map_or(0, |p| p.role.index()),
             Move::Drop { role, .. } => Role::NUM + role.index(),
         }
+    }
+
+    fn see_ge(&self, m: Move, threshold: Value) -> bool {
+        super::see::see_ge(self, m, threshold)
     }
 
     fn in_danger(&self) -> bool {

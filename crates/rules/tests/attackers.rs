@@ -1,0 +1,87 @@
+//! `attackers_to` lists exactly the pieces whose moves reach a square, on
+//! positions reached by random play, also with pieces taken off the board
+//! (as static exchange evaluation does).
+
+mod common;
+
+use common::Rng;
+use koma_rules::{Bitboard, Position, ShogiPosition, ShogiVariant, Square};
+use proptest::prelude::*;
+
+/// The attackers by definition: every piece whose attack set holds `square`.
+fn attackers_by_definition<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    square: Square,
+) -> Bitboard {
+    let mut result = Bitboard::EMPTY;
+    for from in position.occupied() {
+        let piece = position
+            .piece_at(from)
+            .expect("occupied squares hold pieces");
+        if position
+            .attacks_from(piece.role, piece.color, from)
+            .contains(square)
+        {
+            result.insert(from);
+        }
+    }
+    result
+}
+
+fn attackers_agree<V: ShogiVariant>(seed: u64, plies: usize) {
+    let mut rng = Rng(seed | 1);
+    let mut position = ShogiPosition::<V>::start();
+    for _ in 0..plies {
+        let squares: Vec<Square> = (position.occupied() | !position.blockers())
+            .iter()
+            .collect();
+        for &square in &squares {
+            assert_eq!(
+                position.attackers_to(square, position.blockers()),
+                attackers_by_definition(&position, square),
+                "attackers of {square:?} in {}",
+                position.to_text()
+            );
+        }
+        // Taking a piece off the occupancy is the same as taking it off the
+        // board: sliders behind it now reach through.
+        let pieces: Vec<Square> = position.occupied().iter().collect();
+        let removed = pieces[rng.below(pieces.len())];
+        let mut without = position;
+        without.take(removed);
+        let mut blockers = position.blockers();
+        blockers.remove(removed);
+        for &square in &squares {
+            assert_eq!(
+                position.attackers_to(square, blockers),
+                attackers_by_definition(&without, square),
+                "attackers of {square:?} without {removed:?} in {}",
+                position.to_text()
+            );
+        }
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        position.play_unchecked(legal[rng.below(legal.len())]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn spear_attackers(seed in any::<u64>()) {
+        attackers_agree::<koma_rules::Spear>(seed, 80);
+    }
+
+    #[test]
+    fn minishogi_attackers(seed in any::<u64>()) {
+        attackers_agree::<koma_rules::Minishogi>(seed, 80);
+    }
+
+    #[test]
+    fn shogi_attackers(seed in any::<u64>()) {
+        attackers_agree::<koma_rules::Shogi>(seed, 120);
+    }
+}
