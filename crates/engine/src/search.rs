@@ -619,7 +619,7 @@ impl<P: Evaluate> Worker<'_, P> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence_known(position, alpha, beta, ply, in_danger);
+            return self.quiescence_known(position, alpha, beta, ply, in_danger, true);
         }
         if self.stopped {
             return DRAW;
@@ -826,12 +826,13 @@ impl<P: Evaluate> Worker<'_, P> {
         if ply >= MAX_PLY - 2 {
             return position.evaluate();
         }
-        self.quiescence_known(position, alpha, beta, ply, position.in_danger())
+        self.quiescence_known(position, alpha, beta, ply, position.in_danger(), false)
     }
 
     /// Quiescence once the caller has looked for a known result and the
     /// ply limit, and knows whether the side to move is in danger (the main
-    /// search has, at its horizon: not done twice).
+    /// search has, at its horizon: not done twice). At the horizon itself
+    /// (`horizon`), quiet checks that lose nothing are tried too.
     fn quiescence_known(
         &mut self,
         position: &P,
@@ -839,6 +840,7 @@ impl<P: Evaluate> Worker<'_, P> {
         beta: Value,
         ply: usize,
         in_danger: bool,
+        horizon: bool,
     ) -> Value {
         if self.stopped {
             return DRAW;
@@ -883,7 +885,32 @@ impl<P: Evaluate> Worker<'_, P> {
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
-                        break;
+                        return best;
+                    }
+                }
+            }
+        }
+        if horizon && !in_danger {
+            let mut checks = MoveList::new();
+            position.quiet_checks_into(&mut checks);
+            for &m in checks.iter() {
+                if !position.see_ge(m, 0) {
+                    continue;
+                }
+                let mut child = *position;
+                child.play_unchecked(m);
+                self.count_node();
+                let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return DRAW;
+                }
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
                     }
                 }
             }

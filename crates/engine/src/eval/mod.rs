@@ -56,6 +56,11 @@ pub trait Evaluate: Position + Copy {
     /// (and in Pawns-Only Chess, moves that reach the last rank).
     fn tactical_moves_into(&self, moves: &mut MoveList);
 
+    /// Legal moves that capture and promote nothing but attack the enemy
+    /// king directly (quiescence tries them at the horizon). None by
+    /// default.
+    fn quiet_checks_into(&self, _moves: &mut MoveList) {}
+
     /// The position with the turn passed, if the game allows pretending so.
     fn null_move(&self) -> Option<Self>;
 }

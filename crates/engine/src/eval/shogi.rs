@@ -258,6 +258,38 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         });
     }
 
+    fn quiet_checks_into(&self, moves: &mut MoveList) {
+        let us = self.turn();
+        let Some(king) = self.king(!us) else {
+            return;
+        };
+        self.generate(|set| {
+            set.for_each(|m| {
+                let (role, to) = match m {
+                    Move::Board { from, to, promote } => {
+                        if self.piece_at(to).is_some() {
+                            return;
+                        }
+                        let Some(piece) = self.piece_at(from) else {
+                            return;
+                        };
+                        let role = if promote {
+                            piece.role.promoted().unwrap_or(piece.role)
+                        } else {
+                            piece.role
+                        };
+                        (role, to)
+                    }
+                    Move::Drop { role, to } => (role, to),
+                };
+                if self.attacks_from(role, us, to).contains(king) {
+                    moves.push(m);
+                }
+            });
+            false
+        });
+    }
+
     fn null_move(&self) -> Option<Self> {
         let mut next = *self;
         next.set_turn(!self.turn());
@@ -287,6 +319,47 @@ mod tests {
         )
         .unwrap();
         assert!(position.evaluate() > 500);
+    }
+
+    /// `quiet_checks_into` lists exactly the legal non-captures whose
+    /// moved or dropped piece gives check, on positions of random play.
+    fn quiet_checks_agree<V: ShogiVariant>(seed: u64, plies: usize) {
+        let mut random = seed | 1;
+        let mut position = ShogiPosition::<V>::start();
+        for _ in 0..plies {
+            let mut listed = MoveList::new();
+            position.quiet_checks_into(&mut listed);
+            let mut listed: Vec<Move> = listed.to_vec();
+            let legal = position.legal_moves();
+            let mut expected: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| position.piece_at(m.to()).is_none())
+                .filter(|&m| {
+                    let mut child = position;
+                    child.play_unchecked(m);
+                    child.checkers().contains(m.to())
+                })
+                .collect();
+            listed.sort();
+            expected.sort();
+            assert_eq!(listed, expected, "in {}", position.to_text());
+            if legal.is_empty() {
+                break;
+            }
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            position.play_unchecked(legal[(random % legal.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn quiet_checks_are_the_direct_ones() {
+        for seed in 1..40 {
+            quiet_checks_agree::<koma_rules::Minishogi>(seed, 80);
+            quiet_checks_agree::<koma_rules::Shogi>(seed, 120);
+        }
     }
 
     #[test]
