@@ -77,6 +77,9 @@ const HAND_DANGER: Value = 3;
 /// King danger: units per square next to the king the enemy attacks and
 /// no other piece of the king's side defends.
 const WEAK_SQUARE: Value = 2;
+/// King danger: units per role that can give check next move, by a move or
+/// a drop, on a square the king's side does not hold.
+const SAFE_CHECK: [Value; Role::NUM] = [2, 4, 5, 5, 5, 4, 6, 0, 5, 5, 5, 5, 5, 6];
 
 /// The evaluation from Sente's view.
 fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
@@ -91,6 +94,7 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
     // Squares each side's pieces (king aside) attack, and the danger units
     // against each side's king.
     let mut attacked = [Bitboard::EMPTY; 2];
+    let mut attacked_by_role = [[Bitboard::EMPTY; Role::NUM]; 2];
     let mut units = [0 as Value; 2];
     let mut attackers = [0 as Value; 2];
     for color in Color::ALL {
@@ -116,6 +120,7 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
             let reach = position.attacks_from(piece.role, color, square);
             value += MOBILITY[role] * (reach & !own).count() as Value;
             attacked[us] |= reach;
+            attacked_by_role[us][role] |= reach;
             let hits = (reach & zones[1 - us]).count() as Value;
             if hits > 0 {
                 units[1 - us] += ZONE_ATTACK[role] * hits;
@@ -140,10 +145,54 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
             continue;
         }
         let weak = (zones[us] & attacked[1 - us] & !attacked[us]).count() as Value;
-        let danger = units[us] + WEAK_SQUARE * weak + HAND_DANGER * hand.min(4);
+        let checks = kings[us].map_or(0, |king| {
+            safe_checks(position, color, king, &attacked_by_role[1 - us], {
+                // The king takes a checking piece next to it unless the
+                // enemy supports it.
+                !attacked[us] & (!zones[us] | attacked[1 - us])
+            })
+        });
+        let danger = units[us] + WEAK_SQUARE * weak + HAND_DANGER * hand.min(4) + checks;
         score[us] -= (danger * danger / 2).min(900);
     }
     score[0] - score[1]
+}
+
+/// King danger units from the enemy's safe checks against `color`'s king:
+/// for each role, whether one of its pieces on the board (`enemy_reach`,
+/// by role) or in hand can give check next move on a square in `safe`.
+fn safe_checks<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    color: Color,
+    king: Square,
+    enemy_reach: &[Bitboard; Role::NUM],
+    safe: Bitboard,
+) -> Value {
+    let enemy = !color;
+    let enemy_hand = position.hand(enemy);
+    let empty = !position.blockers();
+    let mut units = 0;
+    for role in Role::ALL {
+        if role == Role::King {
+            continue;
+        }
+        let in_hand = role.unpromoted() == role && enemy_hand.count(role) > 0;
+        let on_board = enemy_reach[role.index()] & !position.by_color(enemy);
+        if !in_hand && on_board.is_empty() {
+            continue;
+        }
+        // Every pattern is symmetric: an enemy piece checks from the
+        // squares the same piece of ours would attack from the king.
+        let checking = position.attacks_from(role, color, king);
+        let mut from = checking & on_board;
+        if in_hand {
+            from |= checking & empty;
+        }
+        if (from & safe).any() {
+            units += SAFE_CHECK[role.index()];
+        }
+    }
+    units
 }
 
 /// How open `color`'s king is: empty or enemy squares around it, worse
@@ -360,6 +409,48 @@ mod tests {
             quiet_checks_agree::<koma_rules::Minishogi>(seed, 80);
             quiet_checks_agree::<koma_rules::Shogi>(seed, 120);
         }
+    }
+
+    /// The safe-check units against `color`'s king, with the attack maps
+    /// built as the evaluation builds them.
+    fn safe_check_units<V: ShogiVariant>(position: &ShogiPosition<V>, color: Color) -> Value {
+        let mut attacked = [Bitboard::EMPTY; 2];
+        let mut by_role = [[Bitboard::EMPTY; Role::NUM]; 2];
+        for square in position.occupied() {
+            let piece = position
+                .piece_at(square)
+                .expect("occupied squares hold pieces");
+            if piece.role == Role::King {
+                continue;
+            }
+            let reach = position.attacks_from(piece.role, piece.color, square);
+            attacked[piece.color.index()] |= reach;
+            by_role[piece.color.index()][piece.role.index()] |= reach;
+        }
+        let king = position.king(color).expect("a king");
+        let zone = position.attacks_from(Role::King, color, king);
+        let (us, them) = (color.index(), 1 - color.index());
+        let safe = !attacked[us] & (!zone | attacked[them]);
+        safe_checks(position, color, king, &by_role[them], safe)
+    }
+
+    #[test]
+    fn a_drop_check_counts_when_the_king_cannot_take_the_piece() {
+        // Gote holds a gold; Sente's king on 3c stands alone.
+        let alone =
+            ShogiPosition::<koma_rules::Minishogi>::from_text("k4/5/2K2/5/5 w g 1").unwrap();
+        assert_eq!(safe_check_units(&alone, Color::Sente), 0);
+        // A gote silver on 3a supports a gold dropped on 3b or 2b.
+        let supported =
+            ShogiPosition::<koma_rules::Minishogi>::from_text("k1s2/5/2K2/5/5 w g 1").unwrap();
+        assert_eq!(
+            safe_check_units(&supported, Color::Sente),
+            SAFE_CHECK[Role::Gold.index()] + SAFE_CHECK[Role::Silver.index()]
+        );
+        // A sente rook on 5b holds the whole rank: no check is safe.
+        let defended =
+            ShogiPosition::<koma_rules::Minishogi>::from_text("k1s2/R4/2K2/5/5 w g 1").unwrap();
+        assert_eq!(safe_check_units(&defended, Color::Sente), 0);
     }
 
     #[test]
