@@ -866,13 +866,35 @@ impl<P: Evaluate> Worker<'_, P> {
             position.tactical_moves_into(&mut moves);
         }
         let mut picker = MovePicker::tactical(position, moves);
-        while let Some((m, _)) = picker.next() {
-            if !in_danger {
-                let gain = position.captured_value(m) + position.promotion_gain(m);
-                if stand_pat + gain + DELTA_MARGIN < alpha || !position.see_ge(m, 0) {
+        // Captures first; then, at the horizon, quiet checks.
+        let mut checks = MoveList::new();
+        let mut checks_generated = false;
+        let mut next_check = 0;
+        loop {
+            let m = if let Some((m, _)) = picker.next() {
+                if !in_danger {
+                    let gain = position.captured_value(m) + position.promotion_gain(m);
+                    if stand_pat + gain + DELTA_MARGIN < alpha || !position.see_ge(m, 0) {
+                        continue;
+                    }
+                }
+                m
+            } else if horizon && !in_danger {
+                if !checks_generated {
+                    position.quiet_checks_into(&mut checks);
+                    checks_generated = true;
+                }
+                let Some(&m) = checks.get(next_check) else {
+                    break;
+                };
+                next_check += 1;
+                if !position.see_ge(m, 0) {
                     continue;
                 }
-            }
+                m
+            } else {
+                break;
+            };
             let mut child = *position;
             child.play_unchecked(m);
             self.count_node();
@@ -885,32 +907,7 @@ impl<P: Evaluate> Worker<'_, P> {
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
-                        return best;
-                    }
-                }
-            }
-        }
-        if horizon && !in_danger {
-            let mut checks = MoveList::new();
-            position.quiet_checks_into(&mut checks);
-            for &m in checks.iter() {
-                if !position.see_ge(m, 0) {
-                    continue;
-                }
-                let mut child = *position;
-                child.play_unchecked(m);
-                self.count_node();
-                let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
-                if self.stopped {
-                    return DRAW;
-                }
-                if value > best {
-                    best = value;
-                    if value > alpha {
-                        alpha = value;
-                        if value >= beta {
-                            break;
-                        }
+                        break;
                     }
                 }
             }
