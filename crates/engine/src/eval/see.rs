@@ -15,7 +15,7 @@ fn exchange_value(weights: &Weights, role: Role) -> Value {
     weights.board[role.index()] + weights.hand[role.unpromoted().index()]
 }
 
-/// The least valuable of `color`'s pieces in `candidates`.
+/// The least valuable piece in `candidates`.
 fn least_valuable<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     weights: &Weights,
