@@ -90,6 +90,12 @@ impl MovePicker {
         (KILLER..PROMOTION).contains(&score)
     }
 
+    /// Whether a score given by [`MovePicker::next`] is that of a capture
+    /// that loses nothing by static exchange (checked when ordering).
+    pub fn is_winning_capture_score(score: i32) -> bool {
+        (CAPTURE..TABLE_MOVE).contains(&score)
+    }
+
     /// The best remaining move and its ordering score.
     #[inline]
     pub fn next(&mut self) -> Option<(Move, i32)> {

@@ -709,7 +709,8 @@ impl<P: Evaluate> Worker<'_, P> {
                 } else {
                     SEE_CAPTURE_MARGIN * depth
                 };
-                if !position.see_ge(m, -margin) {
+                // Ordering found a winning capture already: it loses nothing.
+                if !MovePicker::is_winning_capture_score(order) && !position.see_ge(m, -margin) {
                     continue;
                 }
             }
