@@ -7,6 +7,7 @@
 pub mod pawns;
 mod see;
 pub mod shogi;
+pub mod shogi_weights;
 
 use crate::score::Value;
 use koma_rules::{Move, MoveList, Position};

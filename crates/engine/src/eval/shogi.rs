@@ -2,88 +2,34 @@
 //! promotion, pieces near each king (attack and defence), and the king's
 //! shelter against pieces in the enemy's hand.
 
+use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
 use crate::score::Value;
 use koma_rules::{
     Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
 };
 
-/// What the evaluation of one game weighs.
-pub(super) struct Weights {
-    /// Value of a piece on the board, by role index.
-    pub(super) board: [Value; Role::NUM],
-    /// Value of a piece in hand, by role index (drops make a hand piece
-    /// worth more than the same piece on the board).
-    pub(super) hand: [Value; 8],
-    /// Bonus for the side to move.
-    tempo: Value,
-}
-
-// Role order: P L N S G B R K +P +L +N +S H D.
-const SHOGI: Weights = Weights {
-    board: [
-        90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
-    ],
-    hand: [100, 350, 450, 550, 600, 950, 1100, 0],
-    tempo: 20,
-};
-
-const MINISHOGI: Weights = Weights {
-    board: [120, 0, 0, 500, 560, 800, 950, 0, 600, 0, 0, 580, 1050, 1250],
-    hand: [140, 0, 0, 560, 620, 860, 1000, 0],
-    tempo: 30,
-};
-
-// Spear: the lance is the spear, the bishop the forward-only elephant; a
-// promoted spear moves as a rook and a promoted silver two steps anywhere.
-const SPEAR: Weights = Weights {
-    board: [100, 260, 0, 460, 520, 340, 0, 0, 520, 900, 0, 760, 900, 0],
-    hand: [120, 300, 0, 520, 580, 400, 0, 0],
-    tempo: 40,
-};
-
 /// The value [`Evaluate::captured_value`] gives a captured king (Spear).
 pub const KING_VALUE: Value = 20_000;
-
-/// Bonus by Chebyshev distance to the enemy king, before the role's weight.
-const ATTACK_BY_DISTANCE: [Value; 9] = [0, 40, 26, 12, 5, 0, 0, 0, 0];
-/// Bonus by Chebyshev distance to one's own king, before the role's weight.
-const DEFENCE_BY_DISTANCE: [Value; 9] = [0, 30, 18, 6, 0, 0, 0, 0, 0];
-/// How much each role counts in attack, in percent.
-const ATTACK_WEIGHT: [Value; Role::NUM] =
-    [20, 40, 60, 100, 100, 40, 40, 0, 100, 100, 100, 100, 70, 70];
-/// How much each role counts in defence, in percent.
-const DEFENCE_WEIGHT: [Value; Role::NUM] =
-    [20, 10, 20, 100, 120, 10, 10, 0, 80, 80, 80, 80, 60, 20];
-
-pub(super) const fn weights(variant: Variant) -> &'static Weights {
-    match variant {
-        Variant::Spear => &SPEAR,
-        Variant::Minishogi => &MINISHOGI,
-        _ => &SHOGI,
-    }
-}
 
 fn distance(a: Square, b: Square) -> usize {
     a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())) as usize
 }
 
-/// Mobility: bonus per square a piece of the role reaches (empty or enemy).
-const MOBILITY: [Value; Role::NUM] = [0, 4, 1, 1, 1, 5, 5, 0, 1, 4, 1, 2, 4, 4];
-/// King danger: units per square of the enemy king's zone a role attacks.
-const ZONE_ATTACK: [Value; Role::NUM] = [1, 2, 2, 2, 2, 2, 3, 0, 2, 3, 2, 2, 3, 4];
-/// King danger: units per non-pawn piece the attacker holds in hand.
-const HAND_DANGER: Value = 3;
-/// King danger: units per square next to the king the enemy attacks and
-/// no other piece of the king's side defends.
-const WEAK_SQUARE: Value = 2;
-/// King danger: units per role that can give check next move, by a move or
-/// a drop, on a square the king's side does not hold.
-const SAFE_CHECK: [Value; Role::NUM] = [2, 4, 5, 5, 5, 4, 6, 0, 5, 5, 5, 5, 5, 6];
+/// The evaluation of `position` with `weights`, from the side to move's
+/// view. The search uses [`Evaluate::evaluate`], which passes the game's
+/// own set; a tuner passes others.
+pub fn evaluate_with<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &Weights) -> Value {
+    let sente = evaluate_for_sente(position, weights);
+    let value = match position.turn() {
+        Color::Sente => sente,
+        Color::Gote => -sente,
+    };
+    value + weights.tempo
+}
 
 /// The evaluation from Sente's view.
-fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
-    let weights = weights(V::VARIANT);
+fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &Weights) -> Value {
     let kings = [position.king(Color::Sente), position.king(Color::Gote)];
     let zones = kings.map(|king| {
         king.map_or(Bitboard::EMPTY, |k| {
@@ -112,18 +58,22 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
             }
             let mut value = weights.board[role];
             if let Some(king) = enemy_king {
-                value += ATTACK_BY_DISTANCE[distance(square, king)] * ATTACK_WEIGHT[role] / 100;
+                value += weights.attack_by_distance[distance(square, king)]
+                    * weights.attack_weight[role]
+                    / 100;
             }
             if let Some(king) = own_king {
-                value += DEFENCE_BY_DISTANCE[distance(square, king)] * DEFENCE_WEIGHT[role] / 100;
+                value += weights.defence_by_distance[distance(square, king)]
+                    * weights.defence_weight[role]
+                    / 100;
             }
             let reach = position.attacks_from(piece.role, color, square);
-            value += MOBILITY[role] * (reach & !own).count() as Value;
+            value += weights.mobility[role] * (reach & !own).count() as Value;
             attacked[us] |= reach;
             attacked_by_role[us][role] |= reach;
             let hits = (reach & zones[1 - us]).count() as Value;
             if hits > 0 {
-                units[1 - us] += ZONE_ATTACK[role] * hits;
+                units[1 - us] += weights.zone_attack[role] * hits;
                 attackers[1 - us] += 1;
             }
             score[us] += value;
@@ -134,7 +84,15 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
     }
     for color in Color::ALL {
         let us = color.index();
-        score[us] -= king_exposure(position, color);
+        score[us] -= king_exposure(position, color, weights);
+        score[us] -= threats(
+            position,
+            color,
+            weights,
+            &attacked,
+            &attacked_by_role,
+            zones[us],
+        );
         let hand: Value = position
             .hand(!color)
             .iter()
@@ -146,14 +104,15 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>) -> Value {
         }
         let weak = (zones[us] & attacked[1 - us] & !attacked[us]).count() as Value;
         let checks = kings[us].map_or(0, |king| {
-            safe_checks(position, color, king, &attacked_by_role[1 - us], {
+            safe_checks(position, color, king, weights, &attacked_by_role[1 - us], {
                 // The king takes a checking piece next to it unless the
                 // enemy supports it.
                 !attacked[us] & (!zones[us] | attacked[1 - us])
             })
         });
-        let danger = units[us] + WEAK_SQUARE * weak + HAND_DANGER * hand.min(4) + checks;
-        score[us] -= (danger * danger / 2).min(900);
+        let danger =
+            units[us] + weights.weak_square * weak + weights.hand_danger * hand.min(4) + checks;
+        score[us] -= (danger * danger / 2).min(weights.danger_cap);
     }
     score[0] - score[1]
 }
@@ -165,6 +124,7 @@ fn safe_checks<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     color: Color,
     king: Square,
+    weights: &Weights,
     enemy_reach: &[Bitboard; Role::NUM],
     safe: Bitboard,
 ) -> Value {
@@ -189,7 +149,7 @@ fn safe_checks<V: ShogiVariant>(
             from |= checking & empty;
         }
         if (from & safe).any() {
-            units += SAFE_CHECK[role.index()];
+            units += weights.safe_check[role.index()];
         }
     }
     units
@@ -197,7 +157,11 @@ fn safe_checks<V: ShogiVariant>(
 
 /// How open `color`'s king is: empty or enemy squares around it, worse
 /// when the enemy holds pieces to drop there.
-fn king_exposure<V: ShogiVariant>(position: &ShogiPosition<V>, color: Color) -> Value {
+fn king_exposure<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    color: Color,
+    weights: &Weights,
+) -> Value {
     let Some(king) = position.king(color) else {
         return 0;
     };
@@ -209,7 +173,41 @@ fn king_exposure<V: ShogiVariant>(position: &ShogiPosition<V>, color: Color) -> 
         .filter(|&(role, _)| role != Role::Pawn)
         .map(|(_, count)| count as Value)
         .sum();
-    open * (4 + 6 * enemy_hand.min(6))
+    open * (weights.open_square + weights.open_square_per_hand_piece * enemy_hand.min(6))
+}
+
+/// The penalty for `color`'s pieces that the enemy attacks while they are
+/// undefended (the king next to them counts as a defender) or attacked by
+/// a less valuable piece: the side to move may lose one, the other side
+/// must spend a move on them.
+fn threats<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    color: Color,
+    weights: &Weights,
+    attacked: &[Bitboard; 2],
+    attacked_by_role: &[[Bitboard; Role::NUM]; 2],
+    own_zone: Bitboard,
+) -> Value {
+    let (us, them) = (color.index(), 1 - color.index());
+    let defended = attacked[us] | own_zone;
+    let mut penalty = 0;
+    for square in position.by_color(color) & attacked[them] {
+        let Some(piece) = position.piece_at(square) else {
+            continue;
+        };
+        let role = piece.role.index();
+        let value = weights.board[role];
+        let by_lesser = || {
+            Role::ALL.iter().any(|attacker| {
+                weights.board[attacker.index()] < value
+                    && attacked_by_role[them][attacker.index()].contains(square)
+            })
+        };
+        if !defended.contains(square) || by_lesser() {
+            penalty += weights.threatened[role];
+        }
+    }
+    penalty
 }
 
 impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
@@ -220,13 +218,7 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
     const NULL_MOVE: bool = true;
 
     fn evaluate(&self) -> Value {
-        let weights = weights(V::VARIANT);
-        let sente = evaluate_for_sente(self);
-        let value = match self.turn() {
-            Color::Sente => sente,
-            Color::Gote => -sente,
-        };
-        value + weights.tempo
+        evaluate_with(self, weights(V::VARIANT))
     }
 
     fn known_result(&self) -> Option<i32> {
@@ -355,9 +347,9 @@ mod tests {
     #[test]
     fn start_positions_are_level_but_for_the_tempo() {
         let shogi = StandardShogiPosition::start();
-        assert_eq!(shogi.evaluate(), SHOGI.tempo);
+        assert_eq!(shogi.evaluate(), super::super::shogi_weights::SHOGI.tempo);
         let spear = SpearPosition::start();
-        assert_eq!(spear.evaluate(), SPEAR.tempo);
+        assert_eq!(spear.evaluate(), super::super::shogi_weights::SPEAR.tempo);
     }
 
     #[test]
@@ -368,6 +360,87 @@ mod tests {
         )
         .unwrap();
         assert!(position.evaluate() > 500);
+    }
+
+    /// The position turned half a turn with the colours swapped, written
+    /// from its SFEN: the same game seen from the other side.
+    fn flipped<V: ShogiVariant>(position: &ShogiPosition<V>) -> ShogiPosition<V> {
+        let swap_case = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let text = position.to_text();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| {
+                let mut tokens: Vec<String> = Vec::new();
+                for c in rank.chars() {
+                    match tokens.last_mut() {
+                        Some(last) if last == "+" => last.push(swap_case(c)),
+                        _ => tokens.push(swap_case(c).to_string()),
+                    }
+                }
+                tokens.reverse();
+                tokens.concat()
+            })
+            .collect();
+        let hand: String = fields[2].chars().map(swap_case).collect();
+        let turn = if fields[1] == "b" { "w" } else { "b" };
+        let text = format!("{} {turn} {hand} 1", ranks.join("/"));
+        ShogiPosition::<V>::from_text(&text).expect("a flipped position is a position")
+    }
+
+    /// The evaluation does not care which colour a side plays: a position
+    /// and its flip evaluate the same, on positions of random play.
+    fn colour_blind<V: ShogiVariant>(seed: u64, plies: usize) {
+        let mut random = seed | 1;
+        let mut position = ShogiPosition::<V>::start();
+        for _ in 0..plies {
+            assert_eq!(
+                position.evaluate(),
+                flipped(&position).evaluate(),
+                "in {}",
+                position.to_text()
+            );
+            let legal = position.legal_moves();
+            if legal.is_empty() || position.king(!position.turn()).is_none() {
+                break;
+            }
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            position.play_unchecked(legal[(random % legal.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_colour_blind() {
+        for seed in 1..30 {
+            colour_blind::<koma_rules::Spear>(seed, 80);
+            colour_blind::<koma_rules::Minishogi>(seed, 80);
+            colour_blind::<koma_rules::Shogi>(seed, 120);
+        }
+    }
+
+    #[test]
+    fn a_threatened_piece_costs_its_owner() {
+        // Gote's silver on 3c is attacked by Sente's pawn on 3d.
+        let attacked =
+            ShogiPosition::<koma_rules::Minishogi>::from_text("4k/5/2s2/2P2/K4 b - 1").unwrap();
+        let mut weights = weights(koma_rules::Variant::Minishogi).clone();
+        weights.threatened = [0; Role::NUM];
+        let without = evaluate_with(&attacked, &weights);
+        weights.threatened[Role::Silver.index()] = 77;
+        assert_eq!(evaluate_with(&attacked, &weights), without + 77);
+        // Sente's pawn is attacked by the silver too, but it is the least
+        // valuable piece and its king does not defend it: it is hanging.
+        weights.threatened[Role::Pawn.index()] = 5;
+        assert_eq!(evaluate_with(&attacked, &weights), without + 77 - 5);
     }
 
     /// `quiet_checks_into` lists exactly the legal non-captures whose
@@ -431,7 +504,8 @@ mod tests {
         let zone = position.attacks_from(Role::King, color, king);
         let (us, them) = (color.index(), 1 - color.index());
         let safe = !attacked[us] & (!zone | attacked[them]);
-        safe_checks(position, color, king, &by_role[them], safe)
+        let weights = weights(V::VARIANT);
+        safe_checks(position, color, king, weights, &by_role[them], safe)
     }
 
     #[test]
@@ -445,7 +519,10 @@ mod tests {
             ShogiPosition::<koma_rules::Minishogi>::from_text("k1s2/5/2K2/5/5 w g 1").unwrap();
         assert_eq!(
             safe_check_units(&supported, Color::Sente),
-            SAFE_CHECK[Role::Gold.index()] + SAFE_CHECK[Role::Silver.index()]
+            [Role::Gold, Role::Silver]
+                .map(|role| weights(koma_rules::Variant::Minishogi).safe_check[role.index()])
+                .iter()
+                .sum::<Value>()
         );
         // A sente rook on 5b holds the whole rank: no check is safe.
         let defended =

@@ -1,0 +1,375 @@
+//! Tunes the shogi-family evaluation weights on game results (Texel's
+//! method): self-play games give positions and results, and a local search
+//! over the weights minimises the squared error between each quiet
+//! position's result and a logistic function of its evaluation.
+//!
+//! ```text
+//! cargo run --release -p koma-engine --example tune -- gen minishogi 2000 8000 1 games.txt
+//! cargo run --release -p koma-engine --example tune -- fit minishogi games.txt
+//! ```
+//!
+//! `gen VARIANT GAMES NODES SEED OUT` plays GAMES games on two threads, each
+//! move searched to NODES nodes after four to eight random plies, and
+//! writes one line per position: the position, then Sente's result (1, ½
+//! or 0). `fit VARIANT FILE...` prints improved weights as Rust source.
+
+use koma_engine::eval::shogi::evaluate_with;
+use koma_engine::eval::shogi_weights::{weights, Weights};
+use koma_engine::{Engine, Evaluate, Limits, SearchControl, Value};
+use koma_rules::{
+    Color, Game, Minishogi, MoveList, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
+};
+use std::io::{BufRead, BufWriter, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+const THREADS: usize = 2;
+/// The most passes over all weights with one step size.
+const PASSES_PER_STEP: usize = 3;
+/// Games longer than this are scored as draws.
+const MAX_PLIES: usize = 400;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") if args.len() == 6 => generate(&args[1..]),
+        Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
+        _ => Err("usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE...".into()),
+    };
+    if let Err(error) = result {
+        eprintln!("tune: {error}");
+        std::process::exit(2);
+    }
+}
+
+fn variant(name: &str) -> Result<Variant, String> {
+    match name {
+        "spear" => Ok(Variant::Spear),
+        "minishogi" => Ok(Variant::Minishogi),
+        _ => Err(format!("no tuning for {name}: spear or minishogi")),
+    }
+}
+
+fn generate(args: &[String]) -> Result<(), String> {
+    let number = |text: &String| text.parse::<u64>().map_err(|e| format!("{text}: {e}"));
+    let games = number(&args[1])? as usize;
+    let nodes = number(&args[2])?;
+    let seed = number(&args[3])?;
+    let out = std::fs::File::create(&args[4]).map_err(|e| format!("{}: {e}", args[4]))?;
+    let out = Mutex::new(BufWriter::new(out));
+    match variant(&args[0])? {
+        Variant::Spear => play_games::<Spear>(games, nodes, seed, &out),
+        _ => play_games::<Minishogi>(games, nodes, seed, &out),
+    }
+    out.into_inner()
+        .map_err(|e| e.to_string())?
+        .flush()
+        .map_err(|e| e.to_string())
+}
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn play_games<V: ShogiVariant>(
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    out: &Mutex<BufWriter<std::fs::File>>,
+) {
+    let next = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..THREADS {
+            scope.spawn(|| {
+                let mut engine = Engine::<ShogiPosition<V>>::new(16);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let mut random = (seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9);
+                    random |= 1;
+                    let (positions, result) = play_game::<V>(&mut engine, nodes, &mut random);
+                    let mut out = out.lock().expect("no writer panics");
+                    for position in positions {
+                        // A failed write shows at the final flush.
+                        let _ = writeln!(out, "{};{result}", position.to_text());
+                    }
+                    if (index + 1) % 100 == 0 {
+                        eprintln!(
+                            "{} games in {:.0} s",
+                            index + 1,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// One self-play game: the positions after the random opening, and
+/// Sente's result.
+fn play_game<V: ShogiVariant>(
+    engine: &mut Engine<ShogiPosition<V>>,
+    nodes: u64,
+    random: &mut u64,
+) -> (Vec<ShogiPosition<V>>, f64) {
+    engine.clear();
+    let mut game = Game::new(ShogiPosition::<V>::start());
+    let opening = 4 + xorshift(random) % 5;
+    for _ in 0..opening {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        let m = moves[(xorshift(random) % moves.len() as u64) as usize];
+        game.play(m).expect("legal moves play");
+    }
+    let mut kept = Vec::new();
+    while game.outcome().is_none() && game.positions().len() < MAX_PLIES {
+        let result = engine.search(
+            game.positions(),
+            &Limits::nodes(nodes),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        let Some(m) = result.best_move else {
+            break;
+        };
+        kept.push(*game.position());
+        if game.play(m).is_err() {
+            break;
+        }
+    }
+    let result = match game.outcome().and_then(|outcome| outcome.winner) {
+        Some(Color::Sente) => 1.0,
+        Some(Color::Gote) => 0.0,
+        None if game.outcome().is_some() || game.positions().len() >= MAX_PLIES => 0.5,
+        // The side to move had no move to play: it lost.
+        None => match game.position().turn() {
+            Color::Sente => 0.0,
+            Color::Gote => 1.0,
+        },
+    };
+    (kept, result)
+}
+
+/// A quiet position and Sente's result.
+struct Sample<V: ShogiVariant> {
+    position: ShogiPosition<V>,
+    result: f64,
+}
+
+fn fit(variant_name: &str, files: &[String]) -> Result<(), String> {
+    match variant(variant_name)? {
+        Variant::Spear => fit_variant::<Spear>(files),
+        _ => fit_variant::<Minishogi>(files),
+    }
+}
+
+/// Whether the search would rather look further than trust the
+/// evaluation: the king is in danger or a capture wins material.
+fn is_quiet<V: ShogiVariant>(position: &ShogiPosition<V>) -> bool {
+    if position.in_danger() || position.known_result().is_some() {
+        return false;
+    }
+    let mut captures = MoveList::new();
+    position.tactical_moves_into(&mut captures);
+    !captures.iter().any(|&m| position.see_ge(m, 1))
+}
+
+fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
+    let mut samples = Vec::new();
+    let mut skipped = 0usize;
+    for file in files {
+        let reader = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
+        for line in std::io::BufReader::new(reader).lines() {
+            let line = line.map_err(|e| format!("{file}: {e}"))?;
+            let Some((text, result)) = line.rsplit_once(';') else {
+                continue;
+            };
+            let (Some(positions), Ok(result)) = (replay::<V>(text), result.parse()) else {
+                continue;
+            };
+            for position in positions {
+                if is_quiet(&position) {
+                    samples.push(Sample { position, result });
+                } else {
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} quiet positions, {skipped} others skipped",
+        samples.len()
+    );
+    Ok(samples)
+}
+
+/// The positions of one line: a position, or a USI `position` command
+/// whose every position counts (as `koma convert --to usi` writes games).
+fn replay<V: ShogiVariant>(text: &str) -> Option<Vec<ShogiPosition<V>>> {
+    let Some(command) = text.strip_prefix("position ") else {
+        return ShogiPosition::<V>::from_text(text).ok().map(|p| vec![p]);
+    };
+    let (setup, moves) = command.split_once(" moves ").unwrap_or((command, ""));
+    let mut position = match setup.strip_prefix("sfen ") {
+        Some(sfen) => ShogiPosition::<V>::from_text(sfen).ok()?,
+        None => ShogiPosition::<V>::start(),
+    };
+    let mut positions = vec![position];
+    for text in moves.split_whitespace() {
+        let m = position.parse_move(text).ok()?;
+        position.play_unchecked(m);
+        positions.push(position);
+    }
+    Some(positions)
+}
+
+/// The mean squared error of the predicted results with scale `k`.
+fn error<V: ShogiVariant>(samples: &[Sample<V>], weights: &Weights, k: f64) -> f64 {
+    let chunk = samples.len().div_ceil(THREADS).max(1);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|sample| {
+                            let mut value = evaluate_with(&sample.position, weights);
+                            if sample.position.turn() == Color::Gote {
+                                value = -value;
+                            }
+                            let predicted = 1.0 / (1.0 + 10f64.powf(-k * value as f64 / 400.0));
+                            (sample.result - predicted).powi(2)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no evaluation panics"))
+            .sum()
+    });
+    total / samples.len() as f64
+}
+
+/// The weights as named slices, for the local search to walk.
+fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
+    vec![
+        ("board", &mut w.board[..]),
+        ("hand", &mut w.hand[..]),
+        ("tempo", std::slice::from_mut(&mut w.tempo)),
+        ("attack_by_distance", &mut w.attack_by_distance[1..5]),
+        ("defence_by_distance", &mut w.defence_by_distance[1..5]),
+        ("attack_weight", &mut w.attack_weight[..]),
+        ("defence_weight", &mut w.defence_weight[..]),
+        ("mobility", &mut w.mobility[..]),
+        ("threatened", &mut w.threatened[..]),
+        ("zone_attack", &mut w.zone_attack[..]),
+        ("hand_danger", std::slice::from_mut(&mut w.hand_danger)),
+        ("weak_square", std::slice::from_mut(&mut w.weak_square)),
+        ("safe_check", &mut w.safe_check[..]),
+        ("danger_cap", std::slice::from_mut(&mut w.danger_cap)),
+        ("open_square", std::slice::from_mut(&mut w.open_square)),
+        (
+            "open_square_per_hand_piece",
+            std::slice::from_mut(&mut w.open_square_per_hand_piece),
+        ),
+    ]
+}
+
+/// Whether entry `index` of field `name` can matter in the game of `variant_weights`.
+fn in_use(name: &str, index: usize, variant_weights: &Weights) -> bool {
+    let by_role = !matches!(
+        name,
+        "tempo"
+            | "attack_by_distance"
+            | "defence_by_distance"
+            | "hand_danger"
+            | "weak_square"
+            | "danger_cap"
+            | "open_square"
+            | "open_square_per_hand_piece"
+    );
+    if !by_role {
+        return true;
+    }
+    if index == Role::King.index() || (name == "hand" && index == 7) {
+        return false;
+    }
+    // A role the game has a value for exists in it.
+    variant_weights.board[index] != 0
+}
+
+fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
+    let samples = load::<V>(files)?;
+    if samples.is_empty() {
+        return Err("no positions".into());
+    }
+    let mut best = weights(V::VARIANT).clone();
+    let mut k = 1.0;
+    let mut best_error = error(&samples, &best, k);
+    for _ in 0..40 {
+        let mut improved = false;
+        for candidate in [k * 1.05, k / 1.05] {
+            let e = error(&samples, &best, candidate);
+            if e < best_error {
+                (k, best_error, improved) = (candidate, e, true);
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    eprintln!("scale {k:.3}, error {best_error:.6}");
+    // Fields named in TUNE_SKIP (comma-separated) keep their values.
+    let skip = std::env::var("TUNE_SKIP").unwrap_or_default();
+    let skipped: Vec<&str> = skip.split(',').collect();
+    let started = Instant::now();
+    let (mut step, mut passes) = (16, 0);
+    while step >= 1 {
+        passes += 1;
+        let mut changed = 0;
+        let shape: Vec<(&'static str, usize)> = fields(&mut best.clone())
+            .iter()
+            .map(|(name, values)| (*name, values.len()))
+            .collect();
+        for (field, &(name, len)) in shape.iter().enumerate() {
+            for index in 0..len {
+                if skipped.contains(&name) || !in_use(name, index, weights(V::VARIANT)) {
+                    continue;
+                }
+                for delta in [step, -step] {
+                    let mut trial = best.clone();
+                    fields(&mut trial)[field].1[index] += delta;
+                    let e = error(&samples, &trial, k);
+                    if e < best_error {
+                        best = trial;
+                        best_error = e;
+                        changed += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "step {step}: {changed} changed, error {best_error:.6} ({:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
+        println!("{best:?}");
+        // A few passes per step size: the small steps refine the rest.
+        if changed == 0 || passes == PASSES_PER_STEP {
+            (step, passes) = (step / 2, 0);
+        }
+    }
+    Ok(())
+}
