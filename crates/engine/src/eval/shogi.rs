@@ -398,15 +398,27 @@ mod tests {
     /// The evaluation does not care which colour a side plays: a position
     /// and its flip evaluate the same, on positions of random play.
     fn colour_blind<V: ShogiVariant>(seed: u64, plies: usize) {
-        let mut random = seed | 1;
-        let mut position = ShogiPosition::<V>::start();
-        for _ in 0..plies {
+        random_game::<V>(seed, plies, |position| {
             assert_eq!(
                 position.evaluate(),
-                flipped(&position).evaluate(),
+                flipped(position).evaluate(),
                 "in {}",
                 position.to_text()
             );
+        });
+    }
+
+    /// Calls `visit` on each position of a game of random legal moves, up
+    /// to `plies` of them, until the game ends.
+    fn random_game<V: ShogiVariant>(
+        seed: u64,
+        plies: usize,
+        mut visit: impl FnMut(&ShogiPosition<V>),
+    ) {
+        let mut random = seed | 1;
+        let mut position = ShogiPosition::<V>::start();
+        for _ in 0..plies {
+            visit(&position);
             let legal = position.legal_moves();
             if legal.is_empty() || position.king(!position.turn()).is_none() {
                 break;
@@ -446,19 +458,17 @@ mod tests {
     /// `quiet_checks_into` lists exactly the legal non-captures whose
     /// moved or dropped piece gives check, on positions of random play.
     fn quiet_checks_agree<V: ShogiVariant>(seed: u64, plies: usize) {
-        let mut random = seed | 1;
-        let mut position = ShogiPosition::<V>::start();
-        for _ in 0..plies {
+        random_game::<V>(seed, plies, |position| {
             let mut listed = MoveList::new();
             position.quiet_checks_into(&mut listed);
             let mut listed: Vec<Move> = listed.to_vec();
-            let legal = position.legal_moves();
-            let mut expected: Vec<Move> = legal
+            let mut expected: Vec<Move> = position
+                .legal_moves()
                 .iter()
                 .copied()
                 .filter(|&m| position.piece_at(m.to()).is_none())
                 .filter(|&m| {
-                    let mut child = position;
+                    let mut child = *position;
                     child.play_unchecked(m);
                     child.checkers().contains(m.to())
                 })
@@ -466,14 +476,7 @@ mod tests {
             listed.sort();
             expected.sort();
             assert_eq!(listed, expected, "in {}", position.to_text());
-            if legal.is_empty() {
-                break;
-            }
-            random ^= random << 13;
-            random ^= random >> 7;
-            random ^= random << 17;
-            position.play_unchecked(legal[(random % legal.len() as u64) as usize]);
-        }
+        });
     }
 
     #[test]
