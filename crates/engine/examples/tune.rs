@@ -10,8 +10,12 @@
 //!
 //! `gen VARIANT GAMES NODES SEED OUT` plays GAMES games on two threads, each
 //! move searched to NODES nodes after four to eight random plies, and
-//! writes one line per position: the position, then Sente's result (1, ½
-//! or 0). `fit VARIANT FILE...` prints improved weights as Rust source.
+//! writes one line per position: the position, `;`, then Sente's result
+//! (1, 0.5 or 0). `fit VARIANT FILE...` reads such lines, or whole games as
+//! USI `position … moves …` commands followed by `;` and the result, and
+//! prints the weights after each pass as a Rust expression, the content of
+//! `src/eval/weights/VARIANT.rs`. Fields named in the environment variable
+//! `TUNE_SKIP` (comma-separated, e.g. `board,hand`) keep their values.
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
@@ -331,7 +335,6 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
         }
     }
     eprintln!("scale {k:.3}, error {best_error:.6}");
-    // Fields named in TUNE_SKIP (comma-separated) keep their values.
     let skip = std::env::var("TUNE_SKIP").unwrap_or_default();
     let skipped: Vec<&str> = skip.split(',').collect();
     let started = Instant::now();

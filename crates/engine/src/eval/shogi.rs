@@ -1,6 +1,7 @@
 //! Evaluation of the shogi family: material on the board and in hand,
-//! promotion, pieces near each king (attack and defence), and the king's
-//! shelter against pieces in the enemy's hand.
+//! promotion, pieces near each king (attack and defence), mobility, pieces
+//! under threat, king danger, and the king's shelter against pieces in the
+//! enemy's hand. The weights are in [`super::shogi_weights`].
 
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
