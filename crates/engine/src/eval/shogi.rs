@@ -85,7 +85,14 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
     }
     for color in Color::ALL {
         let us = color.index();
-        score[us] -= king_exposure(position, color, weights);
+        // Non-pawn pieces the enemy holds to drop near the king.
+        let hand: Value = position
+            .hand(!color)
+            .iter()
+            .filter(|&(role, _)| role != Role::Pawn)
+            .map(|(_, count)| count as Value)
+            .sum();
+        score[us] -= king_exposure(position, color, weights, zones[us], hand);
         score[us] -= threats(
             position,
             color,
@@ -94,12 +101,6 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
             &attacked_by_role,
             zones[us],
         );
-        let hand: Value = position
-            .hand(!color)
-            .iter()
-            .filter(|&(role, _)| role != Role::Pawn)
-            .map(|(_, count)| count as Value)
-            .sum();
         if attackers[us] + hand == 0 {
             continue;
         }
@@ -158,22 +159,17 @@ fn safe_checks<V: ShogiVariant>(
 
 /// How open `color`'s king is: empty or enemy squares around it, worse
 /// when the enemy holds pieces to drop there.
+///
+/// `zone` is the squares next to the king (empty without a king) and
+/// `enemy_hand` the enemy's non-pawn pieces in hand.
 fn king_exposure<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     color: Color,
     weights: &Weights,
+    zone: Bitboard,
+    enemy_hand: Value,
 ) -> Value {
-    let Some(king) = position.king(color) else {
-        return 0;
-    };
-    let around = position.attacks_from(Role::King, color, king);
-    let open = (around & !position.by_color(color)).count() as Value;
-    let enemy_hand: Value = position
-        .hand(!color)
-        .iter()
-        .filter(|&(role, _)| role != Role::Pawn)
-        .map(|(_, count)| count as Value)
-        .sum();
+    let open = (zone & !position.by_color(color)).count() as Value;
     open * (weights.open_square + weights.open_square_per_hand_piece * enemy_hand.min(6))
 }
 
