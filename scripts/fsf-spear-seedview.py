@@ -134,24 +134,30 @@ def koma_token_to_fsf(tok):
     return fsf
 
 
+def encode_row(tokens):
+    """One rank of a FEN or SFEN board: pieces, empty squares (None) counted."""
+    row, empty = "", 0
+    for tok in tokens:
+        if tok is None:
+            empty += 1
+            continue
+        if empty:
+            row += str(empty)
+            empty = 0
+        row += tok
+    if empty:
+        row += str(empty)
+    return row
+
+
 def sfen_to_fen(sfen):
     board, side, hands, ply = parse_sfen(sfen)
     rows = []
     for r in range(5, 0, -1):          # FSF rank 5 first = Koma rank 'e'
         rank = chr(ord("a") + r - 1)
-        row, empty = "", 0
-        for file in range(1, 6):        # FSF file a..e = Koma file 1..5
-            tok = board.get(str(file) + rank)
-            if tok is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += koma_token_to_fsf(tok)
-        if empty:
-            row += str(empty)
-        rows.append(row)
+        # FSF file a..e = Koma file 1..5
+        tokens = (board.get(str(file) + rank) for file in range(1, 6))
+        rows.append(encode_row(None if t is None else koma_token_to_fsf(t) for t in tokens))
     hand = ""
     for letter in "RBGSNLPrbgsnlp":
         n = hands.get(letter, 0)
@@ -197,21 +203,7 @@ def fen_to_sfen(fen):
             k = base if c.islower() else base.lower()   # case swap
             board[(file, chr(ord("a") + rank_num - 1))] = ("+" if promoted else "") + k
             file += 1
-    srows = []
-    for r in "abcde":
-        row, empty = "", 0
-        for file in range(5, 0, -1):
-            tok = board.get((file, r))
-            if tok is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += tok
-        if empty:
-            row += str(empty)
-        srows.append(row)
+    srows = [encode_row(board.get((file, r)) for file in range(5, 0, -1)) for r in "abcde"]
     counts = {}
     for c in hand:
         up = c.upper()
