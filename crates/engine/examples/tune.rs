@@ -271,6 +271,8 @@ fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
     vec![
         ("board", &mut w.board[..]),
         ("hand", &mut w.hand[..]),
+        ("rank", w.rank.as_flattened_mut()),
+        ("file", w.file.as_flattened_mut()),
         ("tempo", std::slice::from_mut(&mut w.tempo)),
         ("attack_by_distance", &mut w.attack_by_distance[1..5]),
         ("defence_by_distance", &mut w.defence_by_distance[1..5]),
@@ -282,6 +284,9 @@ fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
         ("hand_danger", std::slice::from_mut(&mut w.hand_danger)),
         ("weak_square", std::slice::from_mut(&mut w.weak_square)),
         ("safe_check", &mut w.safe_check[..]),
+        ("flank_attack", std::slice::from_mut(&mut w.flank_attack)),
+        ("drop_mobility", std::slice::from_mut(&mut w.drop_mobility)),
+        ("promotion_ready", &mut w.promotion_ready[..]),
         ("danger_cap", std::slice::from_mut(&mut w.danger_cap)),
         ("open_square", std::slice::from_mut(&mut w.open_square)),
         (
@@ -291,14 +296,24 @@ fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
     ]
 }
 
-/// Whether entry `index` of field `name` can matter in the game of `variant_weights`.
-fn in_use(name: &str, index: usize, variant_weights: &Weights) -> bool {
+/// Whether entry `index` of field `name` can matter in `V`'s game.
+fn in_use<V: ShogiVariant>(name: &str, index: usize) -> bool {
+    let variant_weights = weights(V::VARIANT);
+    // A role the game has a value for exists in it.
+    let exists = |role: usize| variant_weights.board[role] != 0 || role == Role::King.index();
+    match name {
+        "rank" => return exists(index / 9) && index % 9 < V::SPEC.ranks as usize,
+        "file" => return exists(index / 5) && index % 5 < V::SPEC.files.div_ceil(2) as usize,
+        _ => {}
+    }
     let by_role = !matches!(
         name,
         "tempo"
             | "attack_by_distance"
             | "defence_by_distance"
             | "hand_danger"
+            | "flank_attack"
+            | "drop_mobility"
             | "weak_square"
             | "danger_cap"
             | "open_square"
@@ -310,14 +325,29 @@ fn in_use(name: &str, index: usize, variant_weights: &Weights) -> bool {
     if index == Role::King.index() || (name == "hand" && index == 7) {
         return false;
     }
-    // A role the game has a value for exists in it.
-    variant_weights.board[index] != 0
+    exists(index)
+}
+
+/// Positions kept out of the fit to show whether it generalises: every
+/// tenth block of a thousand, so that mostly whole games stay together.
+const HELD_OUT_BLOCK: usize = 1000;
+
+fn split_held_out<V: ShogiVariant>(all: Vec<Sample<V>>) -> (Vec<Sample<V>>, Vec<Sample<V>>) {
+    let (mut fit, mut held_out) = (Vec::new(), Vec::new());
+    for (index, sample) in all.into_iter().enumerate() {
+        if index / HELD_OUT_BLOCK % 10 == 9 {
+            held_out.push(sample);
+        } else {
+            fit.push(sample);
+        }
+    }
+    (fit, held_out)
 }
 
 fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
-    let samples = load::<V>(files)?;
-    if samples.is_empty() {
-        return Err("no positions".into());
+    let (samples, held_out) = split_held_out(load::<V>(files)?);
+    if samples.is_empty() || held_out.is_empty() {
+        return Err("too few positions".into());
     }
     let mut best = weights(V::VARIANT).clone();
     let mut k = 1.0;
@@ -334,7 +364,10 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             break;
         }
     }
-    eprintln!("scale {k:.3}, error {best_error:.6}");
+    eprintln!(
+        "scale {k:.3}, error {best_error:.6}, held out {:.6}",
+        error(&held_out, &best, k)
+    );
     let skip = std::env::var("TUNE_SKIP").unwrap_or_default();
     let skipped: Vec<&str> = skip.split(',').collect();
     let started = Instant::now();
@@ -348,7 +381,7 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             .collect();
         for (field, &(name, len)) in shape.iter().enumerate() {
             for index in 0..len {
-                if skipped.contains(&name) || !in_use(name, index, weights(V::VARIANT)) {
+                if skipped.contains(&name) || !in_use::<V>(name, index) {
                     continue;
                 }
                 for delta in [step, -step] {
@@ -365,7 +398,8 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             }
         }
         eprintln!(
-            "step {step}: {changed} changed, error {best_error:.6} ({:.0} s)",
+            "step {step}: {changed} changed, error {best_error:.6}, held out {:.6} ({:.0} s)",
+            error(&held_out, &best, k),
             started.elapsed().as_secs_f64()
         );
         println!("{best:?}");

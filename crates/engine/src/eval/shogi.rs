@@ -1,7 +1,8 @@
 //! Evaluation of the shogi family: material on the board and in hand,
-//! promotion, pieces near each king (attack and defence), mobility, pieces
-//! under threat, king danger, and the king's shelter against pieces in the
-//! enemy's hand. The weights are in [`super::shogi_weights`].
+//! placement by rank and file, promotion (made, and within reach), pieces
+//! near each king (attack and defence), mobility on the board and for drops,
+//! pieces under threat, king danger, and the king's shelter against pieces
+//! in the enemy's hand and attacks on its flank. The weights are in [`super::shogi_weights`].
 
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
@@ -41,6 +42,7 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
     // Squares each side's pieces (king aside) attack, and the danger units
     // against each side's king.
     let mut attacked = [Bitboard::EMPTY; 2];
+    let mut attacked_twice = [Bitboard::EMPTY; 2];
     let mut attacked_by_role = [[Bitboard::EMPTY; Role::NUM]; 2];
     let mut units = [0 as Value; 2];
     let mut attackers = [0 as Value; 2];
@@ -54,10 +56,12 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
                 continue;
             };
             let role = piece.role.index();
+            let mut value = placement::<V>(square, color, role, weights);
             if piece.role == Role::King {
+                score[us] += value;
                 continue;
             }
-            let mut value = weights.board[role];
+            value += weights.board[role];
             if let Some(king) = enemy_king {
                 value += weights.attack_by_distance[distance(square, king)]
                     * weights.attack_weight[role]
@@ -70,6 +74,10 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
             }
             let reach = position.attacks_from(piece.role, color, square);
             value += weights.mobility[role] * (reach & !own).count() as Value;
+            if piece.role.promoted().is_some() && (reach.with(square) & V::ZONES[us]).any() {
+                value += weights.promotion_ready[role];
+            }
+            attacked_twice[us] |= attacked[us] & reach;
             attacked[us] |= reach;
             attacked_by_role[us][role] |= reach;
             let hits = (reach & zones[1 - us]).count() as Value;
@@ -85,6 +93,7 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
     }
     for color in Color::ALL {
         let us = color.index();
+        score[us] += drop_mobility(position, color, weights, attacked[1 - us]);
         // Non-pawn pieces the enemy holds to drop near the king.
         let hand: Value = position
             .hand(!color)
@@ -93,6 +102,11 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
             .map(|(_, count)| count as Value)
             .sum();
         score[us] -= king_exposure(position, color, weights, zones[us], hand);
+        let flank = kings[us].map_or(0, |king| {
+            let flank = flank::<V>(king, color);
+            ((attacked[1 - us] & flank).count() + (attacked_twice[1 - us] & flank).count()) as Value
+        });
+        score[us] -= weights.flank_attack * flank;
         score[us] -= threats(
             position,
             color,
@@ -117,6 +131,55 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
         score[us] -= (danger * danger / 2).min(weights.danger_cap);
     }
     score[0] - score[1]
+}
+
+/// The rank and file bonus of `color`'s piece of role index `role` on
+/// `square`.
+fn placement<V: ShogiVariant>(
+    square: Square,
+    color: Color,
+    role: usize,
+    weights: &Weights,
+) -> Value {
+    let rank = match color {
+        Color::Sente => V::SPEC.ranks - 1 - square.rank(),
+        Color::Gote => square.rank(),
+    };
+    let from_edge = square.file().min(V::SPEC.files - 1 - square.file());
+    weights.rank[role][rank as usize] + weights.file[role][from_edge as usize]
+}
+
+/// The bonus for `color`'s pieces in hand having somewhere to land: empty
+/// squares in the enemy's half (middle rank included) that the enemy does
+/// not attack (`enemy_attacks`), per kind of non-pawn piece in hand.
+fn drop_mobility<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    color: Color,
+    weights: &Weights,
+    enemy_attacks: Bitboard,
+) -> Value {
+    let kinds = position
+        .hand(color)
+        .iter()
+        .filter(|&(role, count)| role != Role::Pawn && count > 0)
+        .count() as Value;
+    if kinds == 0 {
+        return 0;
+    }
+    let enemy_half = V::SPEC.far_ranks(color, V::SPEC.ranks / 2 + 1);
+    let open = enemy_half & !position.occupied() & !enemy_attacks;
+    weights.drop_mobility * kinds * open.count() as Value
+}
+
+/// The flank of `color`'s king on `king`: its file and the files next to
+/// it (the three nearest files at an edge), in `color`'s half of the board
+/// with the middle rank.
+fn flank<V: ShogiVariant>(king: Square, color: Color) -> Bitboard {
+    const FILE: u128 = (1 << 9) - 1;
+    let centre = king.file().clamp(1, V::SPEC.files - 2) as u32;
+    let files =
+        (FILE << ((centre - 1) * 9)) | (FILE << (centre * 9)) | (FILE << ((centre + 1) * 9));
+    Bitboard(files) & V::SPEC.far_ranks(!color, V::SPEC.ranks / 2 + 1)
 }
 
 /// King danger units from the enemy's safe checks against `color`'s king:
@@ -357,6 +420,33 @@ mod tests {
         )
         .unwrap();
         assert!(position.evaluate() > 500);
+    }
+
+    #[test]
+    fn the_flank_is_three_files_of_the_kings_own_half() {
+        use koma_rules::{bitboard, Minishogi};
+        let flank_of = |king: &str, color| flank::<Minishogi>(king.parse().unwrap(), color);
+        // At the edge, the three nearest files.
+        assert_eq!(
+            flank_of("1e", Color::Sente),
+            bitboard! {
+                ". . . . ."
+                ". . . . ."
+                ". . X X X"
+                ". . X X X"
+                ". . X X X"
+            }
+        );
+        assert_eq!(
+            flank_of("3a", Color::Gote),
+            bitboard! {
+                ". X X X ."
+                ". X X X ."
+                ". X X X ."
+                ". . . . ."
+                ". . . . ."
+            }
+        );
     }
 
     /// The position turned half a turn with the colours swapped, written

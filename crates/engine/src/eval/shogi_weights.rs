@@ -15,6 +15,10 @@ pub struct Weights {
     /// Value of a piece in hand, by unpromoted role (drops make a hand
     /// piece worth more than the same piece on the board).
     pub hand: [Value; 8],
+    /// Bonus by role and rank, counted from the owner's back rank (0).
+    pub rank: [[Value; 9]; Role::NUM],
+    /// Bonus by role and distance to the nearer side edge (0 on the edge).
+    pub file: [[Value; 5]; Role::NUM],
     /// Bonus for the side to move.
     pub tempo: Value,
     /// Bonus by Chebyshev distance to the enemy king, before the role's
@@ -44,6 +48,16 @@ pub struct Weights {
     /// King danger: units per role that can give check next move, by a
     /// move or a drop, on a square the king's side does not hold.
     pub safe_check: [Value; Role::NUM],
+    /// King exposure: penalty per enemy attack on the king's flank (its
+    /// file and the next ones, in its own half), twice-attacked squares
+    /// counting twice.
+    pub flank_attack: Value,
+    /// Bonus per empty square in the enemy's half that the enemy does not
+    /// attack, per kind of non-pawn piece in hand to drop there.
+    pub drop_mobility: Value,
+    /// Bonus for an unpromoted piece of the role that stands in the
+    /// promotion zone or can move into it.
+    pub promotion_ready: [Value; Role::NUM],
     /// The most king danger can cost, in centipawns (it grows as the
     /// square of the units, halved).
     pub danger_cap: Value,
@@ -69,6 +83,8 @@ pub const SHOGI: Weights = Weights {
         90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
     ],
     hand: [100, 350, 450, 550, 600, 950, 1100, 0],
+    rank: [[0; 9]; Role::NUM],
+    file: [[0; 5]; Role::NUM],
     tempo: 20,
     attack_by_distance: [0, 40, 26, 12, 5, 0, 0, 0, 0],
     defence_by_distance: [0, 30, 18, 6, 0, 0, 0, 0, 0],
@@ -80,6 +96,9 @@ pub const SHOGI: Weights = Weights {
     hand_danger: 3,
     weak_square: 2,
     safe_check: [2, 4, 5, 5, 5, 4, 6, 0, 5, 5, 5, 5, 5, 6],
+    flank_attack: 0,
+    drop_mobility: 0,
+    promotion_ready: [0; Role::NUM],
     danger_cap: 900,
     open_square: 4,
     open_square_per_hand_piece: 6,

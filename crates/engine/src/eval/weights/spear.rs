@@ -3,6 +3,8 @@
 Weights {
     board: [125, 338, 0, 520, 368, 519, 0, 0, 336, 1018, 0, 930, 924, 0],
     hand: [193, 312, 0, 475, 534, 405, 0, 0],
+    rank: [[0; 9]; 14],
+    file: [[0; 5]; 14],
     tempo: 159,
     attack_by_distance: [0, -124, 116, 83, -13, 0, 0, 0, 0],
     defence_by_distance: [0, 123, 68, -6, -109, 0, 0, 0, 0],
@@ -14,6 +16,9 @@ Weights {
     hand_danger: 3,
     weak_square: 2,
     safe_check: [8, 4, 5, 9, 8, 10, 6, 0, -3, 9, 5, 7, 3, 6],
+    flank_attack: 0,
+    drop_mobility: 0,
+    promotion_ready: [0; 14],
     danger_cap: 714,
     open_square: -78,
     open_square_per_hand_piece: 3,
