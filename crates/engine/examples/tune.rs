@@ -14,8 +14,10 @@
 //! (1, 0.5 or 0). `fit VARIANT FILE...` reads such lines, or whole games as
 //! USI `position … moves …` commands followed by `;` and the result, and
 //! prints the weights after each pass as a Rust expression, the content of
-//! `src/eval/weights/VARIANT.rs`. Fields named in the environment variable
-//! `TUNE_SKIP` (comma-separated, e.g. `board,hand`) keep their values.
+//! `src/eval/weights/VARIANT.rs`, with the error on positions held out of
+//! the fit (a rising one means overfitting). Fields named in the
+//! environment variable `TUNE_SKIP` (comma-separated, e.g. `board,hand`)
+//! keep their values.
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
