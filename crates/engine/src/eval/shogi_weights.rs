@@ -56,7 +56,7 @@ pub struct Weights {
     /// attack, per kind of non-pawn piece in hand to drop there.
     pub drop_mobility: Value,
     /// Bonus for an unpromoted piece of the role that stands in the
-    /// promotion zone or can move into it.
+    /// promotion zone or attacks a square of it.
     pub promotion_ready: [Value; Role::NUM],
     /// The most king danger can cost, in centipawns (it grows as the
     /// square of the units, halved).
