@@ -2,7 +2,8 @@
 //! placement by rank and file, promotion (made, and within reach), pieces
 //! near each king (attack and defence), mobility on the board and for drops,
 //! pieces under threat, king danger, and the king's shelter against pieces
-//! in the enemy's hand and attacks on its flank. The weights are in [`super::shogi_weights`].
+//! in the enemy's hand and attacks on its flank. The weights are in
+//! [`super::shogi_weights`].
 
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
@@ -166,8 +167,7 @@ fn drop_mobility<V: ShogiVariant>(
     if kinds == 0 {
         return 0;
     }
-    let enemy_half = V::SPEC.far_ranks(color, V::SPEC.ranks / 2 + 1);
-    let open = enemy_half & !position.occupied() & !enemy_attacks;
+    let open = own_half::<V>(!color) & !position.occupied() & !enemy_attacks;
     weights.drop_mobility * kinds * open.count() as Value
 }
 
@@ -179,7 +179,20 @@ fn flank<V: ShogiVariant>(king: Square, color: Color) -> Bitboard {
     let centre = king.file().clamp(1, V::SPEC.files - 2) as u32;
     let files =
         (FILE << ((centre - 1) * 9)) | (FILE << (centre * 9)) | (FILE << ((centre + 1) * 9));
-    Bitboard(files) & V::SPEC.far_ranks(!color, V::SPEC.ranks / 2 + 1)
+    Bitboard(files) & own_half::<V>(color)
+}
+
+/// `color`'s half of the board, the middle rank included (built once per
+/// game, at compile time).
+fn own_half<V: ShogiVariant>(color: Color) -> Bitboard {
+    let halves = const {
+        let depth = V::SPEC.ranks / 2 + 1;
+        [
+            V::SPEC.far_ranks(Color::Gote, depth),
+            V::SPEC.far_ranks(Color::Sente, depth),
+        ]
+    };
+    halves[color.index()]
 }
 
 /// King danger units from the enemy's safe checks against `color`'s king:
