@@ -10,18 +10,25 @@
 //!
 //! `gen VARIANT GAMES NODES SEED OUT` plays GAMES games on two threads, each
 //! move searched to NODES nodes after four to eight random plies, and
-//! writes one line per position: the position, `;`, then Sente's result
-//! (1, 0.5 or 0). `fit VARIANT FILE...` reads such lines, or whole games as
-//! USI `position … moves …` commands followed by `;` and the result, and
+//! writes one line per position: the position, `;`, Sente's result (1, 0.5
+//! or 0), then `;` and the search's value for Sente in centipawns (none when
+//! it found a mate). `fit VARIANT FILE...` reads such lines, or whole games
+//! as USI `position … moves …` commands followed by `;` and the result, and
 //! prints the weights after each pass as a Rust expression, the content of
 //! `src/eval/weights/VARIANT.rs`, with the error on positions held out of
 //! the fit (a rising one means overfitting). Fields named in the
 //! environment variable `TUNE_SKIP` (comma-separated, e.g. `board,hand`)
 //! keep their values.
+//!
+//! A game's result says little about one of its early positions; the
+//! search's value says more, so where a line has one the fit aims at a
+//! blend: `TUNE_LAMBDA` (default 0.5) of the result, the rest the value's
+//! predicted result (on the scale first fitted to the results alone). The
+//! held-out error is always against results.
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
-use koma_engine::{Engine, Evaluate, Limits, SearchControl, Value};
+use koma_engine::{Engine, Evaluate, Limits, Score, SearchControl, Value};
 use koma_rules::{
     Color, Game, Minishogi, MoveList, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
 };
@@ -102,9 +109,14 @@ fn play_games<V: ShogiVariant>(
                     random |= 1;
                     let (positions, result) = play_game::<V>(&mut engine, nodes, &mut random);
                     let mut out = out.lock().expect("no writer panics");
-                    for position in positions {
+                    for (position, value) in positions {
                         // A failed write shows at the final flush.
-                        let _ = writeln!(out, "{};{result}", position.to_text());
+                        let _ = match value {
+                            Some(value) => {
+                                writeln!(out, "{};{result};{value}", position.to_text())
+                            }
+                            None => writeln!(out, "{};{result}", position.to_text()),
+                        };
                     }
                     if (index + 1) % 100 == 0 {
                         eprintln!(
@@ -119,13 +131,16 @@ fn play_games<V: ShogiVariant>(
     });
 }
 
-/// One self-play game: the positions after the random opening, and
-/// Sente's result.
+/// A position of a game and the search's value for Sente (unless a mate).
+type Scored<V> = (ShogiPosition<V>, Option<Value>);
+
+/// One self-play game: the positions after the random opening, each with
+/// the search's value for Sente (unless a mate), and Sente's result.
 fn play_game<V: ShogiVariant>(
     engine: &mut Engine<ShogiPosition<V>>,
     nodes: u64,
     random: &mut u64,
-) -> (Vec<ShogiPosition<V>>, f64) {
+) -> (Vec<Scored<V>>, f64) {
     engine.clear();
     let mut game = Game::new(ShogiPosition::<V>::start());
     let opening = 4 + xorshift(random) % 5;
@@ -148,7 +163,12 @@ fn play_game<V: ShogiVariant>(
         let Some(m) = result.best_move else {
             break;
         };
-        kept.push(*game.position());
+        let value = match result.score {
+            Score::Centipawns(value) if game.position().turn() == Color::Gote => Some(-value),
+            Score::Centipawns(value) => Some(value),
+            Score::MatePlies(_) => None,
+        };
+        kept.push((*game.position(), value));
         if game.play(m).is_err() {
             break;
         }
@@ -166,10 +186,13 @@ fn play_game<V: ShogiVariant>(
     (kept, result)
 }
 
-/// A quiet position and Sente's result.
+/// A quiet position, Sente's result, the search's value for Sente if
+/// known, and what the fit aims at (the result, or a blend with the value).
 struct Sample<V: ShogiVariant> {
     position: ShogiPosition<V>,
     result: f64,
+    value: Option<Value>,
+    target: f64,
 }
 
 fn fit(variant_name: &str, files: &[String]) -> Result<(), String> {
@@ -197,15 +220,22 @@ fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
         let reader = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
         for line in std::io::BufReader::new(reader).lines() {
             let line = line.map_err(|e| format!("{file}: {e}"))?;
-            let Some((text, result)) = line.rsplit_once(';') else {
+            let mut parts = line.split(';');
+            let (Some(text), Some(result)) = (parts.next(), parts.next()) else {
                 continue;
             };
+            let value = parts.next().and_then(|value| value.parse().ok());
             let (Some(positions), Ok(result)) = (replay::<V>(text), result.parse()) else {
                 continue;
             };
             for position in positions {
                 if is_quiet(&position) {
-                    samples.push(Sample { position, result });
+                    samples.push(Sample {
+                        position,
+                        result,
+                        value,
+                        target: result,
+                    });
                 } else {
                     skipped += 1;
                 }
@@ -239,6 +269,11 @@ fn replay<V: ShogiVariant>(text: &str) -> Option<Vec<ShogiPosition<V>>> {
     Some(positions)
 }
 
+/// The result a value for Sente predicts with scale `k`.
+fn predicted(value: Value, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * value as f64 / 400.0))
+}
+
 /// The mean squared error of the predicted results with scale `k`.
 fn error<V: ShogiVariant>(samples: &[Sample<V>], weights: &Weights, k: f64) -> f64 {
     let chunk = samples.len().div_ceil(THREADS).max(1);
@@ -253,8 +288,7 @@ fn error<V: ShogiVariant>(samples: &[Sample<V>], weights: &Weights, k: f64) -> f
                             if sample.position.turn() == Color::Gote {
                                 value = -value;
                             }
-                            let predicted = 1.0 / (1.0 + 10f64.powf(-k * value as f64 / 400.0));
-                            (sample.result - predicted).powi(2)
+                            (sample.target - predicted(value, k)).powi(2)
                         })
                         .sum::<f64>()
                 })
@@ -347,7 +381,7 @@ fn split_held_out<V: ShogiVariant>(all: Vec<Sample<V>>) -> (Vec<Sample<V>>, Vec<
 }
 
 fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
-    let (samples, held_out) = split_held_out(load::<V>(files)?);
+    let (mut samples, held_out) = split_held_out(load::<V>(files)?);
     if samples.is_empty() || held_out.is_empty() {
         return Err("too few positions".into());
     }
@@ -366,6 +400,20 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             break;
         }
     }
+    let lambda: f64 = match std::env::var("TUNE_LAMBDA") {
+        Ok(text) => text
+            .parse()
+            .map_err(|e| format!("TUNE_LAMBDA={text}: {e}"))?,
+        Err(_) => 0.5,
+    };
+    // The held-out positions keep their results as targets: their error
+    // compares fits whatever their blend.
+    for sample in &mut samples {
+        if let Some(value) = sample.value {
+            sample.target = lambda * sample.result + (1.0 - lambda) * predicted(value, k);
+        }
+    }
+    best_error = error(&samples, &best, k);
     eprintln!(
         "scale {k:.3}, error {best_error:.6}, held out {:.6}",
         error(&held_out, &best, k)
