@@ -1,5 +1,5 @@
-//! The search's tuning constants, in one place. Margins are centipawns,
-//! depths plies.
+//! The search's tuning constants, in one place. Margins are centipawns
+//! (times the game's [`crate::Evaluate::MARGIN_SCALE`]), depths plies.
 
 use crate::score::Value;
 
@@ -11,6 +11,9 @@ pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: Value = 90;
 /// Null-move reduction before the depth- and margin-dependent part.
 pub const NULL_BASE_REDUCTION: i32 = 3;
+/// The null move's reduction grows by a ply per this much of the
+/// evaluation above beta (up to two).
+pub const NULL_MARGIN_PER_PLY: Value = 200;
 /// Late move pruning applies up to this depth...
 pub const LMP_MAX_DEPTH: i32 = 4;
 /// ...after this many moves plus depth² (doubled when improving).

@@ -403,7 +403,7 @@ impl<P: Evaluate> Worker<'_, P> {
     /// the line's previous value, and moves the best to position `line`.
     fn search_line(&mut self, root: &P, depth: i32, line: usize, report: &mut dyn FnMut(&Info)) {
         let previous = self.root_moves[line].previous_value;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = ASPIRATION_WINDOW * P::MARGIN_SCALE;
         let (mut alpha, mut beta) = if depth >= 4 && previous != -INFINITE && !is_mate(previous) {
             (
                 (previous - delta).max(-INFINITE),
@@ -650,13 +650,17 @@ impl<P: Evaluate> Worker<'_, P> {
         if !pv_node && !in_danger && !is_mate(beta) {
             // Reverse futility: far enough above beta that a quiet move
             // will not bring it down.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * P::MARGIN_SCALE * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still beats beta, a real move will.
             if P::NULL_MOVE && depth >= 3 && eval >= beta && !self.null_at[ply] {
                 if let Some(child) = position.null_move() {
-                    let reduction = NULL_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200).min(2);
+                    let reduction = NULL_BASE_REDUCTION
+                        + depth / 4
+                        + ((eval - beta) / (NULL_MARGIN_PER_PLY * P::MARGIN_SCALE)).min(2);
                     self.count_node();
                     self.push(&child);
                     self.null_at[ply + 1] = true;
@@ -705,9 +709,9 @@ impl<P: Evaluate> Worker<'_, P> {
                 && depth <= SEE_MAX_DEPTH
             {
                 let margin = if quiet && !gives_check {
-                    SEE_QUIET_MARGIN * depth * depth
+                    SEE_QUIET_MARGIN * P::MARGIN_SCALE * depth * depth
                 } else {
-                    SEE_CAPTURE_MARGIN * depth
+                    SEE_CAPTURE_MARGIN * P::MARGIN_SCALE * depth
                 };
                 // Ordering found a winning capture already: it loses nothing.
                 if !MovePicker::is_winning_capture_score(order) && !position.see_ge(m, -margin) {
@@ -723,7 +727,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     continue;
                 }
                 if depth <= FUTILITY_MAX_DEPTH
-                    && eval + FUTILITY_MARGIN * depth + FUTILITY_BASE <= alpha
+                    && eval + (FUTILITY_MARGIN * depth + FUTILITY_BASE) * P::MARGIN_SCALE <= alpha
                 {
                     continue;
                 }
@@ -875,7 +879,9 @@ impl<P: Evaluate> Worker<'_, P> {
             let m = if let Some((m, _)) = picker.next() {
                 if !in_danger {
                     let gain = position.captured_value(m) + position.promotion_gain(m);
-                    if stand_pat + gain + DELTA_MARGIN < alpha || !position.see_ge(m, 0) {
+                    if stand_pat + gain + DELTA_MARGIN * P::MARGIN_SCALE < alpha
+                        || !position.see_ge(m, 0)
+                    {
                         continue;
                     }
                 }

@@ -19,6 +19,10 @@ pub trait Evaluate: Position + Copy {
     const TYPICAL_PLIES_LEFT: u32;
     /// Whether a null move is sound (false where zugzwang is common).
     const NULL_MOVE: bool;
+    /// What the search's margins (in [`crate::params`]) are multiplied by:
+    /// a game whose values run larger, a centipawn there saying less about
+    /// the result, needs wider margins to prune as safely.
+    const MARGIN_SCALE: Value = 1;
 
     /// The static evaluation in centipawns, from the side to move's view.
     fn evaluate(&self) -> Value;

@@ -286,9 +286,19 @@ fn threats<V: ShogiVariant>(
 impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
     const TYPICAL_PLIES_LEFT: u32 = match V::VARIANT {
         Variant::Shogi => 100,
+        // Minishogi's games are short (56 plies on average against FSF):
+        // dividing by more left a third of the clock unused.
+        Variant::Minishogi => 36,
         _ => 50,
     };
     const NULL_MOVE: bool = true;
+    // Minishogi's tuned values run about three times larger than a pawn
+    // of 100 would (its fitted logistic scale is 0.34 to 0.38), so it
+    // prunes with twice the margins (measured in docs/STRENGTH.md).
+    const MARGIN_SCALE: Value = match V::VARIANT {
+        Variant::Minishogi => 2,
+        _ => 1,
+    };
 
     fn evaluate(&self) -> Value {
         evaluate_with(self, weights(V::VARIANT))
