@@ -33,6 +33,14 @@ pub const SEE_CAPTURE_MARGIN: Value = 200;
 pub const SEE_QUIET_MARGIN: Value = 60;
 /// Quiescence skips a capture that cannot lift the value this close to alpha.
 pub const DELTA_MARGIN: Value = 200;
+/// Singular extension: from this depth, a table move (a lower bound or
+/// exact, searched at least this depth less [`SINGULAR_DEPTH_SLACK`])...
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+/// See [`SINGULAR_MIN_DEPTH`].
+pub const SINGULAR_DEPTH_SLACK: i32 = 3;
+/// ...is extended when every other move, searched to half the depth, stays
+/// below the table's value less this much per ply.
+pub const SINGULAR_MARGIN_PER_PLY: Value = 2;
 /// Late move reductions: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
 pub const LMR_BASE: f64 = 0.5;
 /// See [`LMR_BASE`].

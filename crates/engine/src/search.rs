@@ -8,7 +8,7 @@ use crate::limits::{Limits, TimePlan};
 use crate::movepick::MovePicker;
 use crate::params::*;
 use crate::score::*;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, Hit, TranspositionTable};
 use arrayvec::ArrayVec;
 use koma_rules::{Color, Move, MoveList};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,6 +159,8 @@ struct Worker<'a, P: Evaluate> {
     /// The piece-square of the move made at each ply (`None` for a null
     /// move), for the continuation history of the next.
     moved: [Option<PieceSquare>; MAX_PLY + 4],
+    /// The move a singular extension's search leaves out at each ply.
+    excluded: [Option<Move>; MAX_PLY + 4],
     /// The principal variation found from each ply.
     pv: Vec<Vec<Move>>,
     root_moves: Vec<RootMove>,
@@ -261,6 +263,7 @@ impl<P: Evaluate> Engine<P> {
             evals: [0; MAX_PLY + 4],
             null_at: [false; MAX_PLY + 4],
             moved: [None; MAX_PLY + 4],
+            excluded: [None; MAX_PLY + 4],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -625,10 +628,12 @@ impl<P: Evaluate> Worker<'_, P> {
             return DRAW;
         }
         let hash = position.hash();
+        let excluded = self.excluded[ply];
         let hit = self.table.probe(hash);
         if let Some(hit) = hit {
             let value = from_table(hit.value, ply);
-            if !pv_node && hit.depth >= depth {
+            // Without the excluded move the table's value is not this node's.
+            if !pv_node && hit.depth >= depth && excluded.is_none() {
                 let usable = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => value >= beta,
@@ -647,7 +652,7 @@ impl<P: Evaluate> Worker<'_, P> {
         self.evals[ply] = eval;
         let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
 
-        if !pv_node && !in_danger && !is_mate(beta) {
+        if !pv_node && !in_danger && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move
             // will not bring it down.
             if depth <= RFP_MAX_DEPTH
@@ -695,6 +700,20 @@ impl<P: Evaluate> Worker<'_, P> {
         let original_alpha = alpha;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         while let Some((m, order)) = picker.next() {
+            if Some(m) == excluded {
+                continue;
+            }
+            let mut extension = 0;
+            if P::SINGULAR_EXTENSION && Some(m) == table_move && excluded.is_none() {
+                match self.singular(position, hit, m, depth, beta, ply) {
+                    Singular::Extend => extension = 1,
+                    Singular::Cut(value) => return value,
+                    Singular::No => {}
+                }
+                if self.stopped {
+                    return DRAW;
+                }
+            }
             let quiet = position.captured_value(m) == 0 && position.promotion_gain(m) == 0;
             let mut child = *position;
             child.play_unchecked(m);
@@ -736,7 +755,7 @@ impl<P: Evaluate> Worker<'_, P> {
             self.count_node();
             self.push(&child);
             let value = if searched == 0 {
-                -self.search(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.search(&child, depth - 1 + extension, -beta, -alpha, ply + 1)
             } else {
                 let mut reduction = 0;
                 if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
@@ -793,6 +812,10 @@ impl<P: Evaluate> Worker<'_, P> {
         } else {
             Bound::Upper
         };
+        // A search without one move says nothing about the node.
+        if excluded.is_some() {
+            return best;
+        }
         self.table.store(
             hash,
             best_move.or(table_move),
@@ -802,6 +825,50 @@ impl<P: Evaluate> Worker<'_, P> {
             bound,
         );
         best
+    }
+
+    /// Whether the table's move at this node stands alone: every other
+    /// move, searched to half the depth, falls short of its value by a
+    /// margin. When even the others beat beta, the node is a cut node
+    /// twice over and returns at once (multi-cut).
+    fn singular(
+        &mut self,
+        position: &P,
+        hit: Option<Hit>,
+        m: Move,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+    ) -> Singular {
+        let Some(hit) = hit else {
+            return Singular::No;
+        };
+        let table_value = from_table(hit.value, ply);
+        if depth < SINGULAR_MIN_DEPTH
+            || (ply as i32) >= 2 * self.root_depth
+            || hit.bound == Bound::Upper
+            || hit.depth < depth - SINGULAR_DEPTH_SLACK
+            || is_mate(table_value)
+        {
+            return Singular::No;
+        }
+        let singular_beta = table_value - SINGULAR_MARGIN_PER_PLY * P::MARGIN_SCALE * depth;
+        self.excluded[ply] = Some(m);
+        let value = self.search(
+            position,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+        );
+        self.excluded[ply] = None;
+        if value < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     fn reward_quiet(
@@ -954,6 +1021,16 @@ impl<P: Evaluate> Worker<'_, P> {
             report(&self.info(depth, line, root_move.value, None, root_move.pv.clone()));
         }
     }
+}
+
+/// What a singular extension's test found.
+enum Singular {
+    /// The table's move stands alone: search it a ply deeper.
+    Extend,
+    /// Other moves beat beta too: the node fails high with this value.
+    Cut(Value),
+    /// Neither.
+    No,
 }
 
 /// The late move reduction for the `searched`-th move at `depth`.

@@ -23,6 +23,9 @@ pub trait Evaluate: Position + Copy {
     /// a game whose values run larger, a centipawn there saying less about
     /// the result, needs wider margins to prune as safely.
     const MARGIN_SCALE: Value = 1;
+    /// Whether the search extends a table move that no other move comes
+    /// near (singular extension), where it has been measured to pay.
+    const SINGULAR_EXTENSION: bool = false;
 
     /// The static evaluation in centipawns, from the side to move's view.
     fn evaluate(&self) -> Value;

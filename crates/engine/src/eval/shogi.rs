@@ -299,6 +299,9 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         Variant::Minishogi => 2,
         _ => 1,
     };
+    // Measured in minishogi only (docs/STRENGTH.md); in shogi it made one
+    // bench position's search three times larger.
+    const SINGULAR_EXTENSION: bool = matches!(V::VARIANT, Variant::Minishogi);
 
     fn evaluate(&self) -> Value {
         evaluate_with(self, weights(V::VARIANT))
