@@ -23,8 +23,17 @@
 //! A game's result says little about one of its early positions; the
 //! search's value says more, so where a line has one the fit aims at a
 //! blend: `TUNE_LAMBDA` (default 0.5) of the result, the rest the value's
-//! predicted result (on the scale first fitted to the results alone). The
-//! held-out error is always against results.
+//! predicted result (on a scale fitted to the results, so the values may
+//! come from another engine, on its own scale). The held-out error is
+//! always against results.
+//!
+//! `label VARIANT ENGINE NODES IN OUT` has another USI engine (a command
+//! line) search each position of IN to NODES nodes and writes the lines
+//! again with its value in place of the search's: labels from a stronger
+//! engine, for the fit to aim at (`TUNE_LAMBDA` then weighs the results
+//! against them).
+
+mod label;
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
@@ -48,7 +57,12 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("gen") if args.len() == 6 => generate(&args[1..]),
         Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
-        _ => Err("usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE...".into()),
+        Some("label") => label::label(&args[1..]),
+        _ => Err(
+            "usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE... \
+                  | tune label VARIANT ENGINE NODES IN OUT"
+                .into(),
+        ),
     };
     if let Err(error) = result {
         eprintln!("tune: {error}");
@@ -302,6 +316,31 @@ fn error<V: ShogiVariant>(samples: &[Sample<V>], weights: &Weights, k: f64) -> f
     total / samples.len() as f64
 }
 
+/// The scale that best predicts the results from the samples' values.
+fn value_scale<V: ShogiVariant>(samples: &[Sample<V>]) -> f64 {
+    let valued: Vec<(Value, f64)> = samples
+        .iter()
+        .filter_map(|sample| sample.value.map(|value| (value, sample.result)))
+        .collect();
+    let error = |scale: f64| -> f64 {
+        valued
+            .iter()
+            .map(|&(value, result)| (result - predicted(value, scale)).powi(2))
+            .sum()
+    };
+    let mut scale = 1.0;
+    while error(scale * 1.02) < error(scale) {
+        scale *= 1.02;
+    }
+    while error(scale / 1.02) < error(scale) {
+        scale /= 1.02;
+    }
+    if !valued.is_empty() {
+        eprintln!("values' scale {scale:.3} over {} positions", valued.len());
+    }
+    scale
+}
+
 /// The weights as named slices, for the local search to walk.
 fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
     vec![
@@ -406,11 +445,14 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             .map_err(|e| format!("TUNE_LAMBDA={text}: {e}"))?,
         Err(_) => 0.5,
     };
+    // The values may come from another engine, on its own scale: fit that
+    // scale to the results too.
+    let value_scale = value_scale(&samples);
     // The held-out positions keep their results as targets: their error
     // compares fits whatever their blend.
     for sample in &mut samples {
         if let Some(value) = sample.value {
-            sample.target = lambda * sample.result + (1.0 - lambda) * predicted(value, k);
+            sample.target = lambda * sample.result + (1.0 - lambda) * predicted(value, value_scale);
         }
     }
     best_error = error(&samples, &best, k);
