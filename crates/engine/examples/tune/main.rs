@@ -316,25 +316,38 @@ fn error<V: ShogiVariant>(samples: &[Sample<V>], weights: &Weights, k: f64) -> f
     total / samples.len() as f64
 }
 
+/// The logistic scale, from 1 in steps of factor `step` (at most `rounds`
+/// of them), that minimises `error`.
+fn best_scale(step: f64, rounds: usize, error: impl Fn(f64) -> f64) -> f64 {
+    let mut scale = 1.0;
+    let mut best_error = error(scale);
+    for _ in 0..rounds {
+        let mut improved = false;
+        for candidate in [scale * step, scale / step] {
+            let e = error(candidate);
+            if e < best_error {
+                (scale, best_error, improved) = (candidate, e, true);
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    scale
+}
+
 /// The scale that best predicts the results from the samples' values.
 fn value_scale<V: ShogiVariant>(samples: &[Sample<V>]) -> f64 {
     let valued: Vec<(Value, f64)> = samples
         .iter()
         .filter_map(|sample| sample.value.map(|value| (value, sample.result)))
         .collect();
-    let error = |scale: f64| -> f64 {
+    let scale = best_scale(1.02, usize::MAX, |scale| {
         valued
             .iter()
             .map(|&(value, result)| (result - predicted(value, scale)).powi(2))
             .sum()
-    };
-    let mut scale = 1.0;
-    while error(scale * 1.02) < error(scale) {
-        scale *= 1.02;
-    }
-    while error(scale / 1.02) < error(scale) {
-        scale /= 1.02;
-    }
+    });
     if !valued.is_empty() {
         eprintln!("values' scale {scale:.3} over {} positions", valued.len());
     }
@@ -425,20 +438,7 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
         return Err("too few positions".into());
     }
     let mut best = weights(V::VARIANT).clone();
-    let mut k = 1.0;
-    let mut best_error = error(&samples, &best, k);
-    for _ in 0..40 {
-        let mut improved = false;
-        for candidate in [k * 1.05, k / 1.05] {
-            let e = error(&samples, &best, candidate);
-            if e < best_error {
-                (k, best_error, improved) = (candidate, e, true);
-            }
-        }
-        if !improved {
-            break;
-        }
-    }
+    let k = best_scale(1.05, 40, |k| error(&samples, &best, k));
     let lambda: f64 = match std::env::var("TUNE_LAMBDA") {
         Ok(text) => text
             .parse()
@@ -455,7 +455,7 @@ fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
             sample.target = lambda * sample.result + (1.0 - lambda) * predicted(value, value_scale);
         }
     }
-    best_error = error(&samples, &best, k);
+    let mut best_error = error(&samples, &best, k);
     eprintln!(
         "scale {k:.3}, error {best_error:.6}, held out {:.6}",
         error(&held_out, &best, k)
