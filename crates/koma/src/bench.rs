@@ -2,8 +2,8 @@
 //! depth and prints the node count (a signature of the search) and the
 //! speed.
 
-use crate::variant_dispatch::with_position;
 use koma_engine::bench::{self, BenchLine};
+use koma_rules::with_position;
 use koma_rules::Variant;
 use std::time::Duration;
 
@@ -11,7 +11,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// One game only (default: every game).
-    #[arg(long, value_parser = crate::parse_variant)]
+    #[arg(long)]
     variant: Option<Variant>,
     /// Search depth (default: a depth per game that takes a few seconds).
     #[arg(long)]

@@ -1,8 +1,8 @@
 //! `koma convert`: a record from one format to another, for scripts and
 //! batch conversion.
 
-use crate::record_file::{load, output_format, parse_format, save};
 use clap::Args;
+use koma_records::file::{load, output_format, parse_format, save};
 use koma_records::Format;
 use koma_rules::Variant;
 
@@ -30,7 +30,7 @@ pub struct ConvertArgs {
     #[arg(long, value_parser = parse_format)]
     from: Option<Format>,
     /// The game, where the record does not say.
-    #[arg(long, value_parser = crate::parse_variant)]
+    #[arg(long)]
     variant: Option<Variant>,
 }
 

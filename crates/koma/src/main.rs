@@ -1,20 +1,21 @@
 //! `koma`: Spear Shogi, shogi, minishogi and Pawns-Only Chess.
 
+//!
+//! A thin binary: each subcommand's work lives in a library crate
+//! (`koma-usi`, `koma-match`, `koma-server`, `koma-load`, with the rules,
+//! records and engine below them); this crate holds the command line and
+//! the console programs.
+
 mod bench;
 mod convert;
-mod engine_protocol;
-mod load;
-mod match_runner;
 mod pawns_console;
 mod perft;
-mod record_file;
-mod serve;
 mod shogi_console;
 mod spear_console;
-mod variant_dispatch;
 
 use clap::{Parser, Subcommand};
 use koma_rules::Variant;
+use koma_usi::Dialect;
 use std::process::ExitCode;
 
 /// Koma plays Spear Shogi, shogi, minishogi and Pawns-Only Chess.
@@ -36,19 +37,28 @@ enum Command {
     /// Convert a game record between formats (KIF, CSA, USI, PGN...).
     Convert(convert::ConvertArgs),
     /// The engine over USI, for shogi GUIs (Spear, minishogi, shogi).
-    Usi(engine_protocol::ProtocolArgs),
+    Usi(ProtocolArgs),
     /// The engine over UCI, for chess GUIs (Pawns-Only Chess).
-    Uci(engine_protocol::ProtocolArgs),
+    Uci(ProtocolArgs),
     /// Engine-vs-engine matches between two USI or UCI engines.
-    Match(Box<match_runner::MatchArgs>),
+    Match(Box<koma_match::MatchArgs>),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench::BenchArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
-    Serve(serve::ServeArgs),
+    Serve(koma_server::ServeArgs),
     /// Load a local `koma serve` with games of random moves; report its speed.
-    Load(load::LoadArgs),
+    Load(koma_load::LoadArgs),
+}
+
+/// Options of `koma usi` / `koma uci`.
+#[derive(clap::Args)]
+struct ProtocolArgs {
+    /// The game to start with (the GUI may change it with USI_Variant or
+    /// UCI_Variant).
+    #[arg(long)]
+    variant: Option<Variant>,
 }
 
 fn main() -> ExitCode {
@@ -59,12 +69,12 @@ fn main() -> ExitCode {
         Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Usi(args) => engine_protocol::run(engine_protocol::Dialect::Usi, args),
-        Command::Uci(args) => engine_protocol::run(engine_protocol::Dialect::Uci, args),
-        Command::Match(args) => match_runner::run(*args),
+        Command::Usi(args) => koma_usi::engine::run(Dialect::Usi, args.variant),
+        Command::Uci(args) => koma_usi::engine::run(Dialect::Uci, args.variant),
+        Command::Match(args) => koma_match::run(*args),
         Command::Convert(args) => convert::run(args),
-        Command::Serve(args) => serve::run(args),
-        Command::Load(args) => load::run(args),
+        Command::Serve(args) => koma_server::run(args),
+        Command::Load(args) => koma_load::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -73,10 +83,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Parses a game name for clap.
-fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse()
-        .map_err(|e: koma_rules::UnknownVariant| e.to_string())
 }

@@ -1,8 +1,8 @@
 //! `koma perft`: counts move sequences, the standard check of a move generator.
 
-use crate::variant_dispatch::with_position;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use koma_rules::with_position;
 use koma_rules::{Position, Variant};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -11,7 +11,6 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct PerftArgs {
     /// The game: spear, minishogi, shogi or pawns.
-    #[arg(value_parser = crate::parse_variant)]
     variant: Variant,
     /// Number of plies.
     depth: u32,

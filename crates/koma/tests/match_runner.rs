@@ -1,9 +1,9 @@
 //! `koma match` end to end: real processes, the fake engine of
-//! `common/fake_engine.rs` (this test program started again) and Koma's own
+//! `crates/match/tests/common/fake_engine.rs` (this test program started again) and Koma's own
 //! engine, the JSON result, and the saved records read back.
 
 mod common;
-#[path = "common/fake_engine.rs"]
+#[path = "../../match/tests/common/fake_engine.rs"]
 mod fake_engine;
 
 use common::{koma, scratch};

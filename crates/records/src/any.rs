@@ -6,6 +6,7 @@ use crate::{csa, decode, ki2, kif, pgn, usi};
 use koma_rules::{
     MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition, Variant,
 };
+use std::any::Any;
 use std::fmt;
 
 /// A record format.
@@ -124,6 +125,50 @@ pub enum AnyRecord {
 }
 
 impl AnyRecord {
+    /// The record of the game `P` as the enum that names its game.
+    ///
+    /// ```
+    /// use koma_records::{AnyRecord, Record};
+    /// use koma_rules::{Position, SpearPosition, Variant};
+    ///
+    /// let any = AnyRecord::from_record(Record::new(SpearPosition::start()));
+    /// assert_eq!(any.variant(), Variant::Spear);
+    /// assert!(any.clone().into_record::<SpearPosition>().is_some());
+    /// assert!(any.into_record::<koma_rules::PawnsPosition>().is_none());
+    /// ```
+    pub fn from_record<P: Position>(record: Record<P>) -> AnyRecord {
+        let boxed: Box<dyn Any> = Box::new(record);
+        // P::VARIANT names P's type: each downcast is to P itself.
+        let wrong = "a position type's VARIANT names its type";
+        match P::VARIANT {
+            Variant::Spear => {
+                AnyRecord::Spear(*boxed.downcast::<Record<SpearPosition>>().expect(wrong))
+            }
+            Variant::Minishogi => {
+                AnyRecord::Minishogi(*boxed.downcast::<Record<MinishogiPosition>>().expect(wrong))
+            }
+            Variant::Shogi => AnyRecord::Shogi(
+                *boxed
+                    .downcast::<Record<StandardShogiPosition>>()
+                    .expect(wrong),
+            ),
+            Variant::Pawns => {
+                AnyRecord::Pawns(*boxed.downcast::<Record<PawnsPosition>>().expect(wrong))
+            }
+        }
+    }
+
+    /// The record inside, if it is of the game `P`.
+    pub fn into_record<P: Position>(self) -> Option<Record<P>> {
+        let boxed: Box<dyn Any> = match self {
+            AnyRecord::Spear(r) => Box::new(r),
+            AnyRecord::Minishogi(r) => Box::new(r),
+            AnyRecord::Shogi(r) => Box::new(r),
+            AnyRecord::Pawns(r) => Box::new(r),
+        };
+        boxed.downcast::<Record<P>>().ok().map(|r| *r)
+    }
+
     /// The game recorded.
     pub fn variant(&self) -> Variant {
         match self {

@@ -3,7 +3,8 @@
 //! A [`Record`] is what every format holds: headers, a start position, the
 //! moves with their times and comments, and how the game ended. Each format
 //! is its own module with its own error type and reads from text;
-//! [`decode`] turns a file's bytes into text whatever its encoding.
+//! [`decode`] turns a file's bytes into text whatever its encoding, and
+//! [`file`] reads and writes record files on disk.
 //!
 //! ```
 //! use koma_records::{usi, Record};
@@ -17,6 +18,7 @@
 mod any;
 pub mod csa;
 mod decode;
+pub mod file;
 pub mod kanji;
 pub mod ki2;
 pub mod kif;

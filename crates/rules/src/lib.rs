@@ -29,6 +29,7 @@
 mod attacks;
 mod bitboard;
 mod color;
+mod dispatch;
 mod game;
 mod movegen;
 mod moves;

@@ -7,10 +7,10 @@
 mod board_view;
 mod history;
 
-use crate::record_file::{self, parse_format};
 use board_view::{draw, side_name, status, Style};
 use clap::{Args, ValueEnum};
 use history::{History, Undone};
+use koma_records::file::{self as record_file, parse_format};
 use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
     Color, EndReason, GameError, Minishogi, Move, Outcome, Position, Shogi, ShogiPosition,
@@ -66,7 +66,10 @@ pub struct ShogiArgs {
 }
 
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
-    match crate::parse_variant(text)? {
+    match text
+        .parse()
+        .map_err(|e: koma_rules::UnknownVariant| e.to_string())?
+    {
         Variant::Pawns => {
             Err("koma shogi plays the shogi family; use `koma pawns` for Pawns-Only Chess".into())
         }
@@ -153,17 +156,6 @@ struct Setup {
     opened: Option<(AnyRecord, Opened)>,
     recording: Option<(String, Format)>,
     style: Style,
-}
-
-/// The record of game `V` in `record`, if it is of that game.
-fn record_of<V: ShogiVariant>(record: AnyRecord) -> Option<Record<ShogiPosition<V>>> {
-    let boxed: Box<dyn std::any::Any> = match record {
-        AnyRecord::Spear(r) => Box::new(r),
-        AnyRecord::Minishogi(r) => Box::new(r),
-        AnyRecord::Shogi(r) => Box::new(r),
-        AnyRecord::Pawns(r) => Box::new(r),
-    };
-    boxed.downcast().ok().map(|r| *r)
 }
 
 /// What stops the console.
@@ -277,7 +269,7 @@ impl<V: ShogiVariant> Console<V> {
     fn new(setup: Setup) -> Result<Self, ConsoleError> {
         let (record, cursor, greeting) = match setup.opened {
             Some((any, how)) => {
-                let record = record_of::<V>(any).ok_or_else(|| {
+                let record = any.into_record::<ShogiPosition<V>>().ok_or_else(|| {
                     ConsoleError::Setup(format!("the record is not {}", V::VARIANT.name()))
                 })?;
                 let n = record.moves.len();
@@ -444,14 +436,7 @@ impl<V: ShogiVariant> Console<V> {
     }
 
     fn save(&self, path: &str, format: Format) -> Result<(), String> {
-        let record = self.history.record().clone();
-        let any: Box<dyn std::any::Any> = Box::new(record);
-        let any = match V::VARIANT {
-            Variant::Spear => any.downcast().map(|r| AnyRecord::Spear(*r)),
-            Variant::Minishogi => any.downcast().map(|r| AnyRecord::Minishogi(*r)),
-            _ => any.downcast().map(|r| AnyRecord::Shogi(*r)),
-        }
-        .map_err(|_| "no record of this game".to_owned())?;
+        let any = AnyRecord::from_record(self.history.record().clone());
         record_file::save(&any, path, format)
     }
 

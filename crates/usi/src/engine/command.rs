@@ -75,11 +75,7 @@ pub struct UnknownCommand(pub String);
 
 impl std::fmt::Display for UnknownCommand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown command: {}",
-            crate::engine_protocol::shorten(&self.0)
-        )
+        write!(f, "unknown command: {}", super::shorten(&self.0))
     }
 }
 

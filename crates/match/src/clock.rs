@@ -2,8 +2,8 @@
 //! the time from sending `go` to reading `bestmove`, whatever the engine
 //! says it used.
 
-use super::engine_process::Protocol;
 use koma_rules::Color;
+use koma_usi::Dialect;
 use std::time::Duration;
 
 /// How long the engines may think, as given on the command line.
@@ -143,15 +143,15 @@ impl Clocks {
     /// `btime` is Sente's time and `wtime` Gote's; UCI's `wtime` is
     /// White's, and White (Sente) moves first: the first player's time is
     /// `btime` in USI and `wtime` in UCI.
-    pub fn go_arguments(&self, protocol: Protocol) -> String {
+    pub fn go_arguments(&self, dialect: Dialect) -> String {
         let mut words: Vec<String> = Vec::new();
         let limits = &self.limits;
         if limits.has_clock() {
             let first = self.remaining[0].as_millis();
             let second = self.remaining[1].as_millis();
             let increment = limits.increment.as_millis();
-            match protocol {
-                Protocol::Usi => {
+            match dialect {
+                Dialect::Usi => {
                     words.push(format!("btime {first} wtime {second}"));
                     if !limits.byoyomi.is_zero() {
                         words.push(format!("byoyomi {}", limits.byoyomi.as_millis()));
@@ -161,7 +161,7 @@ impl Clocks {
                         words.push("byoyomi 0".to_owned());
                     }
                 }
-                Protocol::Uci => {
+                Dialect::Uci => {
                     words.push(format!("wtime {first} btime {second}"));
                     words.push(format!("winc {increment} binc {increment}"));
                 }
@@ -212,11 +212,11 @@ mod tests {
         assert_eq!(clocks.remaining(Color::Sente), MS(800));
         assert_eq!(clocks.remaining(Color::Gote), MS(1000));
         assert_eq!(
-            clocks.go_arguments(Protocol::Usi),
+            clocks.go_arguments(Dialect::Usi),
             "btime 800 wtime 1000 binc 100 winc 100"
         );
         assert_eq!(
-            clocks.go_arguments(Protocol::Uci),
+            clocks.go_arguments(Dialect::Uci),
             "wtime 800 btime 1000 winc 100 binc 100"
         );
         // Within the margin: the move stands and the clock stops at zero.
@@ -241,7 +241,7 @@ mod tests {
         };
         let mut clocks = Clocks::new(limits);
         assert_eq!(
-            clocks.go_arguments(Protocol::Usi),
+            clocks.go_arguments(Dialect::Usi),
             "btime 500 wtime 500 byoyomi 1000"
         );
         clocks.charge(Color::Gote, MS(1200), MS(0)).unwrap();
@@ -259,7 +259,7 @@ mod tests {
             ..Limits::default()
         };
         let mut clocks = Clocks::new(limits);
-        assert_eq!(clocks.go_arguments(Protocol::Usi), "movetime 200");
+        assert_eq!(clocks.go_arguments(Dialect::Usi), "movetime 200");
         assert_eq!(clocks.allowance(Color::Sente), Some(MS(200)));
         assert!(clocks.charge(Color::Sente, MS(250), MS(100)).is_ok());
         assert!(clocks.charge(Color::Sente, MS(301), MS(100)).is_err());
@@ -269,13 +269,13 @@ mod tests {
             ..Limits::default()
         });
         assert_eq!(depth.allowance(Color::Gote), None);
-        assert_eq!(depth.go_arguments(Protocol::Uci), "depth 6 nodes 1000");
+        assert_eq!(depth.go_arguments(Dialect::Uci), "depth 6 nodes 1000");
         let sudden_death = Clocks::new(Limits {
             base: Some(MS(2000)),
             ..Limits::default()
         });
         assert_eq!(
-            sudden_death.go_arguments(Protocol::Usi),
+            sudden_death.go_arguments(Dialect::Usi),
             "btime 2000 wtime 2000 byoyomi 0"
         );
     }

@@ -26,7 +26,7 @@ pub struct LoadArgs {
     #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_moves: u64,
     /// The game to play.
-    #[arg(long, default_value = "spear", value_parser = crate::parse_variant)]
+    #[arg(long, default_value = "spear")]
     pub variant: Variant,
     /// Milliseconds a player waits at least between two of its moves
     /// (0: as fast as the answers come, within the server's limits).

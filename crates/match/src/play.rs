@@ -4,9 +4,10 @@
 
 use super::adjudication::{self, Rules, ScoreHistory, Verdict};
 use super::clock::{Clocks, Limits};
-use super::engine_process::{BestMove, Engine, EngineConfig, Failure, Protocol, TrafficLog};
 use super::openings::Opening;
 use koma_rules::{Color, EndReason, Game, Move, Position, Variant};
+use koma_usi::client::{BestMove, Engine, EngineConfig, Failure, TrafficLog};
+use koma_usi::Dialect;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -178,17 +179,13 @@ pub struct PlayedGame<P: Position> {
 }
 
 /// The USI/UCI `position` command for a game so far.
-pub(super) fn position_command<P: Position>(
-    start: &P,
-    moves: &[Move],
-    protocol: Protocol,
-) -> String {
+pub(super) fn position_command<P: Position>(start: &P, moves: &[Move], dialect: Dialect) -> String {
     let mut command = if *start == P::start() {
         "position startpos".to_owned()
     } else {
-        let keyword = match protocol {
-            Protocol::Uci => "fen",
-            Protocol::Usi => "sfen",
+        let keyword = match dialect {
+            Dialect::Uci => "fen",
+            Dialect::Usi => "sfen",
         };
         format!("position {keyword} {}", start.to_text())
     };
@@ -297,8 +294,8 @@ pub fn play<P: Position>(
         };
         let allowance = clocks.allowance(to_move);
         let patience = allowance.map_or(settings.hang_timeout, |a| a + settings.margin);
-        let command = position_command(game.start(), game.moves(), engine.protocol());
-        let go = clocks.go_arguments(engine.protocol());
+        let command = position_command(game.start(), game.moves(), engine.dialect());
+        let go = clocks.go_arguments(engine.dialect());
         let thought = match engine.think(&command, &go, patience) {
             Ok(thought) => thought,
             Err(Failure::TimedOut) => {
@@ -399,14 +396,14 @@ pub fn play<P: Position>(
 
 /// The fake engine of the integration tests, run in a thread here.
 #[cfg(test)]
-#[path = "../../tests/common/fake_engine.rs"]
+#[path = "../tests/common/fake_engine.rs"]
 mod fake_engine;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::match_runner::engine_process::Connection;
     use koma_rules::{PawnsPosition, SpearPosition};
+    use koma_usi::client::Connection;
     use std::sync::mpsc;
 
     #[test]
@@ -414,18 +411,18 @@ mod tests {
         let start = SpearPosition::start();
         let m = start.parse_move("5d5c").unwrap();
         assert_eq!(
-            position_command(&start, &[m], Protocol::Usi),
+            position_command(&start, &[m], Dialect::Usi),
             "position startpos moves 5d5c"
         );
         let other = start.play(m).unwrap();
         assert_eq!(
-            position_command(&other, &[], Protocol::Usi),
+            position_command(&other, &[], Dialect::Usi),
             "position sfen lbsgk/4p/P4/5/KGSBL w - 2"
         );
         let pawns = PawnsPosition::start();
         let e4 = pawns.parse_move("e2e4").unwrap();
         let after = pawns.play(e4).unwrap();
-        assert!(position_command(&after, &[], Protocol::Uci).starts_with("position fen 8/"));
+        assert!(position_command(&after, &[], Dialect::Uci).starts_with("position fen 8/"));
     }
 
     /// A player whose engine is the fake engine in a thread.

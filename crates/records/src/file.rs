@@ -1,12 +1,13 @@
 //! Record files on disk: read whatever the format, written so that a crash
 //! in the middle never leaves half a file.
 
-use koma_records::{read_any, write_any, AnyRecord, Format};
+use crate::{read_any, write_any, AnyRecord, Format};
 use koma_rules::Variant;
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// Parses a format name for clap.
+/// Reads a format name (`kif`, `csa`, …), with an error that lists them:
+/// what a command line's `--to`/`--format` option takes.
 pub fn parse_format(text: &str) -> Result<Format, String> {
     Format::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();

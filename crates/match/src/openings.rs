@@ -77,7 +77,10 @@ fn wrong_game<P: Position>(path: &str) -> String {
 
 /// The opening of a record, if it is of `P`'s game.
 fn of_variant<P: Position>(record: &AnyRecord) -> Option<Opening<P>> {
-    super::records_out::from_any::<P>(record.clone()).map(|r| Opening::from_record(&r))
+    record
+        .clone()
+        .into_record::<P>()
+        .map(|r| Opening::from_record(&r))
 }
 
 /// One opening a line.

@@ -6,11 +6,7 @@ use super::play::{PlayedGame, Termination};
 use koma_records::{
     write_any, AnyRecord, Ending, Format, Headers, LoadError, Record, RecordedMove,
 };
-use koma_rules::{
-    Color, MinishogiPosition, Outcome, PawnsPosition, Position, SpearPosition,
-    StandardShogiPosition, Variant,
-};
-use std::any::Any;
+use koma_rules::{Color, Outcome, Position, Variant};
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -141,41 +137,7 @@ pub fn record<P: Position>(game: &PlayedGame<P>, info: &GameInfo) -> AnyRecord {
             None => record.comments.push(note.clone()),
         }
     }
-    into_any(record)
-}
-
-/// A record of the game `P` as the enum that names its game.
-pub fn into_any<P: Position>(record: Record<P>) -> AnyRecord {
-    let boxed: Box<dyn Any> = Box::new(record);
-    // P::VARIANT names P's type: each downcast is to P itself.
-    let wrong = "a position type's VARIANT names its type";
-    match P::VARIANT {
-        Variant::Spear => {
-            AnyRecord::Spear(*boxed.downcast::<Record<SpearPosition>>().expect(wrong))
-        }
-        Variant::Minishogi => {
-            AnyRecord::Minishogi(*boxed.downcast::<Record<MinishogiPosition>>().expect(wrong))
-        }
-        Variant::Shogi => AnyRecord::Shogi(
-            *boxed
-                .downcast::<Record<StandardShogiPosition>>()
-                .expect(wrong),
-        ),
-        Variant::Pawns => {
-            AnyRecord::Pawns(*boxed.downcast::<Record<PawnsPosition>>().expect(wrong))
-        }
-    }
-}
-
-/// The record inside `any`, if it is of the game `P`.
-pub fn from_any<P: Position>(any: AnyRecord) -> Option<Record<P>> {
-    let boxed: Box<dyn Any> = match any {
-        AnyRecord::Spear(r) => Box::new(r),
-        AnyRecord::Minishogi(r) => Box::new(r),
-        AnyRecord::Shogi(r) => Box::new(r),
-        AnyRecord::Pawns(r) => Box::new(r),
-    };
-    boxed.downcast::<Record<P>>().ok().map(|r| *r)
+    AnyRecord::from_record(record)
 }
 
 /// The format records are saved in unless told: KIF for the shogi games,
@@ -204,7 +166,7 @@ fn save_in(dir: &str, round: usize, record: &AnyRecord, format: Format) -> Resul
     let (_, used) = encode(record, format).map_err(|e| e.to_string())?;
     let path = std::path::Path::new(dir).join(format!("game-{round:04}.{}", used.name()));
     let path = path.to_string_lossy().into_owned();
-    crate::record_file::save(record, &path, used)?;
+    koma_records::file::save(record, &path, used)?;
     Ok(path)
 }
 
@@ -245,7 +207,7 @@ impl RecordSink {
         format: Option<Format>,
     ) -> Result<RecordSink, String> {
         let format = format.unwrap_or_else(|| default_format(P::VARIANT));
-        let empty = into_any(Record::new(P::start()));
+        let empty = AnyRecord::from_record(Record::new(P::start()));
         encode(&empty, format).map_err(|e| format!("--records-format: {e}"))?;
         if let Some(dir) = &dir {
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
@@ -290,8 +252,9 @@ impl RecordSink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::match_runner::play::PlayedMove;
+    use crate::play::PlayedMove;
     use koma_records::read_any;
+    use koma_rules::{PawnsPosition, SpearPosition};
     use std::time::Duration;
 
     #[test]
@@ -345,7 +308,7 @@ mod tests {
         let (bytes, format) = encode(&any, Format::Kif).unwrap();
         assert_eq!(format, Format::Kif);
         let back = read_any(&bytes, None, Some(Variant::Spear)).unwrap();
-        let back: Record<SpearPosition> = from_any(back).unwrap();
+        let back: Record<SpearPosition> = back.into_record().unwrap();
         assert_eq!(back.headers.sente.as_deref(), Some("Alpha"));
         assert_eq!(back.headers.gote.as_deref(), Some("Beta"));
         assert_eq!(back.moves.len(), 2);
@@ -378,7 +341,8 @@ mod tests {
         let bytes = write_any(&any, Format::Pgn).unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert!(text.contains("[Result \"1-0\"]"), "{text}");
-        let back: Record<PawnsPosition> = from_any(read_any(&bytes, None, None).unwrap()).unwrap();
+        let back: Record<PawnsPosition> =
+            read_any(&bytes, None, None).unwrap().into_record().unwrap();
         assert_eq!(
             back.to_game().unwrap().outcome().unwrap().winner,
             Some(Color::Sente)

@@ -7,6 +7,7 @@ mod command;
 mod output;
 mod session;
 
+use crate::Dialect;
 use command::{Command, GoParams};
 use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_rules::Variant;
@@ -15,24 +16,6 @@ use session::{limits_of, new_session, Session};
 use std::io::BufRead;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Which protocol is spoken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// The Universal Shogi Interface.
-    Usi,
-    /// The Universal Chess Interface.
-    Uci,
-}
-
-/// Options of `koma usi` / `koma uci`.
-#[derive(clap::Args)]
-pub struct ProtocolArgs {
-    /// The game to start with (the GUI may change it with USI_Variant or
-    /// UCI_Variant).
-    #[arg(long, value_parser = crate::parse_variant)]
-    variant: Option<Variant>,
-}
 
 const DEFAULT_HASH: usize = 64;
 const MAX_HASH: usize = 8192;
@@ -49,19 +32,20 @@ struct Protocol {
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end
-/// of input.
-pub fn run(dialect: Dialect, args: ProtocolArgs) -> Result<(), String> {
+/// of input, starting with `variant` (else shogi over USI, Pawns-Only Chess
+/// over UCI); the GUI may change the game with `USI_Variant`/`UCI_Variant`.
+pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), String> {
     let default = match dialect {
         Dialect::Usi => Variant::Shogi,
         Dialect::Uci => Variant::Pawns,
     };
-    let variant = match args.variant {
+    let variant = match variant {
         Some(variant) if variant_allowed(dialect, variant) => variant,
         Some(variant) => {
             return Err(format!(
                 "{} is not played over {}",
                 variant.name(),
-                dialect_name(dialect)
+                dialect.name()
             ))
         }
         None => default,
@@ -94,13 +78,6 @@ pub fn run(dialect: Dialect, args: ProtocolArgs) -> Result<(), String> {
     }
     protocol.finish_search(true);
     Ok(())
-}
-
-fn dialect_name(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Usi => "USI",
-        Dialect::Uci => "UCI",
-    }
 }
 
 fn variant_allowed(dialect: Dialect, variant: Variant) -> bool {
@@ -205,7 +182,7 @@ impl Protocol {
                 }
                 _ => self.say(&format!(
                     "info string {} does not play {}",
-                    dialect_name(self.dialect),
+                    self.dialect.name(),
                     shorten(value.unwrap_or(""))
                 )),
             },

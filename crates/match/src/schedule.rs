@@ -2,12 +2,12 @@
 //! engines and takes pairs of games (one opening, both colours) until none
 //! are left or the match is stopped.
 
-use super::engine_process::Score;
 use super::openings::{self, Opening, Rng};
 use super::play::{self, Player, Settings, Termination};
 use super::records_out;
 use koma_records::AnyRecord;
 use koma_rules::{Color, Position};
+use koma_usi::client::Score;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -191,7 +191,7 @@ fn balanced_opening<P: Position>(
         }
         let judged = player.engine(settings.variant).ok().and_then(|engine| {
             engine.new_game().ok()?;
-            let command = play::position_command(&opening.start, &opening.moves, engine.protocol());
+            let command = play::position_command(&opening.start, &opening.moves, engine.dialect());
             Some(engine.think(&command, &format!("depth {depth}"), settings.hang_timeout))
         });
         match judged {

@@ -2,8 +2,8 @@
 //! agree are decided: a maximum length, resignation and draw by the
 //! engines' own scores, and the check of a declaration of a win by impasse.
 
-use super::engine_process::Score;
 use koma_rules::{Color, Position, Variant};
+use koma_usi::client::Score;
 
 /// When the runner ends a game on the engines' behalf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

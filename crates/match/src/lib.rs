@@ -3,8 +3,8 @@
 //! with its Elo difference and error bar, an optional SPRT, and every game
 //! saved as a record.
 //!
-//! One file per concern: [`engine_config`] reads how to start an engine,
-//! [`engine_process`] talks to it, [`clock`]
+//! The engines are driven by [`koma_usi::client`]. One file per concern:
+//! [`clock`]
 //! keeps time, [`openings`] chooses starts, [`adjudication`] ends endless
 //! games, [`play`] plays one game, [`schedule`] shares the games out among
 //! threads, [`records_out`] saves them, [`stats`] and [`report`] say what
@@ -12,8 +12,6 @@
 
 mod adjudication;
 mod clock;
-mod engine_config;
-mod engine_process;
 mod openings;
 mod play;
 mod records_out;
@@ -21,13 +19,13 @@ mod report;
 mod schedule;
 mod stats;
 
-use crate::variant_dispatch::with_position;
 use adjudication::Rules;
 use clap::Args;
 use clock::Limits;
-use engine_process::{Engine, EngineConfig, Protocol, TrafficLog};
 use koma_records::Format;
-use koma_rules::{Color, Position, Variant};
+use koma_rules::{with_position, Color, Position, Variant};
+use koma_usi::client::{Engine, EngineConfig, TrafficLog};
+use koma_usi::Dialect;
 use play::{Player, Settings};
 use report::{Progress, Standing};
 use schedule::{OpeningSource, Shared};
@@ -51,7 +49,7 @@ Example (Fairy-Stockfish against itself, Spear, 10 games at 1 s + 0.05 s):
     --engine1 name=A --engine2 name=B --random-plies 4 --records games/")]
 pub struct MatchArgs {
     /// The game: spear, minishogi, shogi or pawns.
-    #[arg(long, value_parser = crate::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// The first engine (results are given for it): KEY=VALUE words (none
     /// if --each says it all).
@@ -148,7 +146,7 @@ pub struct MatchArgs {
     records_file: Option<String>,
     /// Format of the files in --records: kif, kifu, csa, usi, pgn [default:
     /// kif for the shogi games, pgn for pawns].
-    #[arg(long, value_name = "FORMAT", value_parser = crate::record_file::parse_format)]
+    #[arg(long, value_name = "FORMAT", value_parser = koma_records::file::parse_format)]
     records_format: Option<Format>,
     /// The event named in the records.
     #[arg(long, default_value = "Koma match")]
@@ -371,7 +369,7 @@ fn limits(
     }
     let uci = configs
         .iter()
-        .any(|c| c.protocol.unwrap_or_else(|| Protocol::default_for(variant)) == Protocol::Uci);
+        .any(|c| c.protocol.unwrap_or_else(|| Dialect::default_for(variant)) == Dialect::Uci);
     if uci && !limits.byoyomi.is_zero() {
         return Err("UCI has no byoyomi; use --tc with an increment".to_owned());
     }

@@ -341,12 +341,12 @@ pub fn default_path() -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::clock::Clock;
-    use crate::serve::names::Opponent;
-    use crate::serve::refusal::Refusal;
-    use crate::serve::seats::{Mode, Seats, Token};
-    use crate::serve::state::HeadersView;
-    use crate::serve::store::Declared;
+    use crate::clock::Clock;
+    use crate::names::Opponent;
+    use crate::refusal::Refusal;
+    use crate::seats::{Mode, Seats, Token};
+    use crate::state::HeadersView;
+    use crate::store::Declared;
     use koma_rules::Variant;
 
     struct Temp(PathBuf);
@@ -400,7 +400,7 @@ mod tests {
             mode: Mode::Shared,
             takeback: Some("sente".into()),
             clock: Some(Clock {
-                control: crate::serve::clock::TimeControl {
+                control: crate::clock::TimeControl {
                     initial_ms: 300_000,
                     increment_ms: 0,
                     byoyomi_ms: 10_000,

@@ -2,7 +2,7 @@
 //! searches running on their own thread, so `stop` is answered at once.
 
 use super::output::{bestmove_line, info_line, Output};
-use super::Dialect;
+use crate::Dialect;
 use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
 use koma_rules::{Color, Variant};
 use std::sync::{Arc, Mutex};
@@ -40,7 +40,7 @@ pub fn new_session(
     options: EngineOptions,
     dialect: Dialect,
 ) -> Box<dyn Session> {
-    crate::variant_dispatch::with_position!(variant, P => {
+    koma_rules::with_position!(variant, P => {
         let mut engine = Engine::<P>::new(hash);
         engine.options = options;
         Box::new(GameSession {

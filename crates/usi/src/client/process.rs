@@ -1,7 +1,8 @@
 //! One engine: its process, the USI or UCI conversation with it, and the
 //! defences against engines that print garbage, crash or hang.
 
-pub use super::engine_config::EngineConfig;
+use crate::client::EngineConfig;
+use crate::Dialect;
 use koma_rules::Variant;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -19,41 +20,6 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(1);
 const QUIT_TIMEOUT: Duration = Duration::from_millis(500);
 /// Longer lines are cut: an engine's output must not fill the memory.
 const LINE_LIMIT: usize = 64 * 1024;
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// USI, for the shogi games.
-    Usi,
-    /// UCI, for Pawns-Only Chess.
-    Uci,
-}
-
-impl Protocol {
-    /// The protocol engines of `variant` speak unless told otherwise.
-    pub fn default_for(variant: Variant) -> Protocol {
-        if variant.is_shogi_family() {
-            Protocol::Usi
-        } else {
-            Protocol::Uci
-        }
-    }
-
-    pub(super) fn parse(text: &str) -> Result<Protocol, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "usi" => Ok(Protocol::Usi),
-            "uci" => Ok(Protocol::Uci),
-            _ => Err(format!("proto={text}: expected usi or uci")),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Protocol::Usi => "usi",
-            Protocol::Uci => "uci",
-        }
-    }
-}
 
 /// Where the protocol traffic is copied (`--log`), shared by all engines.
 pub type TrafficLog = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -116,8 +82,7 @@ impl Connection {
 
     /// A connection to an engine that is not a process: lines written go to
     /// `input`, lines it prints come from `output`. When the engine drops its
-    /// sender, it has crashed.
-    #[cfg(test)]
+    /// sender, it has crashed. Tests run a fake engine in a thread this way.
     pub fn in_process(input: Sender<String>, output: Receiver<String>) -> Connection {
         let (sender, timed) = mpsc::channel();
         std::thread::spawn(move || {
@@ -190,13 +155,11 @@ fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result
 }
 
 /// Lines written to an in-process engine.
-#[cfg(test)]
 struct LineSender {
     sender: Option<Sender<String>>,
     pending: Vec<u8>,
 }
 
-#[cfg(test)]
 impl Write for LineSender {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.pending.extend_from_slice(bytes);
@@ -284,7 +247,7 @@ pub enum Failure {
 /// A running engine after the handshake.
 pub struct Engine {
     connection: Connection,
-    protocol: Protocol,
+    dialect: Dialect,
     /// The name it gave (`id name`).
     pub id_name: Option<String>,
     /// A short label for the traffic log.
@@ -316,12 +279,12 @@ impl Engine {
         label: &str,
         log: Option<TrafficLog>,
     ) -> Result<Engine, String> {
-        let protocol = config
+        let dialect = config
             .protocol
-            .unwrap_or_else(|| Protocol::default_for(variant));
+            .unwrap_or_else(|| Dialect::default_for(variant));
         let mut engine = Engine {
             connection,
-            protocol,
+            dialect,
             id_name: None,
             label: label.to_owned(),
             log,
@@ -336,7 +299,7 @@ impl Engine {
                 }
             )
         };
-        let hello = protocol.name();
+        let hello = dialect.command();
         engine.send(hello).map_err(|f| fail(hello, f))?;
         let ok = format!("{hello}ok");
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -350,9 +313,9 @@ impl Engine {
             })
             .map_err(|f| fail(hello, f))?;
         engine.id_name = id_name;
-        let variant_option = match protocol {
-            Protocol::Usi => "USI_Variant",
-            Protocol::Uci => "UCI_Variant",
+        let variant_option = match dialect {
+            Dialect::Usi => "USI_Variant",
+            Dialect::Uci => "UCI_Variant",
         };
         // The game goes last whoever names it, after a VariantPath.
         let (mut options, told): (Vec<_>, Vec<_>) = config
@@ -375,8 +338,8 @@ impl Engine {
     }
 
     /// The protocol it speaks.
-    pub fn protocol(&self) -> Protocol {
-        self.protocol
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     fn log(&self, direction: &str, line: &str) {
@@ -434,9 +397,9 @@ impl Engine {
 
     /// Tells the engine a new game starts, and waits until it is ready.
     pub fn new_game(&mut self) -> Result<(), Failure> {
-        self.send(match self.protocol {
-            Protocol::Usi => "usinewgame",
-            Protocol::Uci => "ucinewgame",
+        self.send(match self.dialect {
+            Dialect::Usi => "usinewgame",
+            Dialect::Uci => "ucinewgame",
         })?;
         self.ready()
     }
@@ -500,7 +463,7 @@ impl Engine {
     /// Tells a USI engine how the game ended (`gameover win|lose|draw`);
     /// UCI has no such command.
     pub fn game_over(&mut self, result: &str) {
-        if self.protocol == Protocol::Usi {
+        if self.dialect == Dialect::Usi {
             let _ = self.send(&format!("gameover {result}"));
         }
     }
@@ -591,7 +554,7 @@ mod tests {
         let (connection, told) = listening_engine();
         let engine = Engine::connect(connection, &config, Variant::Spear, "e", None).unwrap();
         assert_eq!(engine.id_name.as_deref(), Some("Listener"));
-        assert_eq!(engine.protocol(), Protocol::Usi);
+        assert_eq!(engine.dialect(), Dialect::Usi);
         let lines: Vec<String> = told.try_iter().collect();
         assert_eq!(
             lines,

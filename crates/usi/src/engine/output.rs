@@ -1,7 +1,7 @@
 //! What the engine prints: `info` and `bestmove` lines in each dialect,
 //! written whole and flushed so a GUI never sees half a line.
 
-use super::Dialect;
+use crate::Dialect;
 use koma_engine::{Bound, Evaluate, Info, Score, SearchResult};
 use std::io::Write;
 use std::sync::{Arc, Mutex};

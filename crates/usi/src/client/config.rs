@@ -1,7 +1,7 @@
 //! How to start an engine and what to tell it: the `KEY=VALUE` words of
 //! `--engine1`, `--engine2` and `--each`.
 
-use super::engine_process::Protocol;
+use crate::Dialect;
 
 /// How to start an engine and what to tell it, from `--engine1 …`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub struct EngineConfig {
     /// The working directory (`dir=`).
     pub dir: Option<String>,
     /// The protocol (`proto=`); else the game's usual one.
-    pub protocol: Option<Protocol>,
+    pub protocol: Option<Dialect>,
     /// `option.Name=Value` settings, in the order given.
     pub options: Vec<(String, String)>,
 }
@@ -48,7 +48,7 @@ impl EngineConfig {
                 "arg" => config.args.push(value.to_owned()),
                 "name" => config.name = Some(value.to_owned()),
                 "dir" => config.dir = Some(value.to_owned()),
-                "proto" => config.protocol = Some(Protocol::parse(value)?),
+                "proto" => config.protocol = Some(Dialect::parse(value)?),
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         config.options.retain(|(name, _)| name != option);
@@ -124,7 +124,7 @@ mod tests {
         .unwrap();
         assert_eq!(config.program, "/tmp/fsf");
         assert_eq!(config.name.as_deref(), Some("FSF"));
-        assert_eq!(config.protocol, Some(Protocol::Usi));
+        assert_eq!(config.protocol, Some(Dialect::Usi));
         assert_eq!(
             config.options,
             vec![
@@ -150,7 +150,7 @@ mod tests {
             EngineConfig::parse(&words("option.Hash=16 option.Threads=1 proto=usi")).unwrap();
         let own = EngineConfig::parse(&words("cmd=e option.Hash=64")).unwrap();
         let merged = own.with_defaults(&each);
-        assert_eq!(merged.protocol, Some(Protocol::Usi));
+        assert_eq!(merged.protocol, Some(Dialect::Usi));
         assert_eq!(
             merged.options,
             vec![
