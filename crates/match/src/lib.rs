@@ -11,6 +11,7 @@
 //! the results mean.
 
 mod adjudication;
+pub mod label;
 mod clock;
 mod openings;
 mod play;

@@ -27,13 +27,11 @@
 //! come from another engine, on its own scale). The held-out error is
 //! always against results.
 //!
-//! `label VARIANT ENGINE NODES IN OUT` has another USI engine (a command
-//! line) search each position of IN to NODES nodes and writes the lines
-//! again with its value in place of the search's: labels from a stronger
-//! engine, for the fit to aim at (`TUNE_LAMBDA` then weighs the results
-//! against them).
-
-mod label;
+//! Labels from a stronger engine, for the fit to aim at (`TUNE_LAMBDA` then
+//! weighs the results against them), come from the match runner's USI
+//! client: `cargo run --release -p koma-match --example label -- VARIANT
+//! ENGINE NODES IN OUT` has ENGINE search each position of IN to NODES
+//! nodes and writes the lines again with its value in place of the search's.
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
@@ -57,12 +55,7 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("gen") if args.len() == 6 => generate(&args[1..]),
         Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
-        Some("label") => label::label(&args[1..]),
-        _ => Err(
-            "usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE... \
-                  | tune label VARIANT ENGINE NODES IN OUT"
-                .into(),
-        ),
+        _ => Err("usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE...".into()),
     };
     if let Err(error) = result {
         eprintln!("tune: {error}");
