@@ -1,0 +1,51 @@
+// Once per run: checks that the browser and the binary are there, starts
+// `koma serve --port 0 --memory` (a free port, no database) and hands its
+// address to the tests through the environment (the workers inherit it).
+// The function it returns stops the server when the run ends.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { CHROMIUM, URL_VARIABLE, komaBinary } from './env';
+
+function startServer(koma: string): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolveStart, rejectStart) => {
+    const child = spawn(koma, ['serve', '--port', '0', '--memory'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffer = '';
+    const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      buffer += chunk;
+      const match = /Koma is serving (http:\/\/\S+)/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolveStart({ child, url: match[1].replace(/\/?$/, '/') });
+      }
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => process.stderr.write(`[koma] ${chunk}`));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      rejectStart(error);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`koma serve exited with ${code} before serving`));
+    });
+  });
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install chromium`);
+  const koma = komaBinary();
+  if (!existsSync(koma))
+    throw new Error(`No koma binary at ${koma}: build it first (cargo build -p koma) or set KOMA_BIN=PATH.`);
+  const { child, url } = await startServer(koma);
+  process.env[URL_VARIABLE] = url;
+  return async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  };
+}
