@@ -3,7 +3,7 @@
 //! and each move's latency measured on both sockets.
 
 use super::client::{self, Pace, ServerMessage, Socket, StateView};
-use super::session::{Context, Rng};
+use super::context::{Context, Rng};
 use super::stats::{micros, ErrorKind, Failure, Latencies};
 use futures_util::{SinkExt, StreamExt};
 use std::time::{Duration, Instant};

@@ -4,12 +4,14 @@
 //! move latency and errors.
 //!
 //! One file per concern: `args` (the command line and the loopback check),
-//! `client` (HTTP, WebSocket and the pace of each socket), `session` (the
-//! slots that play one game after another), `game` (one game), `stats` (counts and latencies) and `report` (progress and the
-//! result).
+//! `client` (HTTP, WebSocket and the pace of each socket), `context` (what
+//! the slots share, and their random numbers), `session` (the slots that
+//! play one game after another), `game` (one game), `stats` (counts and
+//! latencies) and `report` (progress and the result).
 
 mod args;
 mod client;
+mod context;
 mod game;
 mod report;
 mod session;
@@ -17,8 +19,8 @@ mod stats;
 
 pub use args::LoadArgs;
 
+use context::Context;
 use report::{Progress, Report};
-use session::Context;
 use stats::{ErrorKind, Latencies, Summary};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
