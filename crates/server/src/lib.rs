@@ -9,7 +9,7 @@
 //! turn), `requests` (the changes players send), `refusal` (errors),
 //! `seats` (who may act), `clock` (time controls), `rate` (per-connection
 //! limits), `live` (a replayed game of any kind), `state` (the JSON
-//! answers), `store` (where games are kept): `sqlite_store` (kept in a
+//! answers), `stored_state` (a kept game's answer), `store` (where games are kept): `sqlite_store` (kept in a
 //! file), `postgres_store` (kept in PostgreSQL, shared by several servers,
 //! with `postgres_pool` and `postgres_listen`)
 //! and `store_row` (a game as their row), `names` (the API's words),
@@ -34,6 +34,7 @@ mod sqlite_store;
 mod state;
 mod store;
 mod store_row;
+mod stored_state;
 mod turns;
 mod ws;
 

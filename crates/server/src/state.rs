@@ -1,15 +1,13 @@
 //! The JSON the API answers with: GameState and the description of each
 //! game (see `docs/API.md`).
 
-use super::clock::{self, ClockView};
-use super::live::GameView;
+use super::clock::ClockView;
 use super::names::{self, Opponent};
 use super::seats::Mode;
-use super::store::StoredGame;
 use koma_records::Headers;
 use koma_rules::{
-    Color, Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition, ShogiVariant,
-    Spear, Variant,
+    Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition, ShogiVariant, Spear,
+    Variant,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -149,72 +147,6 @@ impl From<HeadersView> for Headers {
             time_control: h.time_control,
             opening: h.opening,
             other: h.other,
-        }
-    }
-}
-
-impl GameState {
-    /// The state of `stored`, whose replay shows `view`.
-    pub fn new(stored: &StoredGame, view: GameView) -> GameState {
-        let variant = stored.variant;
-        let color = |c: Color| names::color_name(variant, c);
-        let hands = view.hands.map(|hands| {
-            Color::ALL
-                .into_iter()
-                .zip(hands)
-                .map(|(side, pieces)| {
-                    let counts = pieces
-                        .into_iter()
-                        .map(|(letter, count)| (letter.to_string(), count))
-                        .collect();
-                    (color(side), counts)
-                })
-                .collect()
-        });
-        let outcome = view.outcome.map(|outcome| OutcomeJson {
-            winner: outcome.winner.map(color),
-            reason: names::reason_word(outcome.reason),
-            message: names::outcome_message(variant, outcome, view.turn),
-        });
-        let moves: Vec<MoveJson> = view
-            .moves
-            .into_iter()
-            .map(|m| MoveJson {
-                usi: m.usi,
-                notation: m.notation,
-                color: color(m.color),
-                position: m.position,
-                check: m.check,
-            })
-            .collect();
-        GameState {
-            id: stored.id.to_string(),
-            variant: variant.name(),
-            version: stored.version,
-            ply: moves.len(),
-            start: stored.start.clone(),
-            position: view.position,
-            turn: color(view.turn),
-            check: view.check,
-            hands,
-            legal_moves: view.legal_moves,
-            last_move: moves.last().map(|m| m.usi.clone()),
-            moves,
-            outcome,
-            headers: stored.headers.clone(),
-            opponent: stored.opponent.clone(),
-            mode: stored.mode,
-            guarded: stored.seats.is_some(),
-            takeback: stored
-                .takeback
-                .as_deref()
-                .and_then(|name| names::parse_color(variant, name))
-                .map(color),
-            clock: stored
-                .clock
-                .as_ref()
-                .map(|c| c.view(variant, view.turn, clock::now_ms())),
-            seats: None,
         }
     }
 }

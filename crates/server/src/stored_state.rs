@@ -1,0 +1,76 @@
+//! The JSON state of a stored game: what the server sends after every
+//! change, built from the game as kept and its replay. Apart from `state`
+//! so that the answers' types do not depend on the store.
+
+use super::clock;
+use super::live::GameView;
+use super::names;
+use super::state::{GameState, MoveJson, OutcomeJson};
+use super::store::StoredGame;
+use koma_rules::Color;
+
+impl GameState {
+    /// The state of `stored`, whose replay shows `view`.
+    pub fn new(stored: &StoredGame, view: GameView) -> GameState {
+        let variant = stored.variant;
+        let color = |c: Color| names::color_name(variant, c);
+        let hands = view.hands.map(|hands| {
+            Color::ALL
+                .into_iter()
+                .zip(hands)
+                .map(|(side, pieces)| {
+                    let counts = pieces
+                        .into_iter()
+                        .map(|(letter, count)| (letter.to_string(), count))
+                        .collect();
+                    (color(side), counts)
+                })
+                .collect()
+        });
+        let outcome = view.outcome.map(|outcome| OutcomeJson {
+            winner: outcome.winner.map(color),
+            reason: names::reason_word(outcome.reason),
+            message: names::outcome_message(variant, outcome, view.turn),
+        });
+        let moves: Vec<MoveJson> = view
+            .moves
+            .into_iter()
+            .map(|m| MoveJson {
+                usi: m.usi,
+                notation: m.notation,
+                color: color(m.color),
+                position: m.position,
+                check: m.check,
+            })
+            .collect();
+        GameState {
+            id: stored.id.to_string(),
+            variant: variant.name(),
+            version: stored.version,
+            ply: moves.len(),
+            start: stored.start.clone(),
+            position: view.position,
+            turn: color(view.turn),
+            check: view.check,
+            hands,
+            legal_moves: view.legal_moves,
+            last_move: moves.last().map(|m| m.usi.clone()),
+            moves,
+            outcome,
+            headers: stored.headers.clone(),
+            opponent: stored.opponent.clone(),
+            mode: stored.mode,
+            guarded: stored.seats.is_some(),
+            takeback: stored
+                .takeback
+                .as_deref()
+                .and_then(|name| names::parse_color(variant, name))
+                .map(color),
+            clock: stored
+                .clock
+                .as_ref()
+                .map(|c| c.view(variant, view.turn, clock::now_ms())),
+            seats: None,
+        }
+    }
+}
