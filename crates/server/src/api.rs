@@ -2,7 +2,7 @@
 //! errors. What each call does is in `service.rs`.
 
 use super::assets;
-use super::rate::{RateLimit, HTTP_BURST, HTTP_PER_SECOND};
+use super::rate::{HTTP_PER_SECOND, HTTP_QUOTA};
 use super::refusal::Refusal;
 use super::requests::{ChangeRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::{Games, NewGame};
@@ -15,12 +15,14 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::watch;
 
 /// The largest JSON body of a move, undo, resignation or new game. Real
@@ -45,37 +47,34 @@ pub struct App {
     pub limits: Arc<Limits>,
 }
 
-/// The rate limits of the open connections.
-#[derive(Default)]
+/// The rate limits of the open connections: a bucket per peer address and
+/// port, that is per connection.
 pub struct Limits {
-    buckets: Mutex<HashMap<SocketAddr, RateLimit>>,
+    buckets: DefaultKeyedRateLimiter<SocketAddr>,
 }
 
-/// Connections idle this long are forgotten (their port may be reused).
-const IDLE_CONNECTION: Duration = Duration::from_secs(120);
-/// Beyond this many remembered connections, idle ones are forgotten.
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            buckets: RateLimiter::keyed(HTTP_QUOTA),
+        }
+    }
+}
+
+/// Beyond this many remembered connections, those whose bucket is full
+/// again (as a new one would be) are forgotten (their port may be reused).
 const REMEMBERED_CONNECTIONS: usize = 4096;
 
 impl Limits {
     /// Whether the connection from `peer` may make a request now; if not,
     /// how long until it may.
     fn allow(&self, peer: SocketAddr) -> Result<(), Duration> {
-        let mut buckets = self
-            .buckets
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let now = Instant::now();
-        if buckets.len() >= REMEMBERED_CONNECTIONS && !buckets.contains_key(&peer) {
-            buckets.retain(|_, limit| now.duration_since(limit.last_used()) < IDLE_CONNECTION);
+        if self.buckets.len() >= REMEMBERED_CONNECTIONS {
+            self.buckets.retain_recent();
         }
-        let limit = buckets
-            .entry(peer)
-            .or_insert_with(|| RateLimit::new(HTTP_PER_SECOND, HTTP_BURST));
-        if limit.allow_at(now) {
-            Ok(())
-        } else {
-            Err(limit.retry_after())
-        }
+        self.buckets
+            .check_key(&peer)
+            .map_err(|refused| refused.wait_time_from(DefaultClock::default().now()))
     }
 }
 

@@ -93,9 +93,12 @@ pub struct ServeArgs {
 }
 
 /// The store chosen by the arguments, and the sentence that says where.
-/// Called before the runtime starts: the PostgreSQL client must not run on
-/// its async threads.
-fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), String> {
+/// Called outside the runtime's async threads: opening PostgreSQL waits
+/// for its connections, which run on `runtime`.
+fn open_store(
+    args: &ServeArgs,
+    runtime: &tokio::runtime::Handle,
+) -> Result<(Box<dyn store::GameStore>, String), String> {
     if args.memory {
         return Ok((
             Box::new(store::MemoryStore::new(GAME_CAPACITY)),
@@ -108,7 +111,7 @@ fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), S
                 .to_str()
                 .filter(|t| t.starts_with("postgres://") || t.starts_with("postgresql://"))
             {
-                let store = postgres_store::PostgresStore::open(url)?;
+                let store = postgres_store::PostgresStore::open(url, runtime.clone())?;
                 let kept = format!("Games are kept in PostgreSQL at {}", store.shown());
                 return Ok((Box::new(store), kept));
             }
@@ -125,14 +128,14 @@ fn open_store(args: &ServeArgs) -> Result<(Box<dyn store::GameStore>, String), S
 
 /// Runs the server until Ctrl-C (or SIGTERM).
 pub fn run(args: ServeArgs) -> Result<(), String> {
-    // Opened before the address is printed: a database that cannot be used
-    // stops the server before anyone is told to connect.
-    let (store, kept) = open_store(&args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    // Opened before the address is printed: a database that cannot be used
+    // stops the server before anyone is told to connect.
+    let (store, kept) = open_store(&args, runtime.handle())?;
     runtime.block_on(serve(args, store, kept))
 }
 

@@ -1,21 +1,18 @@
-//! The thread that tells a server of the changes other servers make to the
+//! The task that tells a server of the changes other servers make to the
 //! games they share in PostgreSQL: `LISTEN koma_games` on a connection of
-//! its own, made again when it is lost.
+//! its own, made again when it is lost. The notifications come through
+//! tokio-postgres's `Connection::poll_message`.
 
 use super::clock::now_ms;
-use super::postgres_pool::{describe, Target, CONNECT_TIMEOUT};
+use super::postgres_pool::{check, describe, setup, Target};
 use super::store::{GameId, Notify};
-use postgres::fallible_iterator::FallibleIterator;
-use postgres::Client;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::future::poll_fn;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{AsyncMessage, Client, Notification};
 
 /// The channel of `LISTEN`/`NOTIFY`; its payload is `<id> <version>`.
 const CHANNEL: &str = "koma_games";
-
-/// How often the listening thread looks whether the store was dropped.
-const LISTEN_POLL: Duration = Duration::from_millis(500);
 
 /// How often a quiet listening connection is checked, so that a
 /// connection that died silently is noticed and replaced.
@@ -28,34 +25,29 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// little before the connection was lost (the servers' clocks may differ).
 const CATCH_UP_MARGIN_MS: i64 = 60_000;
 
-/// The thread that tells of the changes other servers make.
+/// What the listening connection brings: a notification, or the error that
+/// ended it.
+type Message = Result<Notification, tokio_postgres::Error>;
+
+/// The task that tells of the changes other servers make.
 pub struct Listener {
     /// The database.
     pub target: Target,
-    /// Set when the store is dropped.
-    pub stopped: Arc<AtomicBool>,
     /// Told of each change.
     pub notify: Notify,
 }
 
 impl Listener {
-    /// Listens until the store is dropped; says on `ready` whether the
-    /// first connection listens.
-    pub fn run(self, ready: mpsc::Sender<Result<(), String>>) {
+    /// Listens until its task is ended (the store dropped); says on `ready`
+    /// whether the first connection listens.
+    pub async fn run(self, ready: oneshot::Sender<Result<(), String>>) {
         let mut ready = Some(ready);
         let mut backoff = Duration::from_millis(100);
         // Changes after this time (ms) may have been missed.
         let mut missed_since: Option<i64> = None;
-        while !self.stopped.load(Ordering::Relaxed) {
-            let connected = self.target.connect().and_then(|mut client| {
-                client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
-                if let Some(since) = missed_since {
-                    self.catch_up(&mut client, since)?;
-                }
-                Ok(client)
-            });
-            match connected {
-                Ok(mut client) => {
+        loop {
+            match self.connect(missed_since).await {
+                Ok((client, mut messages)) => {
                     if let Some(ready) = ready.take() {
                         let _ = ready.send(Ok(()));
                     }
@@ -63,16 +55,14 @@ impl Listener {
                         eprintln!("koma: listening to the games database again");
                     }
                     backoff = Duration::from_millis(100);
-                    let lost = self.listen(&mut client);
+                    let (error, alive) = self.listen(&client, &mut messages).await;
                     drop(client);
-                    if let Some((error, alive)) = lost {
-                        missed_since = Some(alive - CATCH_UP_MARGIN_MS);
-                        eprintln!(
-                            "koma: lost the connection that tells of other servers' moves ({}); \
-                             connecting again",
-                            self.target.redact(&describe(&error))
-                        );
-                    }
+                    missed_since = Some(alive - CATCH_UP_MARGIN_MS);
+                    eprintln!(
+                        "koma: lost the connection that tells of other servers' moves ({}); \
+                         connecting again",
+                        self.target.redact(&error)
+                    );
                 }
                 Err(error) => {
                     let message = format!(
@@ -84,74 +74,103 @@ impl Listener {
                         let _ = ready.send(Err(message));
                         return;
                     }
-                    let until = Instant::now() + backoff;
-                    while Instant::now() < until && !self.stopped.load(Ordering::Relaxed) {
-                        std::thread::sleep(LISTEN_POLL.min(until - Instant::now()));
-                    }
+                    tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(MAX_BACKOFF);
                 }
             }
         }
     }
 
-    /// Tells of notifications until the store is dropped (`None`) or the
-    /// connection is lost: why, and when (ms) it was last known to work.
-    fn listen(&self, client: &mut Client) -> Option<(postgres::Error, i64)> {
-        let mut checked = Instant::now();
+    /// A listening connection, and what it brings (driven by a task of its
+    /// own, which ends with the connection); the games changed since
+    /// `missed_since` are told of first.
+    async fn connect(
+        &self,
+        missed_since: Option<i64>,
+    ) -> Result<(Client, mpsc::UnboundedReceiver<Message>), tokio_postgres::Error> {
+        let (client, mut connection) = self.target.connect().await?;
+        let (sender, messages) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some(message) = poll_fn(|cx| connection.poll_message(cx)).await {
+                let message = match message {
+                    Ok(AsyncMessage::Notification(notification)) => Ok(notification),
+                    // Notices and the like.
+                    Ok(_) => continue,
+                    Err(error) => Err(error),
+                };
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        client.batch_execute(&setup()).await?;
+        client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        if let Some(since) = missed_since {
+            self.catch_up(&client, since).await?;
+        }
+        Ok((client, messages))
+    }
+
+    /// Tells of notifications until the connection is lost: why, and when
+    /// (ms) it was last known to work.
+    async fn listen(
+        &self,
+        client: &Client,
+        messages: &mut mpsc::UnboundedReceiver<Message>,
+    ) -> (String, i64) {
         let mut alive = now_ms();
-        while !self.stopped.load(Ordering::Relaxed) {
-            {
-                let mut notifications = client.notifications();
-                let mut waiting = notifications.timeout_iter(LISTEN_POLL);
-                // `None` after LISTEN_POLL without any, or when the connection
-                // closed: told apart below.
-                loop {
-                    match waiting.next() {
-                        Ok(Some(notification)) => {
-                            (checked, alive) = (Instant::now(), now_ms());
-                            if notification.channel() == CHANNEL {
-                                self.tell(notification.payload());
-                            }
-                        }
-                        Ok(None) => break,
-                        Err(error) => return Some((error, alive)),
+        loop {
+            match tokio::time::timeout(LISTEN_CHECK, messages.recv()).await {
+                Ok(Some(Ok(notification))) => {
+                    alive = now_ms();
+                    if notification.channel() == CHANNEL {
+                        self.tell(notification.payload()).await;
                     }
                 }
-            }
-            if client.is_closed() || checked.elapsed() >= LISTEN_CHECK {
-                if let Err(error) = client.is_valid(CONNECT_TIMEOUT) {
-                    return Some((error, alive));
+                Ok(Some(Err(error))) => return (describe(&error), alive),
+                // The connection closed: the check says why.
+                Ok(None) => {
+                    let why = check(client).await.err();
+                    return (why.unwrap_or_else(|| "connection closed".into()), alive);
                 }
-                (checked, alive) = (Instant::now(), now_ms());
+                // Quiet for LISTEN_CHECK: is it still there?
+                Err(_) => match check(client).await {
+                    Ok(()) => alive = now_ms(),
+                    Err(why) => return (why, alive),
+                },
             }
         }
-        None
     }
 
     /// Tells of every game changed since `since` (ms since 1970).
-    fn catch_up(&self, client: &mut Client, since: i64) -> Result<(), postgres::Error> {
-        let rows = client.query(
-            "SELECT id || ' ' || version FROM koma_games WHERE updated_at >= $1",
-            &[&since],
-        )?;
+    async fn catch_up(&self, client: &Client, since: i64) -> Result<(), tokio_postgres::Error> {
+        let rows = client
+            .query(
+                "SELECT id || ' ' || version FROM koma_games WHERE updated_at >= $1",
+                &[&since],
+            )
+            .await?;
         for row in rows {
             if let Ok(payload) = row.try_get::<_, String>(0) {
-                self.tell(&payload);
+                self.tell(&payload).await;
             }
         }
         Ok(())
     }
 
     /// Calls the callback for a payload `<id> <version>`; ignores others.
-    fn tell(&self, payload: &str) {
+    /// The callback runs on tokio's blocking threads, where the server's
+    /// code expects to be (it reads the store), one call after another.
+    async fn tell(&self, payload: &str) {
         let Some((id, version)) = payload.split_once(' ') else {
             return;
         };
         let (Ok(id), Ok(version)) = (id.parse::<GameId>(), version.parse::<u64>()) else {
             return;
         };
-        // A panic in the callback must not end the listening.
-        let notify = &self.notify;
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| notify(id, version)));
+        let notify = self.notify.clone();
+        // A panic in the callback must not end the listening: it comes
+        // back as an error, ignored.
+        let _ = tokio::task::spawn_blocking(move || notify(id, version)).await;
     }
 }

@@ -1,18 +1,24 @@
 //! The connections of the PostgreSQL store: where the database is and how
-//! to name it without its password ([`Target`]), and a small pool of
-//! connections that replaces broken ones ([`Pool`]).
+//! to name it without its password ([`Target`]), and the pool of
+//! connections that replaces broken ones ([`Pool`], deadpool-postgres's).
 //!
-//! The `postgres` client is synchronous and must not be used (nor dropped)
-//! on tokio's async threads: the store is called from its blocking threads,
-//! and connections the store still holds when dropped are dropped on a
-//! thread of their own ([`drop_apart`]).
+//! The connections are tokio-postgres's: each runs as a task on the
+//! server's runtime, and the store's calls (made on tokio's blocking
+//! threads, like the SQLite store's) wait for their futures there.
 
-use postgres::config::Host;
-use postgres::{Client, Config, NoTls};
-use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use deadpool_postgres::{
+    ClientWrapper, Hook, HookError, Manager, ManagerConfig, Object, PoolError, QueueMode,
+    RecyclingMethod, Runtime, Timeouts,
+};
+use std::time::Duration;
+use tokio_postgres::config::Host;
+use tokio_postgres::tls::NoTlsStream;
+use tokio_postgres::{Client, Config, Connection, NoTls, Socket};
 
 use super::store::StoreError;
+
+/// The pool of connections to the games database.
+pub type Pool = deadpool_postgres::Pool;
 
 /// The most connections one server keeps to the database (beside the one
 /// that listens): enough for the blocking threads that use it at once,
@@ -47,7 +53,7 @@ pub struct Target {
 impl Target {
     /// Reads a `postgres://` or `postgresql://` URL.
     pub fn parse(url: &str) -> Result<Target, String> {
-        let mut config: Config = url.parse().map_err(|e: postgres::Error| {
+        let mut config: Config = url.parse().map_err(|e: tokio_postgres::Error| {
             // Not quoted: where the password is in a URL that cannot be read
             // is not known.
             format!(
@@ -130,23 +136,80 @@ impl Target {
         redact_with(&self.secrets, text)
     }
 
-    /// A new connection, set up for the store.
-    pub fn connect(&self) -> Result<Client, postgres::Error> {
-        let mut client = self.config.connect(NoTls)?;
-        // A commit is on the server's disk before a change is acknowledged,
-        // whatever the server's default.
-        client.batch_execute(&format!(
-            "SET lock_timeout = '{LOCK_TIMEOUT}'; SET synchronous_commit = on"
-        ))?;
-        Ok(client)
+    /// A new connection outside the pool, with the connection itself,
+    /// which the caller drives; it sets it up with [`setup`].
+    pub async fn connect(
+        &self,
+    ) -> Result<(Client, Connection<Socket, NoTlsStream>), tokio_postgres::Error> {
+        self.config.connect(NoTls).await
     }
 
     /// A sentence about an error while using the database.
-    pub fn failed(&self, error: &postgres::Error) -> StoreError {
+    pub fn failed(&self, error: &tokio_postgres::Error) -> StoreError {
         StoreError::Failed(format!(
             "The games database failed: {}.",
             self.redact(&describe(error))
         ))
+    }
+
+    /// A pool of up to [`POOL_SIZE`] connections (none made yet): each new
+    /// one is set up for the store; one idle for [`IDLE_CHECK`] is checked
+    /// before it is used again, and a closed one is replaced.
+    pub fn pool(&self) -> Result<Pool, String> {
+        let manager = Manager::from_config(
+            self.config.clone(),
+            NoTls,
+            ManagerConfig {
+                // Closed connections are dropped; the check of idle ones
+                // is the hook below.
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .timeouts(Timeouts {
+                wait: Some(POOL_WAIT),
+                // Connecting has the URL's own timeout (CONNECT_TIMEOUT
+                // unless it says), the check below its own.
+                create: None,
+                recycle: None,
+            })
+            .runtime(Runtime::Tokio1)
+            // The connection used last is used again, so that the others
+            // can stay idle (and be checked once they have been long).
+            .queue_mode(QueueMode::Lifo)
+            .post_create(Hook::async_fn(|client: &mut ClientWrapper, _| {
+                Box::pin(async move {
+                    client
+                        .batch_execute(&setup())
+                        .await
+                        .map_err(HookError::Backend)
+                })
+            }))
+            .pre_recycle(Hook::async_fn(|client: &mut ClientWrapper, metrics| {
+                let idle = metrics.last_used() >= IDLE_CHECK;
+                Box::pin(async move {
+                    if idle {
+                        check(client).await.map_err(HookError::message)?;
+                    }
+                    Ok(())
+                })
+            }))
+            .build()
+            .map_err(|e| format!("cannot make a pool of connections to the games database: {e}"))
+    }
+
+    /// A sentence about a pool that gave no connection.
+    pub fn unavailable(&self, error: PoolError) -> StoreError {
+        StoreError::Failed(match error {
+            PoolError::Timeout(_) => {
+                "The games database is busy: no connection was free in 30 seconds.".into()
+            }
+            other => format!(
+                "The games database cannot be reached: {}.",
+                self.redact(&describe_pool(&other))
+            ),
+        })
     }
 }
 
@@ -159,7 +222,7 @@ fn redact_with(secrets: &[String], text: &str) -> String {
 }
 
 /// What went wrong, in one line: the server's own message if it sent one.
-pub fn describe(error: &postgres::Error) -> String {
+pub fn describe(error: &tokio_postgres::Error) -> String {
     if let Some(db) = error.as_db_error() {
         return db.message().to_owned();
     }
@@ -169,169 +232,56 @@ pub fn describe(error: &postgres::Error) -> String {
     }
 }
 
-/// Drops connections on a thread of their own: dropping one runs its own
-/// small runtime, which tokio forbids on its async threads.
-fn drop_apart(clients: Vec<Client>) {
-    if clients.is_empty() {
-        return;
+/// The error of a check that got no answer in time, in the words of the
+/// client's own timeout.
+pub const NO_ANSWER: &str = "timeout waiting for server";
+
+/// Whether `client` answers a trivial query within [`CONNECT_TIMEOUT`];
+/// if not, what went wrong.
+pub async fn check(client: &Client) -> Result<(), String> {
+    match tokio::time::timeout(CONNECT_TIMEOUT, client.simple_query("")).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(error)) => Err(describe(&error)),
+        Err(_) => Err(NO_ANSWER.to_owned()),
     }
-    if let Ok(thread) = std::thread::Builder::new().spawn(move || drop(clients)) {
-        let _ = thread.join();
-    }
 }
 
-/// Up to [`POOL_SIZE`] connections, reused; a broken one is dropped and a
-/// new one made on the next use.
-pub struct Pool {
-    /// The database.
-    pub target: Target,
-    state: Mutex<PoolState>,
-    freed: Condvar,
-}
-
-struct PoolState {
-    /// Connections not in use, with when they were last used.
-    idle: Vec<(Client, Instant)>,
-    /// Connections in use or idle.
-    open: usize,
-}
-
-/// A connection taken from the pool, given back when dropped.
-pub struct Lease<'a> {
-    pool: &'a Pool,
-    client: Option<Client>,
-}
-
-impl Pool {
-    /// A pool for `target` holding `first`, a connection already made.
-    pub fn new(target: Target, first: Client) -> Pool {
-        Pool {
-            target,
-            state: Mutex::new(PoolState {
-                idle: vec![(first, Instant::now())],
-                open: 1,
-            }),
-            freed: Condvar::new(),
+/// What a pool that gave no connection met, in one line.
+pub fn describe_pool(error: &PoolError) -> String {
+    match error {
+        PoolError::Backend(error) | PoolError::PostCreateHook(HookError::Backend(error)) => {
+            describe(error)
         }
-    }
-
-    /// Closes the idle connections (on a thread of their own).
-    pub fn close(&self) {
-        let idle = {
-            let mut state = self.lock();
-            state.open -= state.idle.len();
-            std::mem::take(&mut state.idle)
-        };
-        self.freed.notify_all();
-        drop_apart(idle.into_iter().map(|(client, _)| client).collect());
-    }
-
-    fn lock(&self) -> MutexGuard<'_, PoolState> {
-        // The state is two plain fields, sound even after a panic.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// A connection: an idle one that still works, or a new one.
-    pub fn get(&self) -> Result<Lease<'_>, StoreError> {
-        let deadline = Instant::now() + POOL_WAIT;
-        let mut state = self.lock();
-        loop {
-            if let Some((mut client, used)) = state.idle.pop() {
-                drop(state);
-                if used.elapsed() < IDLE_CHECK || client.is_valid(CONNECT_TIMEOUT).is_ok() {
-                    return Ok(Lease {
-                        pool: self,
-                        client: Some(client),
-                    });
-                }
-                drop(client);
-                state = self.lock();
-                state.open -= 1;
-                continue;
-            }
-            if state.open < POOL_SIZE {
-                state.open += 1;
-                drop(state);
-                return match self.target.connect() {
-                    Ok(client) => Ok(Lease {
-                        pool: self,
-                        client: Some(client),
-                    }),
-                    Err(error) => {
-                        self.lock().open -= 1;
-                        self.freed.notify_one();
-                        Err(StoreError::Failed(format!(
-                            "The games database cannot be reached: {}.",
-                            self.target.redact(&describe(&error))
-                        )))
-                    }
-                };
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(StoreError::Failed(
-                    "The games database is busy: no connection was free in 30 seconds.".into(),
-                ));
-            }
-            state = self
-                .freed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
-        }
+        other => other.to_string(),
     }
 }
 
-impl Lease<'_> {
-    /// The connection.
-    pub fn client(&mut self) -> &mut Client {
-        self.client
-            .as_mut()
-            .expect("a lease holds its client until dropped")
-    }
-
-    /// Whether `error`, met on this connection, means that the connection
-    /// is lost; if so it is not given back to the pool, and neither are the
-    /// idle ones, most likely lost too (the server restarted), so that the
-    /// next connection is a new one.
-    pub fn lost(&mut self, error: &postgres::Error) -> bool {
-        // The server's last words (57P01: "terminating connection due to
-        // administrator command") arrive as the answer to the next query,
-        // before the client has seen the connection close.
-        let class = error.code().map(|code| code.code()).unwrap_or("");
-        let lost = self.client().is_closed()
-            || error.is_closed()
-            || class.starts_with("57P")
-            || class.starts_with("08")
-            || std::error::Error::source(error).is_some_and(|e| e.is::<std::io::Error>());
-        if lost {
-            if let Some(client) = self.client.take() {
-                self.pool.lock().open -= 1;
-                self.pool.freed.notify_one();
-                drop(client);
-            }
-            self.pool.close();
-        }
-        lost
-    }
+/// The statements that set up each new connection: a change waits at most
+/// [`LOCK_TIMEOUT`] for another's lock, and a commit is on the server's
+/// disk before a change is acknowledged, whatever the server's default.
+pub fn setup() -> String {
+    format!("SET lock_timeout = '{LOCK_TIMEOUT}'; SET synchronous_commit = on")
 }
 
-impl Drop for Lease<'_> {
-    fn drop(&mut self) {
-        let Some(client) = self.client.take() else {
-            return;
-        };
-        let mut state = self.pool.lock();
-        if client.is_closed() {
-            state.open -= 1;
-            drop(state);
-            drop(client);
-        } else {
-            state.idle.push((client, Instant::now()));
-            drop(state);
-        }
-        self.pool.freed.notify_one();
+/// Whether `error`, met on `client`, means that the connection is lost; if
+/// so the connection is not given back to the pool, and neither are the
+/// idle ones, most likely lost too (the server restarted), so that the
+/// next connection is a new one.
+pub fn lost(pool: &Pool, client: Object, error: &tokio_postgres::Error) -> bool {
+    // The server's last words (57P01: "terminating connection due to
+    // administrator command") arrive as the answer to the next query,
+    // before the client has seen the connection close.
+    let class = error.code().map(|code| code.code()).unwrap_or("");
+    let lost = client.is_closed()
+        || error.is_closed()
+        || class.starts_with("57P")
+        || class.starts_with("08")
+        || std::error::Error::source(error).is_some_and(|e| e.is::<std::io::Error>());
+    if lost {
+        drop(Object::take(client));
+        pool.retain(|_, _| false);
     }
+    lost
 }
 
 #[cfg(test)]

@@ -20,18 +20,21 @@
 //! `Target::shown`, and every message passes through `Target::redact` (in
 //! [`super::postgres_pool`]).
 //!
-//! The `postgres` client is synchronous and must not be used (nor dropped)
-//! on tokio's async threads: the store is called from its blocking threads,
-//! and connections are dropped on a thread of their own.
+//! The store's calls are synchronous, as the SQLite store's, and made on
+//! tokio's blocking threads: each waits there for the future that does the
+//! work on tokio-postgres's connections, which run as tasks on the
+//! server's runtime (pooled by deadpool-postgres). Its statements are
+//! prepared once per connection (the pool's statement cache).
 
 use super::clock::now_ms;
 use super::postgres_listen::Listener;
-use super::postgres_pool::{describe, Pool, Target, CONNECT_TIMEOUT};
+use super::postgres_pool::{self, describe, describe_pool, Pool, Target, CONNECT_TIMEOUT};
 use super::store::{Change, GameId, GameStore, Notify, StoreError, StoredGame};
 use super::store_row::{Row, COLUMNS};
-use postgres::{Client, GenericClient};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use deadpool_postgres::{ClientWrapper, GenericClient, Object};
+use std::sync::Mutex;
+use tokio::runtime::Handle;
+use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
 const SCHEMA_VERSION: i64 = 2;
@@ -114,8 +117,12 @@ SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     pool: Pool,
-    /// Set when the store is dropped: the listening thread then ends.
-    stopped: Arc<AtomicBool>,
+    /// The database.
+    target: Target,
+    /// The server's runtime, where the connections run.
+    runtime: Handle,
+    /// The tasks that listen, ended when the store is dropped.
+    listening: Mutex<Vec<AbortHandle>>,
 }
 
 impl PostgresStore {
@@ -123,20 +130,28 @@ impl PostgresStore {
     /// `postgresql://`), creating Koma's tables in it if it has none. A
     /// database that cannot be reached, holds a newer Koma's games or
     /// tables of those names that are not Koma's is refused with a
-    /// sentence, which never quotes the password.
-    pub fn open(url: &str) -> Result<PostgresStore, String> {
+    /// sentence, which never quotes the password. The connections run on
+    /// `runtime`; this waits for them, so it must not be called on one of
+    /// its async threads.
+    pub fn open(url: &str, runtime: Handle) -> Result<PostgresStore, String> {
         let target = Target::parse(url)?;
         let shown = target.shown.clone();
-        let mut client = target.connect().map_err(|e| {
-            format!(
-                "cannot reach the games database {shown}: {}",
-                target.redact(&describe(&e))
-            )
+        let pool = target.pool()?;
+        let prepared = runtime.block_on(async {
+            let mut client = pool.get().await.map_err(|e| {
+                format!(
+                    "cannot reach the games database {shown}: {}",
+                    target.redact(&describe_pool(&e))
+                )
+            })?;
+            Ok::<_, String>(Self::prepare(&mut client).await)
         })?;
-        match Self::prepare(&mut client) {
+        match prepared {
             Ok(()) => Ok(PostgresStore {
-                pool: Pool::new(target, client),
-                stopped: Arc::new(AtomicBool::new(false)),
+                pool,
+                target,
+                runtime,
+                listening: Mutex::new(Vec::new()),
             }),
             Err(Prepare::Postgres(error)) => Err(format!(
                 "cannot use the games database {shown}: {}",
@@ -148,13 +163,17 @@ impl PostgresStore {
 
     /// Checks the tables, or creates them in a database that has none, in
     /// one transaction under an advisory lock.
-    fn prepare(client: &mut Client) -> Result<(), Prepare> {
-        let mut transaction = client.transaction()?;
-        transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])?;
-        let row = transaction.query_one(
-            "SELECT to_regclass('koma_schema') IS NOT NULL, to_regclass('koma_games') IS NOT NULL",
-            &[],
-        )?;
+    async fn prepare(client: &mut ClientWrapper) -> Result<(), Prepare> {
+        let transaction = client.transaction().await?;
+        transaction
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+            .await?;
+        let row = transaction
+            .query_one(
+                "SELECT to_regclass('koma_schema') IS NOT NULL, to_regclass('koma_games') IS NOT NULL",
+                &[],
+            )
+            .await?;
         let (has_schema, has_games): (bool, bool) = (row.get(0), row.get(1));
         if !has_schema {
             if has_games {
@@ -164,16 +183,19 @@ impl PostgresStore {
                         .into(),
                 ));
             }
-            transaction.batch_execute(SCHEMA)?;
-            transaction.execute(
-                "INSERT INTO koma_schema (version) VALUES ($1)",
-                &[&SCHEMA_VERSION],
-            )?;
-            transaction.commit()?;
+            transaction.batch_execute(SCHEMA).await?;
+            transaction
+                .execute(
+                    "INSERT INTO koma_schema (version) VALUES ($1)",
+                    &[&SCHEMA_VERSION],
+                )
+                .await?;
+            transaction.commit().await?;
             return Ok(());
         }
         let version: Option<i64> = transaction
             .query_one("SELECT max(version)::BIGINT FROM koma_schema", &[])
+            .await
             .and_then(|row| row.try_get(0))
             .map_err(|_| {
                 Prepare::Refused(
@@ -209,7 +231,8 @@ impl PostgresStore {
                 "SELECT attname::TEXT, format_type(atttypid, atttypmod) FROM pg_attribute \
                  WHERE attrelid = 'koma_games'::regclass AND attnum > 0 AND NOT attisdropped",
                 &[],
-            )?
+            )
+            .await?
             .iter()
             .map(|row| (row.get(0), row.get(1)))
             .collect();
@@ -222,32 +245,35 @@ impl PostgresStore {
                  {kind}); choose another database"
             )));
         }
-        transaction.commit()?;
+        transaction.commit().await?;
         Ok(())
     }
 
     /// The database, as `postgres://user@host:port/dbname`.
     pub fn shown(&self) -> &str {
-        &self.pool.target.shown
+        &self.target.shown
     }
 }
 
 /// Why a database could not be prepared.
 enum Prepare {
-    Postgres(postgres::Error),
+    Postgres(tokio_postgres::Error),
     /// The end of a sentence that starts with the database's name.
     Refused(String),
 }
 
-impl From<postgres::Error> for Prepare {
-    fn from(error: postgres::Error) -> Prepare {
+impl From<tokio_postgres::Error> for Prepare {
+    fn from(error: tokio_postgres::Error) -> Prepare {
         Prepare::Postgres(error)
     }
 }
 
 impl Drop for PostgresStore {
     fn drop(&mut self) {
-        self.stopped.store(true, Ordering::Relaxed);
+        let listening = self.listening.get_mut().unwrap_or_else(|p| p.into_inner());
+        for task in listening.drain(..) {
+            task.abort();
+        }
         self.pool.close();
     }
 }
@@ -256,13 +282,13 @@ impl Drop for PostgresStore {
 enum Attempt {
     /// The database failed before anything was committed: tried again if
     /// it was because the connection was lost.
-    Database(postgres::Error),
+    Database(tokio_postgres::Error),
     /// The answer (no such game, a refusal, a damaged row, a failed commit).
     Final(StoreError),
 }
 
-impl From<postgres::Error> for Attempt {
-    fn from(error: postgres::Error) -> Attempt {
+impl From<tokio_postgres::Error> for Attempt {
+    fn from(error: tokio_postgres::Error) -> Attempt {
         Attempt::Database(error)
     }
 }
@@ -275,8 +301,8 @@ impl From<StoreError> for Attempt {
 
 /// Reads game `id` through `client` (a transaction, locking the row when
 /// `lock`, or not).
-fn read_game(
-    client: &mut impl GenericClient,
+async fn read_game(
+    client: &impl GenericClient,
     target: &Target,
     id: GameId,
     lock: bool,
@@ -285,10 +311,12 @@ fn read_game(
         "SELECT {COLUMNS} FROM koma_games WHERE id = $1{}",
         if lock { " FOR UPDATE" } else { "" }
     );
+    let statement = client.prepare_cached(&sql).await?;
     let row = client
-        .query_opt(&sql, &[&id.to_string()])?
+        .query_opt(&statement, &[&id.to_string()])
+        .await?
         .ok_or(StoreError::NotFound)?;
-    let read = |row: &postgres::Row| -> Result<Row, postgres::Error> {
+    let read = |row: &tokio_postgres::Row| -> Result<Row, tokio_postgres::Error> {
         Ok(Row {
             id: row.try_get(0)?,
             variant: row.try_get(1)?,
@@ -310,26 +338,33 @@ fn read_game(
 }
 
 /// Writes `row` with `sql` ([`INSERT`] or [`UPDATE`]).
-fn write(client: &mut impl GenericClient, sql: &str, row: &Row) -> Result<u64, postgres::Error> {
-    client.execute(
-        sql,
-        &[
-            &row.id,
-            &row.variant,
-            &row.start,
-            &row.moves,
-            &row.declared_winner,
-            &row.declared_reason,
-            &row.headers,
-            &row.opponent,
-            &row.version,
-            &now_ms(),
-            &row.seats,
-            &row.mode,
-            &row.takeback,
-            &row.clock,
-        ],
-    )
+async fn write(
+    client: &impl GenericClient,
+    sql: &str,
+    row: &Row,
+) -> Result<u64, tokio_postgres::Error> {
+    let statement = client.prepare_cached(sql).await?;
+    client
+        .execute(
+            &statement,
+            &[
+                &row.id,
+                &row.variant,
+                &row.start,
+                &row.moves,
+                &row.declared_winner,
+                &row.declared_reason,
+                &row.headers,
+                &row.opponent,
+                &row.version,
+                &now_ms(),
+                &row.seats,
+                &row.mode,
+                &row.takeback,
+                &row.clock,
+            ],
+        )
+        .await
 }
 
 impl PostgresStore {
@@ -337,24 +372,33 @@ impl PostgresStore {
     /// that connection turns out to be closed (the server restarted, or an
     /// administrator ended it) before anything was committed; the lost
     /// connection and the idle ones are dropped from the pool.
+    ///
+    /// Called on a blocking thread (never on the runtime's async threads),
+    /// it waits there for the work done on the runtime.
     fn run<T>(
         &self,
-        mut work: impl FnMut(&mut Client) -> Result<T, Attempt>,
+        mut work: impl AsyncFnMut(&mut Object) -> Result<T, Attempt>,
     ) -> Result<T, StoreError> {
-        let mut retried = false;
-        loop {
-            let mut lease = self.pool.get()?;
-            match work(lease.client()) {
-                Ok(value) => return Ok(value),
-                Err(Attempt::Final(error)) => return Err(error),
-                Err(Attempt::Database(error)) => {
-                    if !lease.lost(&error) || retried {
-                        return Err(self.pool.target.failed(&error));
+        self.runtime.block_on(async {
+            let mut retried = false;
+            loop {
+                let mut client = self
+                    .pool
+                    .get()
+                    .await
+                    .map_err(|e| self.target.unavailable(e))?;
+                match work(&mut client).await {
+                    Ok(value) => return Ok(value),
+                    Err(Attempt::Final(error)) => return Err(error),
+                    Err(Attempt::Database(error)) => {
+                        if !postgres_pool::lost(&self.pool, client, &error) || retried {
+                            return Err(self.target.failed(&error));
+                        }
+                        retried = true;
                     }
-                    retried = true;
                 }
             }
-        }
+        })
     }
 }
 
@@ -362,54 +406,51 @@ impl GameStore for PostgresStore {
     fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
         let row = Row::from_game(&game)?;
         // One statement, which writes the same row if done twice.
-        self.run(|client| Ok(write(client, INSERT, &row)?))?;
+        self.run(async |client| Ok(write(&*client, INSERT, &row).await?))?;
         Ok(())
     }
 
     fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        self.run(|client| read_game(client, &self.pool.target, id, false))
+        self.run(async |client| read_game(&*client, &self.target, id, false).await)
     }
 
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
-        let target = &self.pool.target;
-        self.run(|client| {
-            let mut transaction = client.transaction()?;
-            let mut game = read_game(&mut transaction, target, id, true)?;
+        let target = &self.target;
+        self.run(async |client| {
+            let transaction = client.transaction().await?;
+            let mut game = read_game(&transaction, target, id, true).await?;
             // A refusal returns here, and the transaction's drop rolls back.
             change(&mut game).map_err(StoreError::Refused)?;
             let row = Row::from_game(&game)?;
-            write(&mut transaction, UPDATE, &row)?;
+            write(&transaction, UPDATE, &row).await?;
             // A commit that fails may or may not have been done: never again.
-            transaction.commit().map_err(|e| target.failed(&e))?;
+            transaction.commit().await.map_err(|e| target.failed(&e))?;
             Ok(game)
         })
     }
 
-    /// Listens on a connection of its own, on a thread of its own, which
-    /// ends within half a second of the store being dropped. Fails only
-    /// when the first connection cannot be made; later, a lost connection
-    /// is made again (waiting longer each time, up to half a minute),
-    /// and the games changed meanwhile are told of then.
+    /// Listens on a connection of its own, in a task of its own on the
+    /// runtime, which ends when the store is dropped. Fails only when the
+    /// first connection cannot be made; later, a lost connection is made
+    /// again (waiting longer each time, up to half a minute), and the
+    /// games changed meanwhile are told of then.
     fn listen(&self, notify: Notify) -> Result<(), StoreError> {
-        let (ready, started) = mpsc::channel();
+        let (ready, started) = tokio::sync::oneshot::channel();
         let listener = Listener {
-            target: self.pool.target.clone(),
-            stopped: self.stopped.clone(),
+            target: self.target.clone(),
             notify,
         };
-        // The callback runs as if on tokio's blocking threads, where the
-        // server's code expects to be (it may start timers there).
-        let runtime = tokio::runtime::Handle::try_current().ok();
-        std::thread::Builder::new()
-            .name("koma-listen".into())
-            .spawn(move || {
-                let _context = runtime.as_ref().map(|r| r.enter());
-                listener.run(ready);
-            })
-            .map_err(|e| StoreError::Failed(format!("Cannot start a thread: {e}.")))?;
-        match started.recv_timeout(CONNECT_TIMEOUT * 2) {
-            Ok(result) => result.map_err(StoreError::Failed),
-            Err(_) => Err(StoreError::Failed(format!(
+        let task = self.runtime.spawn(listener.run(ready));
+        self.listening
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(task.abort_handle());
+        let answer = self
+            .runtime
+            .block_on(tokio::time::timeout(CONNECT_TIMEOUT * 2, started));
+        match answer {
+            Ok(Ok(result)) => result.map_err(StoreError::Failed),
+            Ok(Err(_)) | Err(_) => Err(StoreError::Failed(format!(
                 "The games database {} did not answer LISTEN.",
                 self.shown()
             ))),

@@ -2,7 +2,7 @@
 //! and moves, undos and resignations sent the other way.
 
 use super::api::{blocking, App};
-use super::rate::{RateLimit, WS_BURST, WS_PER_SECOND, WS_STRIKES};
+use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
 use super::requests::ChangeRequest;
 use super::service::StateMessage;
@@ -62,13 +62,13 @@ async fn session(
     mut receiver: broadcast::Receiver<StateMessage>,
 ) {
     let mut shutdown = app.shutdown.clone();
-    let mut limit = RateLimit::new(WS_PER_SECOND, WS_BURST);
+    let limit = rate::websocket_limit();
     let mut strikes = 0;
     if socket.send(Message::Text(first.into())).await.is_ok() {
         loop {
             let outgoing = tokio::select! {
                 incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Text(_) | Message::Binary(_))) if !limit.allow() => {
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) if limit.check().is_err() => {
                         strikes += 1;
                         if strikes >= WS_STRIKES {
                             let close = CloseFrame { code: 1008, reason: "too many messages".into() };
