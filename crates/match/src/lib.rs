@@ -11,8 +11,8 @@
 //! the results mean.
 
 mod adjudication;
-pub mod label;
 mod clock;
+pub mod label;
 mod openings;
 mod play;
 mod records_out;
