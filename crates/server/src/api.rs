@@ -1,11 +1,12 @@
 //! The HTTP side of the JSON API: routes, bodies read within limits, JSON
 //! errors. What each call does is in `service.rs`.
 
+use super::app::{blocking, App};
 use super::assets;
-use super::rate::{HTTP_PER_SECOND, HTTP_QUOTA};
+use super::rate::HTTP_PER_SECOND;
 use super::refusal::Refusal;
 use super::requests::{ChangeRequest, MoveRequest, ResignRequest, UndoRequest};
-use super::service::{Games, NewGame};
+use super::service::NewGame;
 use super::state;
 use super::ws;
 use axum::body::{to_bytes, Body};
@@ -15,15 +16,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::watch;
 
 /// The largest JSON body of a move, undo, resignation or new game. Real
 /// ones are under 1 KiB; headers for a new game fit easily.
@@ -31,62 +27,6 @@ pub const JSON_LIMIT: usize = 64 << 10;
 /// The largest record to import: real records are some kilobytes, the
 /// longest with comments a few hundred.
 pub const IMPORT_LIMIT: usize = 4 << 20;
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct App {
-    /// The games.
-    pub games: Arc<Games>,
-    /// Becomes `true` when the server is stopping (WebSockets close then).
-    pub shutdown: watch::Receiver<bool>,
-    /// The `host:port` names this server answers to (see [`guard`]);
-    /// `None` when it listens beyond loopback (`--listen`), where any name
-    /// may be the machine's.
-    pub hosts: Option<Arc<Vec<String>>>,
-    /// Each connection's rate limit, by its peer address and port.
-    pub limits: Arc<Limits>,
-}
-
-/// The rate limits of the open connections: a bucket per peer address and
-/// port, that is per connection.
-pub struct Limits {
-    buckets: DefaultKeyedRateLimiter<SocketAddr>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            buckets: RateLimiter::keyed(HTTP_QUOTA),
-        }
-    }
-}
-
-/// Beyond this many remembered connections, those whose bucket is full
-/// again (as a new one would be) are forgotten (their port may be reused).
-const REMEMBERED_CONNECTIONS: usize = 4096;
-
-impl Limits {
-    /// Whether the connection from `peer` may make a request now; if not,
-    /// how long until it may.
-    fn allow(&self, peer: SocketAddr) -> Result<(), Duration> {
-        if self.buckets.len() >= REMEMBERED_CONNECTIONS {
-            self.buckets.retain_recent();
-        }
-        self.buckets
-            .check_key(&peer)
-            .map_err(|refused| refused.wait_time_from(DefaultClock::default().now()))
-    }
-}
-
-impl App {
-    /// The names a server on loopback `port` answers to.
-    pub fn loopback_hosts(port: u16) -> Vec<String> {
-        ["127.0.0.1", "localhost", "[::1]"]
-            .iter()
-            .map(|host| format!("{host}:{port}"))
-            .collect()
-    }
-}
 
 /// The whole application: API, WebSocket and the page.
 pub fn router(app: App) -> Router {
@@ -165,16 +105,6 @@ async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Resu
     serde_json::from_slice(&bytes).map_err(|e| {
         Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
     })
-}
-
-/// Runs `work`, which may wait for the database, on tokio's blocking
-/// threads, so that the async threads keep serving other requests.
-pub async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
-) -> Result<T, Refusal> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|_| Err(Refusal::internal("The request failed inside the server.")))
 }
 
 fn created(state: state::GameState) -> Response {

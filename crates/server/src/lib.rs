@@ -3,7 +3,8 @@
 //! `docs/API.md`. The server is authoritative: the rules library decides
 //! every move; the page shows what the server says.
 //!
-//! One file per concern: `api` (HTTP routes and limits), `ws` (WebSocket),
+//! One file per concern: `app` (what handlers share), `api` (HTTP routes
+//! and limits), `ws` (WebSocket),
 //! `service` (creating, importing and changing games), `turns` (moves,
 //! takebacks, resignations), `background` (watchers, flags, the computer's
 //! turn), `requests` (the changes players send), `refusal` (errors),
@@ -16,6 +17,7 @@
 //! `computer` (the engine as opponent), `assets` (the page).
 
 mod api;
+mod app;
 mod assets;
 mod background;
 mod clock;
@@ -185,11 +187,11 @@ async fn serve(
         open_browser(&url);
     }
     let (stop, stopping) = watch::channel(false);
-    let app = api::router(api::App {
+    let app = api::router(app::App {
         games,
         shutdown: stopping.clone(),
         hosts: args.listen.is_loopback().then(|| {
-            let mut hosts = api::App::loopback_hosts(port);
+            let mut hosts = app::App::loopback_hosts(port);
             hosts.push(format!("{shown}:{port}"));
             Arc::new(hosts)
         }),

@@ -5,7 +5,7 @@
 //!
 //! The buckets are governor's (GCRA, which decides as a token bucket of
 //! `burst` tokens refilled at `per_second` does): a keyed limiter for the
-//! HTTP connections, by peer address and port (`api::Limits`), and a
+//! HTTP connections, by peer address and port (`app::Limits`), and a
 //! direct one per WebSocket.
 
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};

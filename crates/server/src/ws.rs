@@ -1,7 +1,7 @@
 //! `GET /api/games/{id}/ws`: the game's state now and after every change,
 //! and moves, undos and resignations sent the other way.
 
-use super::api::{blocking, App};
+use super::app::{blocking, App};
 use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
 use super::requests::ChangeRequest;
