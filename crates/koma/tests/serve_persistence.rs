@@ -7,6 +7,8 @@
 #[allow(dead_code)]
 mod serve_client;
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use serve_client::{start_with, usi_list, Client, Server};
 use std::collections::hash_map::RandomState;
@@ -45,27 +47,12 @@ impl Drop for TempDir {
     }
 }
 
-/// A small random number generator (xorshift), seeded anew each run; the
-/// seed is printed so that a failure can be replayed by reading it.
-struct Rng(u64);
-
-impl Rng {
-    fn new(what: &str) -> Rng {
-        let seed = RandomState::new().hash_one(what) | 1;
-        eprintln!("{what}: seed {seed}");
-        Rng(seed)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
+/// A random number generator seeded anew each run; the seed is printed so
+/// that a failure can be replayed by seeding it the same.
+fn seeded_rng(what: &str) -> ChaCha8Rng {
+    let seed = RandomState::new().hash_one(what);
+    eprintln!("{what}: seed {seed}");
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
 fn serve(db: &Path) -> Server {
@@ -240,14 +227,18 @@ const VARIANTS: [&str; 4] = ["spear", "minishogi", "shogi", "pawns"];
 /// replacing a finished game by a new one, until the server stops
 /// answering. Returns every game (old and new) with its last acknowledged
 /// state, and how many moves were acknowledged.
-fn play_until_killed(server: Client, mut games: Vec<Tracked>, mut rng: Rng) -> (Vec<Tracked>, u64) {
+fn play_until_killed(
+    server: Client,
+    mut games: Vec<Tracked>,
+    mut rng: ChaCha8Rng,
+) -> (Vec<Tracked>, u64) {
     let mut acknowledged = 0;
     let mut playing: Vec<usize> = (0..games.len())
         .filter(|&i| games[i].state["outcome"].is_null())
         .collect();
     loop {
         if playing.is_empty() {
-            let variant = VARIANTS[rng.below(4) as usize];
+            let variant = VARIANTS[rng.random_range(0..4)];
             let Ok(reply) = server.try_post("/api/games", &json!({ "variant": variant })) else {
                 return (games, acknowledged);
             };
@@ -265,7 +256,7 @@ fn play_until_killed(server: Client, mut games: Vec<Tracked>, mut rng: Rng) -> (
             playing.push(games.len() - 1);
             continue;
         }
-        let slot = rng.below(playing.len() as u64) as usize;
+        let slot = rng.random_range(0..playing.len());
         let game = &mut games[playing[slot]];
         let legal = game.state["legalMoves"].as_array().unwrap();
         let finished = !game.state["outcome"].is_null() || legal.is_empty();
@@ -273,7 +264,7 @@ fn play_until_killed(server: Client, mut games: Vec<Tracked>, mut rng: Rng) -> (
             playing.swap_remove(slot);
             continue;
         }
-        let chosen = legal[rng.below(legal.len() as u64) as usize].clone();
+        let chosen = legal[rng.random_range(0..legal.len())].clone();
         let ply = game.state["ply"].as_u64().unwrap();
         let body = json!({ "move": chosen, "ply": ply });
         let Ok(reply) = server.try_post(&format!("/api/games/{}/moves", game.id), &body) else {
@@ -330,7 +321,7 @@ fn no_acknowledged_move_is_lost_when_killed_at_random_moments_under_load() {
     const ROUNDS: usize = 8;
     let dir = TempDir::new("load");
     let db = dir.db();
-    let mut rng = Rng::new("kill -9 under load");
+    let mut rng = seeded_rng("kill -9 under load");
     let mut groups: Vec<Vec<Tracked>> = vec![Vec::new(); THREADS];
     let (mut total, mut in_flight) = (0, 0);
     for round in 0..ROUNDS {
@@ -338,11 +329,11 @@ fn no_acknowledged_move_is_lost_when_killed_at_random_moments_under_load() {
         for games in &mut groups {
             in_flight += check_nothing_lost(&server, games);
         }
-        let pause = Duration::from_millis(150 + rng.below(1200));
+        let pause = Duration::from_millis(150 + rng.random_range(0..1200));
         let players: Vec<_> = groups
             .drain(..)
             .map(|games| {
-                let (client, rng) = (server.client(), Rng(rng.next() | 1));
+                let (client, rng) = (server.client(), ChaCha8Rng::seed_from_u64(rng.random()));
                 std::thread::spawn(move || play_until_killed(client, games, rng))
             })
             .collect();

@@ -12,10 +12,11 @@
 //! ```
 
 use crate::kanji;
-use crate::kif::read::{ending_of, parse_destination, MoveSpec, Origin};
+use crate::kif::read::ending_of;
+use crate::kif::written_move::{parse_destination, MoveSpec, Origin};
 use crate::kif::{KifError, KifErrorKind, Line, Reader};
 use crate::record::{Ending, Record};
-use koma_rules::{Color, Move, Position, PromotionRule, ShogiPosition, ShogiVariant, Square};
+use koma_rules::{Color, ShogiPosition, ShogiVariant};
 
 /// The marks that start a move and the side they name.
 const MARKS: [(char, Color); 5] = [
@@ -130,95 +131,6 @@ fn parse_move<V: ShogiVariant>(text: &str) -> Option<MoveSpec> {
         promote,
         origin,
     })
-}
-
-/// The one legal move a KI2 move (without origin) can be, or why none or
-/// several are.
-pub(crate) fn resolve<V: ShogiVariant>(
-    position: &ShogiPosition<V>,
-    spec: &MoveSpec,
-    to: Square,
-    words: &str,
-) -> Result<Move, String> {
-    let turn = position.turn();
-    let legal = position.legal_moves();
-    let mut board: Vec<(Square, bool)> = legal
-        .iter()
-        .filter_map(|m| match *m {
-            Move::Board {
-                from,
-                to: target,
-                promote,
-            } if target == to && position.piece_at(from).map(|p| p.role) == Some(spec.role) => {
-                Some((from, promote))
-            }
-            _ => None,
-        })
-        .collect();
-    let wanted = spec.promote.unwrap_or(false);
-    let with_flag: Vec<(Square, bool)> = board.iter().copied().filter(|c| c.1 == wanted).collect();
-    board = if with_flag.is_empty()
-        && spec.promote.is_none()
-        && V::SPEC.promotion == PromotionRule::OnArrival
-    {
-        board
-    } else {
-        with_flag
-    };
-    let drop = Move::Drop {
-        role: spec.role,
-        to,
-    };
-    if board.is_empty() {
-        return if legal.contains(&drop) && spec.promote.is_none() {
-            Ok(drop)
-        } else {
-            Err(format!(
-                "no {} can move to {}",
-                kanji::piece_name(V::VARIANT, spec.role),
-                to
-            ))
-        };
-    }
-    let ahead = |from: Square| match turn {
-        Color::Sente => (from.rank() as i8) - (to.rank() as i8),
-        Color::Gote => (to.rank() as i8) - (from.rank() as i8),
-    };
-    // Seen from the mover, right is towards file 1 for Sente, file 9 for Gote.
-    let rightness = |from: Square| match turn {
-        Color::Sente => -(from.file() as i8),
-        Color::Gote => from.file() as i8,
-    };
-    let mut candidates: Vec<Square> = board.iter().map(|c| c.0).collect();
-    for word in ["上", "行", "入", "引", "寄", "直"] {
-        if words.contains(word) {
-            candidates.retain(|&from| match word {
-                "上" | "行" | "入" => ahead(from) > 0,
-                "引" => ahead(from) < 0,
-                "寄" => ahead(from) == 0,
-                _ => ahead(from) > 0 && from.file() == to.file(),
-            });
-        }
-    }
-    for (word, sign) in [("右", 1), ("左", -1)] {
-        if words.contains(word) {
-            if let Some(best) = candidates.iter().map(|&from| sign * rightness(from)).max() {
-                candidates.retain(|&from| sign * rightness(from) == best);
-            }
-        }
-    }
-    match candidates.as_slice() {
-        [from] => Ok(Move::Board {
-            from: *from,
-            to,
-            promote: board.iter().any(|c| c.0 == *from && c.1),
-        }),
-        [] => Err(format!("no piece fits {words:?}")),
-        _ => Err(format!(
-            "{} pieces can move there; the record does not say which",
-            candidates.len()
-        )),
-    }
 }
 
 impl<V: ShogiVariant> Reader<V> {

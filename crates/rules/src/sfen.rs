@@ -1,4 +1,6 @@
 //! SFEN, the shogi family's position notation: `board turn hands [move]`.
+//! A [`ShogiPosition`]'s start (its game's SFEN) and its `Debug` text are
+//! SFEN too, and so are defined here.
 
 use crate::color::Color;
 use crate::role::{Piece, Role};
@@ -395,6 +397,27 @@ pub fn write_sfen<V: ShogiVariant>(position: &ShogiPosition<V>) -> String {
     out.push(' ');
     out.push_str(&position.move_number().to_string());
     out
+}
+
+impl<V: ShogiVariant> ShogiPosition<V> {
+    /// The game's start position.
+    pub fn start() -> Self {
+        parse_sfen::<V>(V::SPEC.start).expect("start positions are valid")
+    }
+}
+
+/// A position shows as its SFEN.
+impl<V: ShogiVariant> fmt::Debug for ShogiPosition<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", write_sfen(self))
+    }
+}
+
+/// The start position.
+impl<V: ShogiVariant> Default for ShogiPosition<V> {
+    fn default() -> Self {
+        Self::start()
+    }
 }
 
 #[cfg(test)]

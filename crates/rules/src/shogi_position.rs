@@ -115,11 +115,6 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         }
     }
 
-    /// The game's start position.
-    pub fn start() -> Self {
-        crate::sfen::parse_sfen::<V>(V::SPEC.start).expect("start positions are valid")
-    }
-
     /// The side to move.
     #[inline(always)]
     pub fn turn(&self) -> Color {
@@ -572,17 +567,5 @@ impl<V: ShogiVariant> Eq for ShogiPosition<V> {}
 impl<V: ShogiVariant> Hash for ShogiPosition<V> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
-    }
-}
-
-impl<V: ShogiVariant> fmt::Debug for ShogiPosition<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::sfen::write_sfen(self))
-    }
-}
-
-impl<V: ShogiVariant> Default for ShogiPosition<V> {
-    fn default() -> Self {
-        Self::start()
     }
 }

@@ -2,11 +2,10 @@
 //! positions reached by random play, also with pieces taken off the board
 //! (as static exchange evaluation does).
 
-mod common;
-
-use common::Rng;
 use koma_rules::{Bitboard, Position, ShogiPosition, ShogiVariant, Square};
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// The attackers by definition: every piece whose attack set holds `square`.
 fn attackers_by_definition<V: ShogiVariant>(
@@ -29,7 +28,7 @@ fn attackers_by_definition<V: ShogiVariant>(
 }
 
 fn attackers_agree<V: ShogiVariant>(seed: u64, plies: usize) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut position = ShogiPosition::<V>::start();
     for _ in 0..plies {
         let squares: Vec<Square> = (position.occupied() | !position.blockers())
@@ -46,7 +45,7 @@ fn attackers_agree<V: ShogiVariant>(seed: u64, plies: usize) {
         // Taking a piece off the occupancy is the same as taking it off the
         // board: sliders behind it now reach through.
         let pieces: Vec<Square> = position.occupied().iter().collect();
-        let removed = pieces[rng.below(pieces.len())];
+        let removed = pieces[rng.random_range(0..pieces.len())];
         let mut without = position;
         without.take(removed);
         let mut blockers = position.blockers();
@@ -63,7 +62,7 @@ fn attackers_agree<V: ShogiVariant>(seed: u64, plies: usize) {
         if legal.is_empty() {
             break;
         }
-        position.play_unchecked(legal[rng.below(legal.len())]);
+        position.play_unchecked(legal[rng.random_range(0..legal.len())]);
     }
 }
 

@@ -1,14 +1,13 @@
 //! `generate_captures` lists exactly the legal moves onto an enemy piece,
 //! on positions reached by random play in each shogi-like game.
 
-mod common;
-
-use common::Rng;
 use koma_rules::{Move, Position, ShogiPosition, ShogiVariant};
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn captures_agree<V: ShogiVariant>(seed: u64, plies: usize, fen: Option<&str>) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut position = match fen {
         Some(text) => ShogiPosition::<V>::from_text(text).expect("test positions parse"),
         None => ShogiPosition::<V>::start(),
@@ -35,10 +34,10 @@ fn captures_agree<V: ShogiVariant>(seed: u64, plies: usize, fen: Option<&str>) {
             break;
         }
         // Prefer captures, so hands fill and positions get sharp.
-        let pick = if !captures.is_empty() && rng.below(3) == 0 {
-            captures[rng.below(captures.len())]
+        let pick = if !captures.is_empty() && rng.random_range(0..3) == 0 {
+            captures[rng.random_range(0..captures.len())]
         } else {
-            legal[rng.below(legal.len())]
+            legal[rng.random_range(0..legal.len())]
         };
         position.play_unchecked(pick);
     }

@@ -39,6 +39,8 @@ use koma_engine::{Engine, Evaluate, Limits, Score, SearchControl, Value};
 use koma_rules::{
     Color, Game, Minishogi, MoveList, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
 };
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, BufWriter, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -88,13 +90,6 @@ fn generate(args: &[String]) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 fn play_games<V: ShogiVariant>(
     games: usize,
     nodes: u64,
@@ -112,8 +107,9 @@ fn play_games<V: ShogiVariant>(
                     if index >= games {
                         break;
                     }
-                    let mut random = (seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9);
-                    random |= 1;
+                    let mut random = ChaCha8Rng::seed_from_u64(
+                        (seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9),
+                    );
                     let (positions, result) = play_game::<V>(&mut engine, nodes, &mut random);
                     let mut out = out.lock().expect("no writer panics");
                     for (position, value) in positions {
@@ -146,17 +142,17 @@ type Scored<V> = (ShogiPosition<V>, Option<Value>);
 fn play_game<V: ShogiVariant>(
     engine: &mut Engine<ShogiPosition<V>>,
     nodes: u64,
-    random: &mut u64,
+    random: &mut ChaCha8Rng,
 ) -> (Vec<Scored<V>>, f64) {
     engine.clear();
     let mut game = Game::new(ShogiPosition::<V>::start());
-    let opening = 4 + xorshift(random) % 5;
+    let opening = random.random_range(4..=8);
     for _ in 0..opening {
         let moves = game.position().legal_moves();
         if moves.is_empty() || game.outcome().is_some() {
             break;
         }
-        let m = moves[(xorshift(random) % moves.len() as u64) as usize];
+        let m = moves[random.random_range(0..moves.len())];
         game.play(m).expect("legal moves play");
     }
     let mut kept = Vec::new();

@@ -2,8 +2,7 @@
 //! loses on its target square once both sides have captured there with
 //! their least valuable pieces, as long as capturing pays.
 
-use super::shogi::KING_VALUE;
-use super::shogi_weights::{weights, Weights};
+use super::shogi_weights::{weights, Weights, KING_VALUE};
 use crate::score::Value;
 use koma_rules::{Color, Move, Role, ShogiPosition, ShogiVariant, Square};
 

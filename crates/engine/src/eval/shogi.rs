@@ -12,8 +12,7 @@ use koma_rules::{
     Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
 };
 
-/// The value [`Evaluate::captured_value`] gives a captured king (Spear).
-pub const KING_VALUE: Value = 20_000;
+pub use super::shogi_weights::KING_VALUE;
 
 fn distance(a: Square, b: Square) -> usize {
     a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())) as usize

@@ -68,6 +68,11 @@ pub struct Weights {
     pub open_square_per_hand_piece: Value,
 }
 
+/// What a captured king is worth (Spear, where kings are captured): in
+/// [`Evaluate::captured_value`](super::Evaluate::captured_value) and in
+/// static exchanges, where it outweighs every other piece. Not tuned.
+pub const KING_VALUE: Value = 20_000;
+
 /// The set for `variant`'s game; standard shogi's for the 9×9 variants.
 pub const fn weights(variant: Variant) -> &'static Weights {
     match variant {

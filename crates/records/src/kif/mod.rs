@@ -22,6 +22,7 @@
 pub(crate) mod read;
 mod setup;
 mod write;
+pub(crate) mod written_move;
 
 pub use read::{read, variant};
 pub(crate) use read::{Line, Reader};

@@ -3,10 +3,11 @@
 //! position.
 
 use super::setup::{self, Diagram};
+use super::written_move::{board_square, parse_destination, resolve, MoveSpec, Origin};
 use super::{KifError, KifErrorKind};
 use crate::kanji;
 use crate::record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};
-use koma_rules::{Color, Move, PromotionRule, Role, ShogiPosition, ShogiVariant, Square, Variant};
+use koma_rules::{Color, Move, ShogiPosition, ShogiVariant, Square, Variant};
 use std::time::Duration;
 
 /// One line of the text, without its line end.
@@ -127,24 +128,6 @@ pub(crate) fn ending_of(text: &str) -> Option<(Ending, usize)> {
         .filter(|(word, _)| text.starts_with(word))
         .max_by_key(|(word, _)| word.len())
         .map(|(word, ending)| (*ending, word.len()))
-}
-
-/// Where a written move comes from.
-pub(crate) enum Origin {
-    Square(Square),
-    Drop,
-    /// KI2: no origin, perhaps words such as `右` or `上` to tell which.
-    Relative(String),
-}
-
-/// A move as written, before it is checked in its position.
-pub(crate) struct MoveSpec {
-    /// `None` for `同` (the previous move's destination).
-    pub to: Option<Square>,
-    pub role: Role,
-    /// `Some(true)` for `成`, `Some(false)` for `不成`.
-    pub promote: Option<bool>,
-    pub origin: Origin,
 }
 
 /// A line of play being read: the main line or a variation.
@@ -462,72 +445,6 @@ fn variations<V: ShogiVariant>(
     out
 }
 
-/// The legal move `spec` writes in `position`, or why there is none.
-fn resolve<V: ShogiVariant>(
-    position: &ShogiPosition<V>,
-    spec: &MoveSpec,
-    to: Square,
-) -> Result<Move, String> {
-    use koma_rules::Position;
-    let name = |role| kanji::piece_name(V::VARIANT, role);
-    let m = match &spec.origin {
-        Origin::Drop => {
-            if spec.promote.is_some() {
-                return Err("a drop cannot promote".into());
-            }
-            Move::Drop {
-                role: spec.role,
-                to,
-            }
-        }
-        Origin::Square(from) => {
-            match position.piece_at(*from) {
-                Some(piece) if piece.color == position.turn() && piece.role == spec.role => {}
-                Some(piece) if piece.color == position.turn() => {
-                    return Err(format!(
-                        "the piece on {} is {}, not {}",
-                        from,
-                        name(piece.role),
-                        name(spec.role)
-                    ))
-                }
-                _ => {
-                    return Err(format!(
-                        "no {} of the side to move on {}",
-                        name(spec.role),
-                        from
-                    ))
-                }
-            }
-            let m = Move::Board {
-                from: *from,
-                to,
-                promote: spec.promote == Some(true),
-            };
-            let promoting = Move::Board {
-                from: *from,
-                to,
-                promote: true,
-            };
-            // Where promotion happens on arrival, records need not say 成.
-            if V::SPEC.promotion == PromotionRule::OnArrival
-                && spec.promote.is_none()
-                && !position.is_legal(m)
-                && position.is_legal(promoting)
-            {
-                promoting
-            } else {
-                m
-            }
-        }
-        Origin::Relative(words) => crate::ki2::resolve(position, spec, to, words)?,
-    };
-    match position.why_illegal(m) {
-        None => Ok(m),
-        Some(reason) => Err(reason.to_string()),
-    }
-}
-
 /// Reads a KIF record of game `V` (shogi, minishogi or Spear).
 pub fn read<V: ShogiVariant>(text: &str) -> Result<Record<ShogiPosition<V>>, KifError> {
     Reader::<V>::new().read_text(text, |reader, line| {
@@ -606,23 +523,6 @@ fn parse_move<V: ShogiVariant>(text: &str) -> Option<(MoveSpec, &str)> {
         },
         rest,
     ))
-}
-
-/// `７六` or `同` / `同　`: the destination, `None` for the previous one.
-pub(crate) fn parse_destination<V: ShogiVariant>(text: &str) -> Option<(Option<Square>, &str)> {
-    if let Some(rest) = text.strip_prefix('同') {
-        return Some((None, rest.trim_start_matches(['　', ' '])));
-    }
-    let mut chars = text.chars();
-    let file = kanji::parse_file_digit(chars.next()?)?;
-    let rank = kanji::parse_rank_numeral(chars.next()?)?;
-    Some((Some(board_square::<V>(file, rank)?), chars.as_str()))
-}
-
-fn board_square<V: ShogiVariant>(file: u8, rank: u8) -> Option<Square> {
-    (file < V::SPEC.files && rank < V::SPEC.ranks)
-        .then(|| Square::from_coords(file, rank))
-        .flatten()
 }
 
 /// The time column `( 0:16/00:00:16)` and a `+` (variations follow): the

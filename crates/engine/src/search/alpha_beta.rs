@@ -1,0 +1,279 @@
+//! The search of a node below the root: a principal variation search with
+//! mate distance pruning, the transposition table, reverse futility and
+//! null-move pruning, singular extensions (see [`super::singular`]), static
+//! exchange, late move and futility pruning, late move reductions, and the
+//! history's reward for a quiet move that cuts off.
+
+use super::singular::Singular;
+use super::worker::Worker;
+use crate::eval::Evaluate;
+use crate::history::{piece_square, PieceSquare};
+use crate::movepick::MovePicker;
+use crate::params::*;
+use crate::score::*;
+use crate::tt::Bound;
+use arrayvec::ArrayVec;
+use koma_rules::{Color, Move, MoveList};
+
+impl<P: Evaluate> Worker<'_, P> {
+    pub(super) fn search(
+        &mut self,
+        position: &P,
+        mut depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if let Some(value) = self.known(position, ply) {
+            return value;
+        }
+        if let Some(value) = self.repetition() {
+            return value;
+        }
+        if ply >= MAX_PLY - 2 {
+            return position.evaluate();
+        }
+        // Mate distance pruning: no line here can beat a mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_danger = position.in_danger();
+        if in_danger && (ply as i32) < 2 * self.root_depth {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence_known(position, alpha, beta, ply, in_danger, true);
+        }
+        if self.stopped {
+            return DRAW;
+        }
+        let hash = position.hash();
+        let excluded = self.excluded[ply];
+        let hit = self.table.probe(hash);
+        if let Some(hit) = hit {
+            let value = from_table(hit.value, ply);
+            // Without the excluded move the table's value is not this node's.
+            if !pv_node && hit.depth >= depth && excluded.is_none() {
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if usable {
+                    return value;
+                }
+            }
+        }
+        let eval = if in_danger {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| position.evaluate(), |hit| hit.eval)
+        };
+        self.evals[ply] = eval;
+        let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
+
+        if !pv_node && !in_danger && !is_mate(beta) && excluded.is_none() {
+            // Reverse futility: far enough above beta that a quiet move
+            // will not bring it down.
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * P::MARGIN_SCALE * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will.
+            if P::NULL_MOVE && depth >= 3 && eval >= beta && !self.null_at[ply] {
+                if let Some(child) = position.null_move() {
+                    let reduction = NULL_BASE_REDUCTION
+                        + depth / 4
+                        + ((eval - beta) / (NULL_MARGIN_PER_PLY * P::MARGIN_SCALE)).min(2);
+                    self.count_node();
+                    self.push(&child);
+                    self.null_at[ply + 1] = true;
+                    self.moved[ply] = None;
+                    let value =
+                        -self.search(&child, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+                    self.null_at[ply + 1] = false;
+                    self.pop();
+                    if self.stopped {
+                        return DRAW;
+                    }
+                    if value >= beta {
+                        return if is_mate(value) { beta } else { value };
+                    }
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        position.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            return Self::terminal(position, ply);
+        }
+        let table_move = hit
+            .and_then(|hit| hit.best_move)
+            .filter(|m| moves.contains(m));
+        let previous = ply.checked_sub(1).and_then(|parent| self.moved[parent]);
+        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply, previous);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let original_alpha = alpha;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        while let Some((m, order)) = picker.next() {
+            if Some(m) == excluded {
+                continue;
+            }
+            let mut extension = 0;
+            if P::SINGULAR_EXTENSION && Some(m) == table_move && excluded.is_none() {
+                match self.singular(position, hit, m, depth, beta, ply) {
+                    Singular::Extend => extension = 1,
+                    Singular::Cut(value) => return value,
+                    Singular::No => {}
+                }
+                if self.stopped {
+                    return DRAW;
+                }
+            }
+            let quiet = position.captured_value(m) == 0 && position.promotion_gain(m) == 0;
+            let mut child = *position;
+            child.play_unchecked(m);
+            let gives_check = child.in_danger();
+            // Moves that lose material by static exchange, at shallow depth:
+            // captures and checks past a margin growing with depth, other
+            // quiet moves past one growing with its square.
+            if !pv_node
+                && !in_danger
+                && best > -MATE_BOUND
+                && searched > 0
+                && depth <= SEE_MAX_DEPTH
+            {
+                let margin = if quiet && !gives_check {
+                    SEE_QUIET_MARGIN * P::MARGIN_SCALE * depth * depth
+                } else {
+                    SEE_CAPTURE_MARGIN * P::MARGIN_SCALE * depth
+                };
+                // Ordering found a winning capture already: it loses nothing.
+                if !MovePicker::is_winning_capture_score(order) && !position.see_ge(m, -margin) {
+                    continue;
+                }
+            }
+            let quiet_non_check = quiet && !gives_check;
+            if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
+                // Late move pruning and futility: at shallow depth, late
+                // quiet moves rarely matter.
+                let late = LMP_BASE + depth * depth * if improving { 2 } else { 1 };
+                if depth <= LMP_MAX_DEPTH && searched as i32 >= late {
+                    continue;
+                }
+                if depth <= FUTILITY_MAX_DEPTH
+                    && eval + (FUTILITY_MARGIN * depth + FUTILITY_BASE) * P::MARGIN_SCALE <= alpha
+                {
+                    continue;
+                }
+            }
+            self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
+            self.count_node();
+            self.push(&child);
+            let value = if searched == 0 {
+                -self.search(&child, depth - 1 + extension, -beta, -alpha, ply + 1)
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
+                    reduction = lmr(depth, searched);
+                    reduction += !improving as i32;
+                    reduction -= pv_node as i32;
+                    reduction -= MovePicker::is_killer_score(order) as i32;
+                    if order > 4_000 {
+                        reduction -= 1;
+                    } else if order < -4_000 {
+                        reduction += 1;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
+                }
+                let mut value =
+                    -self.search(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if value > alpha && reduction > 0 {
+                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if value > alpha && value < beta && pv_node {
+                    value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                value
+            };
+            self.pop();
+            if self.stopped {
+                return DRAW;
+            }
+            searched += 1;
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    alpha = value;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if value >= beta {
+                        if quiet {
+                            self.reward_quiet(position, m, &quiets_tried, depth, ply, previous);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A search without one move says nothing about the node.
+        if excluded.is_some() {
+            return best;
+        }
+        self.table.store(
+            hash,
+            best_move.or(table_move),
+            to_table(best, ply),
+            if in_danger { 0 } else { eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        position: &P,
+        m: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        previous: Option<PieceSquare>,
+    ) {
+        let us: Color = position.turn();
+        let bonus = (depth * depth * 16).min(2000);
+        self.history.add_killer(ply, m);
+        self.history
+            .update(us, position.mover_kind(m), m, bonus, previous);
+        for &other in tried {
+            self.history
+                .update(us, position.mover_kind(other), other, -bonus, previous);
+        }
+    }
+}
+
+/// The late move reduction for the `searched`-th move at `depth`.
+fn lmr(depth: i32, searched: usize) -> i32 {
+    let value = LMR_BASE + (depth as f64).ln() * (searched as f64).ln() / LMR_DIVISOR;
+    value as i32
+}

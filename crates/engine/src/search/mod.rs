@@ -1,0 +1,206 @@
+//! The search: iterative deepening over a principal variation search with
+//! aspiration windows, a transposition table, null-move pruning, late move
+//! reductions, and a quiescence search of captures.
+//!
+//! [`Engine`] holds what lasts from move to move and starts each search;
+//! a `Worker` (`worker`) holds one search's state, and the search is its
+//! methods, one concern to a file: the root (`root`: iterative deepening,
+//! aspiration, MultiPV), a node below it (`alpha_beta`: pruning,
+//! reductions, extensions), the singular extension's test (`singular`)
+//! and quiescence (`quiescence`).
+
+mod alpha_beta;
+mod control;
+mod info;
+mod quiescence;
+mod root;
+mod singular;
+mod worker;
+
+pub use control::SearchControl;
+pub use info::{Info, SearchResult};
+
+use crate::eval::Evaluate;
+use crate::history::History;
+use crate::limits::{Limits, TimePlan};
+use crate::score::*;
+use crate::tt::TranspositionTable;
+use std::time::{Duration, Instant};
+use worker::{RootMove, Worker};
+
+/// Options that last beyond one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Kept back from every move for communication delays.
+    pub move_overhead: Duration,
+    /// Playing strength, 1 (weakest) to 20 (full strength).
+    pub skill: u8,
+    /// How many best lines to search and report.
+    pub multipv: u32,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            move_overhead: Duration::from_millis(50),
+            skill: crate::skill::MAX_SKILL,
+            multipv: 1,
+        }
+    }
+}
+
+/// A computer player for one game: the search with its memory (table and
+/// history), which persists from move to move.
+pub struct Engine<P: Evaluate> {
+    table: TranspositionTable,
+    history: History,
+    /// Options; change them between searches.
+    pub options: EngineOptions,
+    random: u64,
+    game: std::marker::PhantomData<P>,
+}
+
+impl<P: Evaluate> Engine<P> {
+    /// An engine with a transposition table of `hash_megabytes` MiB.
+    pub fn new(hash_megabytes: usize) -> Engine<P> {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9e37_79b9, |d| d.as_nanos() as u64);
+        Engine {
+            table: TranspositionTable::new(hash_megabytes),
+            history: History::default(),
+            options: EngineOptions::default(),
+            random: seed | 1,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// Resizes the transposition table (which empties it).
+    pub fn set_hash_size(&mut self, megabytes: usize) {
+        self.table = TranspositionTable::new(megabytes);
+    }
+
+    /// Seeds the randomness used by weaker skill levels (for repeatable tests).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.random = seed | 1;
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.clear();
+    }
+
+    /// Searches the last of `positions` (the game so far, for repetitions)
+    /// within `limits`, reporting progress to `report`.
+    ///
+    /// ```
+    /// use koma_engine::{Engine, Limits, SearchControl};
+    /// use koma_rules::{Position, SpearPosition};
+    ///
+    /// let mut engine = Engine::new(16);
+    /// let start = SpearPosition::start();
+    /// let result = engine.search(&[start], &Limits::depth(4), &SearchControl::default(), &mut |_| {});
+    /// assert!(start.is_legal(result.best_move.unwrap()));
+    /// ```
+    pub fn search(
+        &mut self,
+        positions: &[P],
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let Some(root) = positions.last() else {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: Score::Centipawns(0),
+                depth: 0,
+                nodes: 0,
+                time: Duration::ZERO,
+            };
+        };
+        let skill = crate::skill::Skill::new(self.options.skill);
+        let mut limits = limits.clone();
+        skill.restrict(&mut limits);
+        let multipv = self.options.multipv.max(skill.multipv());
+        let moves_left = (P::TYPICAL_PLIES_LEFT / 2).max(8);
+        let plan = TimePlan::new(&limits, self.options.move_overhead, moves_left);
+        self.table.new_search();
+        self.history.clear_killers();
+        let legal = root.legal_moves();
+        let root_moves = legal
+            .iter()
+            .map(|&m| RootMove {
+                m,
+                value: -INFINITE,
+                previous_value: -INFINITE,
+                pv: vec![m],
+            })
+            .collect::<Vec<_>>();
+        let mut worker = Worker {
+            table: &mut self.table,
+            history: &mut self.history,
+            control,
+            start,
+            clock_start: (!limits.ponder).then_some(start),
+            plan,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys: positions.iter().map(|p| p.hash()).collect(),
+            checks: positions.iter().map(|p| p.is_check()).collect(),
+            evals: [0; MAX_PLY + 4],
+            null_at: [false; MAX_PLY + 4],
+            moved: [None; MAX_PLY + 4],
+            excluded: [None; MAX_PLY + 4],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            root_moves,
+            root_depth: 0,
+            game: std::marker::PhantomData,
+        };
+        let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
+        let nodes = worker.nodes;
+        let mut chosen = worker.root_moves.first().cloned();
+        if skill.is_limited() {
+            let lines = multipv.min(worker.root_moves.len() as u32) as usize;
+            if lines > 1 {
+                let index = skill.pick(
+                    &worker.root_moves[..lines]
+                        .iter()
+                        .map(|r| r.value)
+                        .collect::<Vec<_>>(),
+                    &mut self.random,
+                );
+                chosen = Some(worker.root_moves[index].clone());
+            }
+        }
+        let time = start.elapsed();
+        match chosen {
+            Some(root_move) => SearchResult {
+                best_move: Some(root_move.m),
+                ponder_move: root_move.pv.get(1).copied(),
+                score: Score::from_value(if root_move.value == -INFINITE {
+                    value
+                } else {
+                    root_move.value
+                }),
+                depth,
+                nodes,
+                time,
+            },
+            None => SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: Score::from_value(value),
+                depth,
+                nodes,
+                time,
+            },
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The root of the search: iterative deepening, when a timed search stops
+//! deepening, aspiration windows around each line's previous value, the
+//! root moves searched and sorted (several lines for MultiPV), and the
+//! [`Info`] reported for them.
+
+use super::info::Info;
+use super::worker::Worker;
+use crate::eval::Evaluate;
+use crate::history::piece_square;
+use crate::limits::Limits;
+use crate::params::*;
+use crate::score::*;
+use crate::tt::Bound;
+use koma_rules::Move;
+use std::time::Duration;
+
+impl<P: Evaluate> Worker<'_, P> {
+    /// Iterative deepening; returns the last completed depth and value.
+    pub(super) fn iterate(
+        &mut self,
+        root: &P,
+        limits: &Limits,
+        multipv: usize,
+        report: &mut dyn FnMut(&Info),
+    ) -> (u32, Value) {
+        if self.root_moves.is_empty() {
+            let value = match root.outcome() {
+                Some(outcome) if outcome.winner == Some(root.turn()) => mate_in(0),
+                Some(outcome) if outcome.winner.is_some() => mated_in(0),
+                _ => DRAW,
+            };
+            return (0, value);
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let multipv = multipv.clamp(1, self.root_moves.len());
+        let mut completed = (0, -INFINITE);
+        let mut best_changes = 0u32;
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let previous_best = self.root_moves[0].m;
+            for root_move in &mut self.root_moves {
+                root_move.previous_value = root_move.value;
+            }
+            for line in 0..multipv {
+                self.search_line(root, depth as i32, line, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                break;
+            }
+            completed = (depth, self.root_moves[0].value);
+            self.report_lines(depth, multipv, report);
+            if self.stopped {
+                break;
+            }
+            if self.root_moves[0].m != previous_best {
+                best_changes += 1;
+            }
+            // Timed searches stop early: one legal move, a mate found, or
+            // too little time left for another iteration.
+            if limits.infinite || self.control.is_pondering() {
+                continue;
+            }
+            let value = self.root_moves[0].value;
+            if self.plan.soft.is_some() {
+                if self.root_moves.len() == 1 && depth >= 4 {
+                    break;
+                }
+                if is_mate(value) && (MATE - value.abs()) as u32 <= depth {
+                    break;
+                }
+            }
+            if let (Some(soft), Some(clock_start)) = (self.plan.soft, self.clock_start) {
+                let instability = 1.0 + 0.3 * best_changes.min(3) as f64;
+                let soft = soft.mul_f64(instability);
+                if clock_start.elapsed() > soft.mul_f64(0.6) {
+                    break;
+                }
+                best_changes = best_changes.saturating_sub(1);
+            }
+        }
+        // Stopped inside the first iteration: no searched value; the static
+        // evaluation stands in (never a mate score made of -INFINITE).
+        if completed.1 == -INFINITE {
+            completed.1 = if root.in_danger() {
+                DRAW
+            } else {
+                root.evaluate()
+            };
+        }
+        // A ponder search must not answer before `ponderhit` or `stop`.
+        while (limits.infinite || limits.ponder && self.control.is_pondering())
+            && !self.control.is_stopped()
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        completed
+    }
+
+    /// Searches root moves from `line` on with an aspiration window around
+    /// the line's previous value, and moves the best to position `line`.
+    fn search_line(&mut self, root: &P, depth: i32, line: usize, report: &mut dyn FnMut(&Info)) {
+        let previous = self.root_moves[line].previous_value;
+        let mut delta = ASPIRATION_WINDOW * P::MARGIN_SCALE;
+        let (mut alpha, mut beta) = if depth >= 4 && previous != -INFINITE && !is_mate(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let value = self.root_search(root, depth, alpha, beta, line);
+            self.root_moves[line..].sort_by_key(|r| std::cmp::Reverse(r.value));
+            if self.stopped {
+                return;
+            }
+            let bound = if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITE);
+                Bound::Upper
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.start.elapsed() > Duration::from_secs(2) {
+                let pv = self.root_moves[line].pv.clone();
+                report(&self.info(depth as u32, line, value, Some(bound), pv));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        root: &P,
+        depth: i32,
+        mut alpha: Value,
+        beta: Value,
+        line: usize,
+    ) -> Value {
+        let mut best = -INFINITE;
+        for root_move in &mut self.root_moves[line..] {
+            root_move.value = -INFINITE;
+        }
+        let in_danger = root.in_danger();
+        self.evals[0] = if in_danger {
+            -INFINITE
+        } else {
+            root.evaluate()
+        };
+        for index in line..self.root_moves.len() {
+            let m = self.root_moves[index].m;
+            self.moved[0] = Some(piece_square(root.mover_kind(m), m));
+            let mut child = *root;
+            child.play_unchecked(m);
+            self.count_node();
+            self.push(&child);
+            let value = if index == line {
+                -self.search(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut value = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if value > alpha && value < beta {
+                    value = -self.search(&child, depth - 1, -beta, -alpha, 1);
+                }
+                value
+            };
+            self.pop();
+            if self.stopped {
+                break;
+            }
+            let root_move = &mut self.root_moves[index];
+            if value > alpha || index == line {
+                root_move.value = value;
+                root_move.pv.clear();
+                root_move.pv.push(m);
+                root_move.pv.extend_from_slice(&self.pv[1]);
+            }
+            if value > best {
+                best = value;
+            }
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn info(
+        &self,
+        depth: u32,
+        line: usize,
+        value: Value,
+        bound: Option<Bound>,
+        pv: Vec<Move>,
+    ) -> Info {
+        let time = self.start.elapsed();
+        let nps = (self.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64;
+        Info {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv: line as u32 + 1,
+            score: Score::from_value(value),
+            bound,
+            nodes: self.nodes,
+            time,
+            nps,
+            hashfull: self.table.hashfull(),
+            pv,
+        }
+    }
+
+    fn report_lines(&self, depth: u32, lines: usize, report: &mut dyn FnMut(&Info)) {
+        for (line, root_move) in self.root_moves.iter().take(lines).enumerate() {
+            if root_move.value == -INFINITE {
+                continue;
+            }
+            report(&self.info(depth, line, root_move.value, None, root_move.pv.clone()));
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The state of one search and its bookkeeping: nodes and the clock,
+//! the line of positions (for repetitions), known results and the
+//! principal variation. The search itself is spread over the modules
+//! beside this one, each an `impl` of [`Worker`].
+
+use super::control::SearchControl;
+use crate::eval::Evaluate;
+use crate::history::{History, PieceSquare};
+use crate::limits::TimePlan;
+use crate::params::*;
+use crate::score::*;
+use crate::tt::TranspositionTable;
+use koma_rules::Move;
+use std::time::Instant;
+
+/// One root move with what the search found for it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) m: Move,
+    pub(super) value: Value,
+    pub(super) previous_value: Value,
+    pub(super) pv: Vec<Move>,
+}
+
+/// The state of one search.
+pub(super) struct Worker<'a, P: Evaluate> {
+    pub(super) table: &'a mut TranspositionTable,
+    pub(super) history: &'a mut History,
+    pub(super) control: &'a SearchControl,
+    pub(super) start: Instant,
+    /// When the clock started: the start, or `ponderhit`.
+    pub(super) clock_start: Option<Instant>,
+    pub(super) plan: TimePlan,
+    pub(super) node_limit: u64,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    /// Hashes of the game's positions then the search's, for repetitions.
+    pub(super) keys: Vec<u64>,
+    /// Whether the side to move was in check at each of `keys`.
+    pub(super) checks: Vec<bool>,
+    /// Static evaluations by ply (for `improving`).
+    pub(super) evals: [Value; MAX_PLY + 4],
+    /// Whether the move into each ply was a null move.
+    pub(super) null_at: [bool; MAX_PLY + 4],
+    /// The piece-square of the move made at each ply (`None` for a null
+    /// move), for the continuation history of the next.
+    pub(super) moved: [Option<PieceSquare>; MAX_PLY + 4],
+    /// The move a singular extension's search leaves out at each ply.
+    pub(super) excluded: [Option<Move>; MAX_PLY + 4],
+    /// The principal variation found from each ply.
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) root_depth: i32,
+    pub(super) game: std::marker::PhantomData<P>,
+}
+
+impl<P: Evaluate> Worker<'_, P> {
+    pub(super) fn push(&mut self, position: &P) {
+        self.keys.push(position.hash());
+        self.checks.push(position.is_check());
+    }
+
+    pub(super) fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    /// Counts a node (a move made) and looks at the clock now and then.
+    #[inline]
+    pub(super) fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.check_time();
+        }
+    }
+
+    fn check_time(&mut self) {
+        if self.control.is_stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.control.is_pondering() {
+            return;
+        }
+        let clock_start = *self.clock_start.get_or_insert_with(Instant::now);
+        if let Some(hard) = self.plan.hard {
+            // Depth 1 always finishes, so there is a move to play.
+            if clock_start.elapsed() >= hard && self.root_depth > 1 {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// A repetition of an earlier position with the same side to move:
+    /// a draw, or a loss for a side that gave check all the way round.
+    pub(super) fn repetition(&self) -> Option<Value> {
+        let current = self.keys.len() - 1;
+        let key = self.keys[current];
+        let mut index = current;
+        let oldest = current.saturating_sub(REPETITION_LOOKBACK);
+        while index >= oldest + 2 {
+            index -= 2;
+            if self.keys[index] == key {
+                // Positions in the cycle where the opponent was to move
+                // came after our moves: all checks means we gave perpetual.
+                let we_checked = (index + 1..current).step_by(2).all(|i| self.checks[i]);
+                let they_checked = (index + 2..=current).step_by(2).all(|i| self.checks[i]);
+                return Some(if we_checked {
+                    -PERPETUAL_CHECK
+                } else if they_checked {
+                    PERPETUAL_CHECK
+                } else {
+                    DRAW
+                });
+            }
+        }
+        None
+    }
+
+    /// The value of a position whose result the evaluation already knows.
+    #[inline]
+    pub(super) fn known(&self, position: &P, ply: usize) -> Option<Value> {
+        position.known_result().map(|plies| match plies {
+            0 => mated_in(ply),
+            n if n > 0 => mate_in(ply + n as usize),
+            n => mated_in(ply + (-n) as usize),
+        })
+    }
+
+    /// The value of a position without legal moves.
+    pub(super) fn terminal(position: &P, ply: usize) -> Value {
+        match position.outcome() {
+            Some(outcome) => match outcome.winner {
+                Some(winner) if winner == position.turn() => mate_in(ply),
+                Some(_) => mated_in(ply),
+                None => DRAW,
+            },
+            None => DRAW,
+        }
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+}
