@@ -1,8 +1,8 @@
 //! The workspace's layout, checked like its behaviour: no Rust file of any
 //! crate (`src`, `tests`, `examples`, `benches`) runs past 1,000 lines, and
-//! no crate's modules import each other in a cycle. It is one of the
-//! engine's tests only so that `cargo test` runs it; it reads the whole
-//! workspace, from `CARGO_MANIFEST_DIR/../..`.
+//! no crate's modules import each other in a cycle. It is a test of the
+//! `koma` crate, the top of the workspace, and reads the whole workspace
+//! from `CARGO_MANIFEST_DIR/../..`.
 //!
 //! # What counts as an import cycle
 //!
@@ -43,34 +43,6 @@ use std::path::{Path, PathBuf};
 /// The longest a Rust file of the workspace may be.
 const MAX_LINES: usize = 1_000;
 
-/// Cycles tolerated for now, each the exact set of files it goes through;
-/// `crates/koma/...` entries only.
-// Removed once the server/match/load crates land.
-const ALLOWED_CYCLES: &[&[&str]] = &[
-    &[
-        "crates/koma/src/load/game.rs",
-        "crates/koma/src/load/session.rs",
-    ],
-    &[
-        "crates/koma/src/match_runner/engine_config.rs",
-        "crates/koma/src/match_runner/engine_process.rs",
-    ],
-    &[
-        "crates/koma/src/match_runner/openings.rs",
-        "crates/koma/src/match_runner/play.rs",
-        "crates/koma/src/match_runner/records_out.rs",
-    ],
-    &[
-        "crates/koma/src/serve/api.rs",
-        "crates/koma/src/serve/ws.rs",
-    ],
-    &[
-        "crates/koma/src/serve/refusal.rs",
-        "crates/koma/src/serve/state.rs",
-        "crates/koma/src/serve/store.rs",
-    ],
-];
-
 #[test]
 fn no_rust_file_is_over_a_thousand_lines() {
     let root = workspace();
@@ -95,12 +67,6 @@ fn no_rust_file_is_over_a_thousand_lines() {
 
 #[test]
 fn no_crate_has_an_import_cycle() {
-    for entry in ALLOWED_CYCLES.iter().flat_map(|cycle| cycle.iter()) {
-        assert!(
-            entry.starts_with("crates/koma/"),
-            "only crates/koma may have allowed cycles: {entry}"
-        );
-    }
     let root = workspace();
     let mut report = Vec::new();
     for crate_dir in crates(&root) {
@@ -115,13 +81,7 @@ fn no_crate_has_an_import_cycle() {
             })
             .collect();
         for cycle in import_cycles(&files) {
-            let members: BTreeSet<&str> = cycle.members.iter().map(String::as_str).collect();
-            let allowed = ALLOWED_CYCLES
-                .iter()
-                .any(|entry| entry.iter().copied().collect::<BTreeSet<&str>>() == members);
-            if !allowed {
-                report.push(cycle.to_string());
-            }
+            report.push(cycle.to_string());
         }
     }
     assert!(
