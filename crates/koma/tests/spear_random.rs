@@ -4,19 +4,10 @@
 //! order, the side to move (an illegal line must change nothing).
 
 use koma_rules::{Color, Move, Position, Role, SpearPosition, Square};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The seed's letter of a piece: upper case for White (Gote).
 fn seed_letter(color: Color, role: Role) -> char {
@@ -49,11 +40,11 @@ fn move_line(position: &SpearPosition, m: Move) -> String {
     }
 }
 
-fn random_line(rng: &mut Rng) -> String {
+fn random_line(rng: &mut ChaCha8Rng) -> String {
     const LETTERS: &[char] = &[
         'K', 'G', 'S', 'B', 'L', 'P', 'k', 'g', 's', 'b', 'l', 'p', 'x', 'N',
     ];
-    match rng.below(6) {
+    match rng.random_range(0..6) {
         0 => String::new(),
         1 => "  \t ".to_owned(),
         2 => [
@@ -65,15 +56,15 @@ fn random_line(rng: &mut Rng) -> String {
             "p 54 53 x",
             "k 55 60",
             "0 0",
-        ][rng.below(8)]
+        ][rng.random_range(0..8)]
         .to_owned(),
         _ => format!(
             "{} {}{} {}{}",
-            LETTERS[rng.below(LETTERS.len())],
-            rng.below(7),
-            rng.below(7),
-            rng.below(7),
-            rng.below(7)
+            LETTERS[rng.random_range(0..LETTERS.len())],
+            rng.random_range(0..7),
+            rng.random_range(0..7),
+            rng.random_range(0..7),
+            rng.random_range(0..7)
         ),
     }
 }
@@ -111,16 +102,16 @@ fn expected_state(position: &SpearPosition, hands: &[Vec<Role>; 2]) -> String {
 }
 
 /// One game: returns the input sent and the output expected, line by line.
-fn random_game(rng: &mut Rng) -> (String, String) {
+fn random_game(rng: &mut ChaCha8Rng) -> (String, String) {
     let mut position = SpearPosition::start();
     let mut hands: [Vec<Role>; 2] = [Vec::new(), Vec::new()];
     let (mut input, mut expected) = (String::new(), String::new());
-    for _ in 0..rng.below(160) {
+    for _ in 0..rng.random_range(0..160) {
         let moves = position.legal_moves();
-        let line = if rng.below(4) == 0 {
+        let line = if rng.random_range(0..4) == 0 {
             random_line(rng)
         } else {
-            move_line(&position, moves[rng.below(moves.len())])
+            move_line(&position, moves[rng.random_range(0..moves.len())])
         };
         input.push_str(&line);
         input.push('\n');
@@ -166,7 +157,7 @@ fn random_game(rng: &mut Rng) -> (String, String) {
 
 #[test]
 fn random_games_match_the_rules_library() {
-    let mut rng = Rng(0x5eed_5eed_1234_9876);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_5eed_1234_9876);
     let mut wins = 0;
     for game in 0..2000 {
         let (input, expected) = random_game(&mut rng);

@@ -90,7 +90,7 @@ fn random_variations<P: Position>(
 }
 
 fn random_record<V: ShogiVariant>(seed: u64, plies: usize) -> Record<ShogiPosition<V>> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let start = ShogiPosition::<V>::start();
     let (moves, positions) = random_line(&mut rng, start, plies);
     let mut record = Record::new(start);
@@ -135,7 +135,7 @@ proptest! {
         let mut record = random_record::<Shogi>(seed ^ 0x5555, 0);
         record.start = played.final_position();
         record.variations.clear();
-        let (moves, _) = random_line(&mut Rng(seed | 1), record.start, 10);
+        let (moves, _) = random_line(&mut Rng::new(seed | 1), record.start, 10);
         record.moves = moves;
         round_trip(&record)?;
         let mut spear = random_record::<Spear>(seed, 0);

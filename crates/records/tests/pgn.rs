@@ -337,7 +337,7 @@ fn other_errors_have_their_place() {
 
 /// Random legal play: `skip` plies make the start, then up to `plies` are recorded.
 fn random_game(seed: u64, skip: usize, plies: usize) -> Record<PawnsPosition> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut position = PawnsPosition::start();
     let mut record = Record::new(position);
     for ply in 0..skip + plies {

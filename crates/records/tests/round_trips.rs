@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use std::time::Duration;
 
 fn random_record<P: Position>(seed: u64, plies: usize) -> Record<P> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut position = P::start();
     let mut record = Record::new(position.clone());
     for ply in 0..plies {

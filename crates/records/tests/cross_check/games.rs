@@ -77,7 +77,7 @@ pub const ENDINGS: [Option<Ending>; 14] = [
 /// position a random opening of up to 80 plies reaches (so with pieces in
 /// hand and promoted pieces), then up to 199 random plies.
 pub fn koma_random_game(seed: u64) -> Record<Koma> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut position = Koma::from_text(STARTS[rng.below(STARTS.len())]).unwrap();
     if rng.below(2) == 0 {
         for _ in 0..rng.below(81) {

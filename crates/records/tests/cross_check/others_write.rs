@@ -60,7 +60,7 @@ fn nozaq_csa_reads_the_same_in_koma() {
     // The games are rsshogi's, turned into nozaq's types move by move.
     for seed in 0..RANDOM_GAMES {
         let game = rs::random_game(seed);
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut tracker = nozaq::Tracker::from_sfen(game.init_position_sfen());
         let mut theirs = GameRecord {
             black_player: Some(format!("black {seed}")),

@@ -228,7 +228,7 @@ fn result(kind: &SpecialMove, winner: Option<RsColor>) -> GameResult {
 /// [`STARTS`] or from where a random opening of up to 80
 /// plies leads.
 pub fn random_game(seed: u64) -> RsRecord {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::empty();
     board.set_sfen(STARTS[rng.below(STARTS.len())]).unwrap();
     let mut list = Move32List::new();
