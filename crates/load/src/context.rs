@@ -4,6 +4,9 @@
 use super::args::Target;
 use super::stats::Counters;
 use koma_rules::Variant;
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -57,29 +60,21 @@ impl Context {
     }
 }
 
-/// SplitMix64: small, seeded, and good enough to pick moves.
-pub struct Rng(u64);
+/// The random moves of one slot: rand's ChaCha8, one stream per slot, so a
+/// run's seed gives every slot its own moves, the same on every machine.
+pub struct Rng(ChaCha8Rng);
 
 impl Rng {
     /// The generator of slot `stream` of a run seeded with `seed`.
     pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut rng = Rng(seed ^ stream.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
-        rng
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(stream);
+        Rng(rng)
     }
 
     /// One of `items` at random, `None` if there are none.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        let index = (u128::from(self.next()) * items.len() as u128) >> 64;
-        items.get(index as usize)
+        items.choose(&mut self.0)
     }
 }
 
@@ -91,7 +86,10 @@ mod tests {
     fn the_rng_is_seeded_and_picks_every_item() {
         let draws = |seed, stream| {
             let mut rng = Rng::new(seed, stream);
-            (0..8).map(|_| rng.next()).collect::<Vec<_>>()
+            let items: Vec<u32> = (0..1000).collect();
+            (0..8)
+                .map(|_| *rng.pick(&items).unwrap())
+                .collect::<Vec<_>>()
         };
         assert_eq!(draws(1, 0), draws(1, 0));
         assert_ne!(draws(1, 0), draws(1, 1));

@@ -116,7 +116,9 @@ fn lines<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
 }
 
 /// A small, fast, seedable random number generator (SplitMix64): the
-/// openings need variety, not cryptography.
+/// openings need variety, not cryptography. Kept rather than rand's
+/// generators because `--seed N` must go on giving the openings that the
+/// measurements in docs/STRENGTH.md were played from.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
