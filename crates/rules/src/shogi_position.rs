@@ -195,6 +195,27 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         self.hash
     }
 
+    /// A Zobrist hash of the board and the side to move, the hands left
+    /// out: positions that differ only in what the hands hold share it. A
+    /// mate solver keys its table by it and compares the hands itself.
+    ///
+    /// ```
+    /// use koma_rules::{Position, StandardShogiPosition};
+    /// let one = StandardShogiPosition::from_text("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+    /// let two = StandardShogiPosition::from_text("4k4/9/4P4/9/9/9/9/9/4K4 b 2GS 1").unwrap();
+    /// assert_eq!(one.board_hash(), two.board_hash());
+    /// assert_ne!(one.hash(), two.hash());
+    /// ```
+    pub fn board_hash(&self) -> u64 {
+        let mut hash = self.hash;
+        for color in Color::ALL {
+            for (role, count) in self.hands[color.index()].iter() {
+                hash ^= zobrist::hand_key(color, role, count);
+            }
+        }
+        hash
+    }
+
     /// Squares a piece of `role` and `color` on `square` attacks now.
     #[inline(always)]
     pub fn attacks_from(&self, role: Role, color: Color, square: Square) -> Bitboard {

@@ -1,0 +1,477 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) with the 1+ε
+//! thresholds of Pawlewicz and Lew: the attacker (the side to move at the
+//! root) checks at every OR node, the defender answers at every AND node,
+//! and a node is proven when the defender has no answer.
+//!
+//! A search may be bounded by a depth: then a proof says "mate within that
+//! many plies" and a disproof "none within them", which is how the solver
+//! finds the shortest mate once it knows one.
+//!
+//! A position met again on the current path (a repetition) is no mate for
+//! that path: in shogi a perpetual check loses for the side giving it.
+
+use crate::moves::{checks, defences, king_capture};
+use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, UNLIMITED};
+use koma_rules::{between, Color, Move, Role, ShogiPosition, ShogiVariant};
+use rustc_hash::FxHashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The deepest the search recurses; no mate is claimed along deeper lines.
+pub const MAX_PLY: usize = 4096;
+
+/// When a search must stop.
+pub struct Budget<'a> {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop when this becomes true.
+    pub stop: Option<&'a AtomicBool>,
+    /// Told the node count now and then.
+    pub progress: Option<&'a mut dyn FnMut(u64)>,
+}
+
+/// One child of a node: the move, where it leads, and its keys.
+pub struct Child<V: ShogiVariant> {
+    /// The move.
+    pub m: Move,
+    /// The position it leads to; for a useless interposition, the position
+    /// after the attacker takes the piece, without the piece.
+    pub position: ShogiPosition<V>,
+    /// For a useless interposition (無駄合), the attacker's capture of
+    /// the piece: the child is searched as the position after it, and the
+    /// two moves are counted as no plies.
+    pub capture: Option<Move>,
+    /// The depth the child is searched at.
+    pub depth: Depth,
+    board: u64,
+    hand: HandKey,
+    /// Known without search (a mate or a repetition), never looked up.
+    fixed: Option<Known>,
+    /// The last numbers seen for it, used if the table forgot it.
+    last: Known,
+}
+
+/// One search over a table.
+pub struct Search<'t, 'b, V: ShogiVariant> {
+    table: &'t mut Table,
+    attacker: Color,
+    path: FxHashSet<u64>,
+    ply: usize,
+    budget: Budget<'b>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Whether the budget ran out.
+    pub aborted: bool,
+    marker: std::marker::PhantomData<V>,
+}
+
+/// How often (in nodes) the budget is looked at.
+const BUDGET_INTERVAL: u64 = 1 << 10;
+/// How often (in nodes) progress is told.
+const PROGRESS_INTERVAL: u64 = 1 << 16;
+
+const UNKNOWN: Known = Known {
+    proof: 1,
+    disproof: 1,
+    depth: 0,
+};
+
+/// One more ply than a child's counted `depth` (-1 for a useless
+/// interposition that is mated at once), for its parent's length or
+/// disproof depth.
+fn plus_one(depth: i32) -> Depth {
+    if depth >= i32::from(UNLIMITED) - 1 {
+        UNLIMITED
+    } else {
+        (depth + 1).max(0) as Depth
+    }
+}
+
+/// The depth a child of a node at `depth` is searched at.
+fn child_depth(depth: Depth) -> Depth {
+    if depth == UNLIMITED {
+        UNLIMITED
+    } else {
+        depth.saturating_sub(1)
+    }
+}
+
+/// `value` raised by the 1+ε factor (ε = 1/4), at least by one.
+fn widened(value: Number) -> Number {
+    if value >= LARGEST {
+        return INFINITE;
+    }
+    value.saturating_add((value / 4).max(1)).min(LARGEST)
+}
+
+impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
+    /// A search for `attacker`'s mates, over `table`, within `budget`.
+    pub fn new(table: &'t mut Table, attacker: Color, budget: Budget<'b>) -> Self {
+        Search {
+            table,
+            attacker,
+            path: FxHashSet::default(),
+            ply: 0,
+            budget,
+            nodes: 0,
+            aborted: false,
+            marker: std::marker::PhantomData,
+        }
+    }
+
+    /// Whether the attacker mates from `position` within `depth` plies
+    /// ([`UNLIMITED`]: at all): proven, disproven, or open if the budget
+    /// ran out first.
+    pub fn prove(&mut self, position: &ShogiPosition<V>, depth: Depth) -> Known {
+        if let Some(known) = self.fixed(position, depth) {
+            return known;
+        }
+        loop {
+            if let Some(known) = self.look(position, depth) {
+                if known.is_proven() || known.is_disproven() {
+                    return known;
+                }
+            }
+            let known = self.mid(position, depth, LARGEST, LARGEST);
+            if known.is_proven() || known.is_disproven() || self.aborted {
+                return known;
+            }
+        }
+    }
+
+    /// What the table knows of `position` searched at `depth`.
+    pub fn look(&self, position: &ShogiPosition<V>, depth: Depth) -> Option<Known> {
+        self.table.get(
+            position.board_hash(),
+            HandKey::of(position.hand(self.attacker)),
+            depth,
+        )
+    }
+
+    /// What a position is without search: Spear's ends by king capture,
+    /// and an OR node with no ply left.
+    fn fixed(&self, position: &ShogiPosition<V>, depth: Depth) -> Option<Known> {
+        let defender = !self.attacker;
+        let or_node = position.turn() == self.attacker;
+        if V::KINGS_ARE_CAPTURED {
+            if position.hand(defender).count(Role::King) > 0 {
+                return Some(Known::disproven(UNLIMITED));
+            }
+            if position.hand(self.attacker).count(Role::King) > 0 {
+                return Some(Known::proven(0));
+            }
+            if or_node && depth >= 1 && king_capture(position).is_some() {
+                return Some(Known::proven(1));
+            }
+        }
+        (or_node && depth == 0).then_some(Known::disproven(0))
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes % BUDGET_INTERVAL != 0 {
+            return;
+        }
+        let out_of_time = self.budget.deadline.is_some_and(|d| Instant::now() >= d);
+        let out_of_nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
+        let stopped = self.budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if out_of_time || out_of_nodes || stopped {
+            self.aborted = true;
+        }
+        if self.nodes % PROGRESS_INTERVAL == 0 {
+            if let Some(progress) = self.budget.progress.as_mut() {
+                progress(self.nodes);
+            }
+        }
+    }
+
+    /// The children of a node, each with what is known of it already. In
+    /// a search bounded by depth, a defender's drop between the king and a
+    /// distant checker that the checker takes, after which the mate goes on
+    /// without the piece, is a useless interposition (next to the king
+    /// too, when the king cannot take back): it stands for the position
+    /// after the capture, at the node's own depth.
+    pub fn expand(
+        &mut self,
+        position: &ShogiPosition<V>,
+        or_node: bool,
+        depth: Depth,
+    ) -> Vec<Child<V>> {
+        let mut moves = Vec::new();
+        if or_node {
+            checks(position, &mut moves);
+        } else {
+            defences(position, &mut moves);
+        }
+        let next_depth = child_depth(depth);
+        let mut children = Vec::with_capacity(moves.len());
+        for (m, next) in moves {
+            let useless = if !or_node && depth != UNLIMITED {
+                self.useless_interposition(position, m, &next)
+            } else {
+                None
+            };
+            let (target, capture, child_depth) = match useless {
+                Some((capture, captured)) => (captured, Some(capture), depth),
+                None => (next, None, next_depth),
+            };
+            let mut fixed = self.fixed(&target, child_depth);
+            if fixed.is_none() && self.path.contains(&target.hash()) {
+                fixed = Some(Known::disproven(UNLIMITED));
+            }
+            if fixed.is_none() && or_node && !V::KINGS_ARE_CAPTURED && !target.has_legal_move() {
+                // Checked with no answer: mated. (A pawn drop that would do
+                // this is not among the legal moves.)
+                fixed = Some(Known::proven(0));
+            }
+            if fixed.is_none() && !or_node && capture.is_none() && depth == 0 {
+                fixed = Some(Known::disproven(0));
+            }
+            children.push(Child {
+                m,
+                position: target,
+                capture,
+                depth: child_depth,
+                board: target.board_hash(),
+                hand: HandKey::of(target.hand(self.attacker)),
+                fixed,
+                last: UNKNOWN,
+            });
+        }
+        children
+    }
+
+    /// For a defender's drop `m` from `position` (leading to `next`)
+    /// between the king and a distant checker: the checker's capture of the
+    /// piece and the position after it, with the piece gone from the
+    /// attacker's hand, if the attacker mates from there (so the piece
+    /// never helped the defence).
+    fn useless_interposition(
+        &mut self,
+        position: &ShogiPosition<V>,
+        m: Move,
+        next: &ShogiPosition<V>,
+    ) -> Option<(Move, ShogiPosition<V>)> {
+        let Move::Drop { role, to } = m else {
+            return None;
+        };
+        let defender = !self.attacker;
+        let king = position.king(defender)?;
+        let checker = position.checkers().first()?;
+        if position.checkers().has_more_than_one() || !between(king, checker).contains(to) {
+            return None;
+        }
+        for promote in [false, true] {
+            let capture = Move::Board {
+                from: checker,
+                to,
+                promote,
+            };
+            if !koma_rules::Position::is_legal(next, capture) {
+                continue;
+            }
+            let mut captured = *next;
+            captured.play_unchecked(capture);
+            let held = captured.hand(self.attacker).count(role);
+            captured.set_hand_count(self.attacker, role, held - 1);
+            captured.refresh();
+            if self.prove(&captured, UNLIMITED).is_proven() {
+                return Some((capture, captured));
+            }
+        }
+        None
+    }
+
+    /// Where a node with no children ends.
+    fn leaf(&self, position: &ShogiPosition<V>, or_node: bool) -> Known {
+        if or_node {
+            return Known::disproven(UNLIMITED);
+        }
+        // The defender cannot move: mated in the games with check; in
+        // Spear, the rules say who wins.
+        let mated = !V::KINGS_ARE_CAPTURED
+            || koma_rules::Position::outcome(position)
+                .is_some_and(|o| o.winner == Some(self.attacker));
+        if mated {
+            Known::proven(0)
+        } else {
+            Known::disproven(UNLIMITED)
+        }
+    }
+
+    /// Searches `position` until its proof number reaches `proof_limit` or
+    /// its disproof number `disproof_limit`, stores and returns what it
+    /// found.
+    fn mid(
+        &mut self,
+        position: &ShogiPosition<V>,
+        depth: Depth,
+        proof_limit: Number,
+        disproof_limit: Number,
+    ) -> Known {
+        self.tick();
+        let or_node = position.turn() == self.attacker;
+        let board = position.board_hash();
+        let hand = HandKey::of(position.hand(self.attacker));
+        if self.ply >= MAX_PLY {
+            // Too deep to follow: no mate along this line, as far as this
+            // search will say (never a false mate).
+            return Known::disproven(0);
+        }
+        let mut children = self.expand(position, or_node, depth);
+        if children.is_empty() {
+            let known = self.leaf(position, or_node);
+            self.table.put(board, hand, known, 1);
+            return known;
+        }
+        let start = self.nodes;
+        let full = position.hash();
+        self.path.insert(full);
+        self.ply += 1;
+        let known = loop {
+            let summary = self.summarise(&mut children, or_node);
+            if let Some(solved) = summary.solved {
+                break solved;
+            }
+            let open = Known {
+                proof: summary.proof,
+                disproof: summary.disproof,
+                depth,
+            };
+            if summary.proof >= proof_limit || summary.disproof >= disproof_limit || self.aborted {
+                break open;
+            }
+            let best = summary.best;
+            let last = children[best].last;
+            let (child_proof, child_disproof) = if or_node {
+                (
+                    proof_limit.min(widened(summary.second)),
+                    (disproof_limit - summary.disproof).saturating_add(last.disproof),
+                )
+            } else {
+                (
+                    (proof_limit - summary.proof).saturating_add(last.proof),
+                    disproof_limit.min(widened(summary.second)),
+                )
+            };
+            let (child, child_depth) = (children[best].position, children[best].depth);
+            let found = self.mid(
+                &child,
+                child_depth,
+                child_proof.min(LARGEST),
+                child_disproof.min(LARGEST),
+            );
+            children[best].last = found;
+        };
+        self.ply -= 1;
+        self.path.remove(&full);
+        self.table.put(board, hand, known, self.nodes - start);
+        known
+    }
+
+    /// Reads every child's numbers and sums them up as the node's.
+    fn summarise(&self, children: &mut [Child<V>], or_node: bool) -> Summary {
+        let mut summary = Summary {
+            proof: if or_node { INFINITE } else { 0 },
+            disproof: if or_node { 0 } else { INFINITE },
+            best: 0,
+            second: INFINITE,
+            solved: None,
+        };
+        // Lengths and depths as the node counts them: one ply less for a
+        // useless interposition, whose capture is not counted either.
+        let mut shortest = i32::from(UNLIMITED);
+        let mut longest = -1;
+        let mut disproof_depth = if or_node { i32::from(UNLIMITED) } else { -1 };
+        for (index, child) in children.iter_mut().enumerate() {
+            let known = match child.fixed {
+                Some(known) => known,
+                None => {
+                    let known = self
+                        .table
+                        .get(child.board, child.hand, child.depth)
+                        .unwrap_or(child.last);
+                    child.last = known;
+                    known
+                }
+            };
+            // The number the node minimises over, and the one it sums.
+            let (minimised, summed) = if or_node {
+                (known.proof, known.disproof)
+            } else {
+                (known.disproof, known.proof)
+            };
+            let current = if or_node {
+                summary.proof
+            } else {
+                summary.disproof
+            };
+            if minimised < current {
+                summary.second = current;
+                summary.best = index;
+                if or_node {
+                    summary.proof = minimised;
+                } else {
+                    summary.disproof = minimised;
+                }
+            } else if minimised < summary.second {
+                summary.second = minimised;
+            }
+            if or_node {
+                summary.disproof = summary.disproof.saturating_add(summed).min(LARGEST);
+            } else {
+                summary.proof = summary.proof.saturating_add(summed).min(LARGEST);
+            }
+            let counted = match known.depth {
+                UNLIMITED => i32::from(UNLIMITED),
+                depth => i32::from(depth) - i32::from(child.capture.is_some()),
+            };
+            if known.is_proven() {
+                shortest = shortest.min(counted);
+                longest = longest.max(counted);
+            } else if known.is_disproven() {
+                if or_node {
+                    disproof_depth = disproof_depth.min(counted);
+                } else {
+                    disproof_depth = disproof_depth.max(counted);
+                }
+            }
+        }
+        let all_solved_sum = if or_node {
+            summary.disproof
+        } else {
+            summary.proof
+        };
+        summary.solved = if or_node {
+            if summary.proof == 0 {
+                Some(Known::proven(plus_one(shortest)))
+            } else if all_solved_sum == 0 {
+                Some(Known::disproven(plus_one(disproof_depth)))
+            } else {
+                None
+            }
+        } else if summary.disproof == 0 {
+            Some(Known::disproven(plus_one(disproof_depth)))
+        } else if all_solved_sum == 0 {
+            Some(Known::proven(plus_one(longest)))
+        } else {
+            None
+        };
+        summary
+    }
+}
+
+/// A node's numbers as its children give them.
+struct Summary {
+    proof: Number,
+    disproof: Number,
+    /// The child to search next: the smallest proof number at an OR node,
+    /// the smallest disproof number at an AND node.
+    best: usize,
+    /// The second smallest of that number.
+    second: Number,
+    /// The node's value, if its children settle it.
+    solved: Option<Known>,
+}

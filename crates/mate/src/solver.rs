@@ -1,0 +1,402 @@
+//! The solver: proves a mate by df-pn, shortens it to the shortest mate
+//! against the longest resistance, reads the line out and checks it with
+//! the rules.
+
+use crate::dfpn::{Budget, Child, Search};
+use crate::moves::king_capture;
+use crate::table::{Depth, Known, Table, UNLIMITED};
+use koma_rules::{Move, Position, ShogiPosition, ShogiVariant};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long a solve may run, and with how big a table.
+#[derive(Clone, Copy, Debug)]
+pub struct MateLimits {
+    /// Give up after this long.
+    pub time: Option<Duration>,
+    /// Give up after this many nodes.
+    pub nodes: Option<u64>,
+    /// The table's size in MiB.
+    pub table_megabytes: usize,
+}
+
+impl Default for MateLimits {
+    /// No limit but the table's 256 MiB.
+    fn default() -> Self {
+        MateLimits {
+            time: None,
+            nodes: None,
+            table_megabytes: 256,
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MateAnswer {
+    /// A mate: the attacker's and defender's moves in turn, ending with the
+    /// mating move (in Spear, the king's capture).
+    Mate(Vec<Move>),
+    /// No mate: every line of checks fails.
+    NoMate,
+    /// The limits ran out before either was proven.
+    Unknown,
+}
+
+/// A solve's answer and what it cost.
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    /// The answer.
+    pub answer: MateAnswer,
+    /// For a mate, whether it is proven the shortest (false when the
+    /// limits ran out while shortening it).
+    pub shortest: bool,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+impl MateReport {
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> u64 {
+        let seconds = self.elapsed.as_secs_f64();
+        if seconds > 0.0 {
+            (self.nodes as f64 / seconds) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// How a solve is going, told now and then.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+}
+
+/// The stack a solve runs on: the search recurses a frame per ply.
+const STACK_BYTES: usize = 512 << 20;
+
+/// Solves mate problems; keeps its table between problems of one game
+/// only while `clear` is not called.
+pub struct Solver {
+    table: Table,
+}
+
+impl Solver {
+    /// A solver whose table holds about `megabytes` MiB.
+    pub fn new(megabytes: usize) -> Solver {
+        Solver {
+            table: Table::new(megabytes),
+        }
+    }
+
+    /// Forgets what earlier solves found.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Solves `position` for the side to move: the shortest mate against
+    /// the longest resistance, no mate, or unknown when `limits` (or
+    /// `stop`) end it first. `progress` is told the node count now and then.
+    pub fn solve<V: ShogiVariant>(
+        &mut self,
+        position: &ShogiPosition<V>,
+        limits: &MateLimits,
+        stop: Option<&AtomicBool>,
+        progress: Option<&mut (dyn FnMut(Progress) + Send)>,
+    ) -> MateReport {
+        let started = Instant::now();
+        let table = &mut self.table;
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("koma-mate".into())
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    solve_on(table, position, limits, stop, progress, started)
+                })
+                .expect("a thread for the solver")
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+}
+
+fn solve_on<V: ShogiVariant>(
+    table: &mut Table,
+    position: &ShogiPosition<V>,
+    limits: &MateLimits,
+    stop: Option<&AtomicBool>,
+    progress: Option<&mut (dyn FnMut(Progress) + Send)>,
+    started: Instant,
+) -> MateReport {
+    let mut tell = progress.map(|p| {
+        move |nodes| {
+            p(Progress {
+                nodes,
+                elapsed: started.elapsed(),
+            })
+        }
+    });
+    let budget = Budget {
+        deadline: limits.time.map(|t| started + t),
+        nodes: limits.nodes,
+        stop,
+        progress: tell.as_mut().map(|t| t as &mut dyn FnMut(u64)),
+    };
+    let mut search = Search::new(table, position.turn(), budget);
+    let report = |search: &Search<V>, answer, shortest| MateReport {
+        answer,
+        shortest,
+        nodes: search.nodes,
+        elapsed: started.elapsed(),
+    };
+
+    let first = search.prove(position, UNLIMITED);
+    if first.is_disproven() {
+        return report(&search, MateAnswer::NoMate, false);
+    }
+    if !first.is_proven() {
+        return report(&search, MateAnswer::Unknown, false);
+    }
+    // Shorten: ask for a mate two plies shorter than the best known until
+    // there is none. Each proof gives its own length, often shorter still.
+    let mut length = first.depth;
+    let mut shortest = true;
+    while length >= 3 {
+        let shorter = search.prove(position, length - 2);
+        if shorter.is_proven() {
+            length = shorter.depth.min(length - 2);
+        } else if shorter.is_disproven() {
+            break;
+        } else {
+            shortest = false;
+            break;
+        }
+    }
+    let line = if shortest {
+        read_line(&mut search, position, length)
+    } else {
+        None
+    };
+    let line = line.or_else(|| greedy_line(&mut search, position, length));
+    match line {
+        Some(line) if is_mate_line(position, &line) => {
+            let shortest = shortest && line.len() == usize::from(length);
+            report(&search, MateAnswer::Mate(line), shortest)
+        }
+        _ => report(&search, MateAnswer::Unknown, false),
+    }
+}
+
+/// The mate of exactly `length` plies from `root`, read by search: at each
+/// attacker's turn a check that still mates in time, at each defender's
+/// turn an answer that holds out longest. A useless interposition is
+/// shown (with its capture) only where nothing else holds out as long; a
+/// line may end where the defender has nothing else left.
+fn read_line<V: ShogiVariant>(
+    search: &mut Search<V>,
+    root: &ShogiPosition<V>,
+    length: Depth,
+) -> Option<Vec<Move>> {
+    let attacker = root.turn();
+    let mut position = *root;
+    let mut depth = length;
+    let mut line = Vec::new();
+    loop {
+        let or_node = position.turn() == attacker;
+        if V::KINGS_ARE_CAPTURED && or_node {
+            if let Some(capture) = king_capture(&position) {
+                line.push(capture);
+                return Some(line);
+            }
+        }
+        let mut children = search.expand(&position, or_node, depth);
+        if children.is_empty() {
+            return (!or_node).then_some(line);
+        }
+        if or_node {
+            if depth == 0 {
+                return None;
+            }
+            // Those the table already proves first.
+            children.sort_by_key(|c| match search.look(&c.position, c.depth) {
+                Some(k) if k.is_proven() => 0,
+                Some(k) if k.is_disproven() => 2,
+                _ => 1,
+            });
+            let chosen = first_where(search, children, |k| k.is_proven(), Some)?;
+            line.push(chosen.m);
+            position = chosen.position;
+            depth = chosen.depth;
+            continue;
+        }
+        if depth == 0 {
+            // Only useless interpositions are left: mated, as problems count.
+            return children.iter().all(|c| c.capture.is_some()).then_some(line);
+        }
+        children.sort_by_key(|c| defence_order(&position, c.m));
+        let (useless, real): (Vec<_>, Vec<_>) =
+            children.into_iter().partition(|c| c.capture.is_some());
+        // A real answer holds out `depth` plies when the attacker cannot
+        // mate two plies sooner; an interposition, counted as nothing,
+        // when its capture leaves no mate two plies sooner.
+        if let Some(chosen) = first_where(search, real, |k| k.is_disproven(), |d| d.checked_sub(2))
+        {
+            line.push(chosen.m);
+            position = chosen.position;
+            depth = chosen.depth;
+            continue;
+        }
+        if search.aborted {
+            return None;
+        }
+        let chosen = first_where(search, useless, |k| k.is_disproven(), |d| d.checked_sub(2))?;
+        let capture = chosen.capture?;
+        line.push(chosen.m);
+        line.push(capture);
+        position.play_unchecked(chosen.m);
+        position.play_unchecked(capture);
+    }
+}
+
+/// The first child whose search at `depth_of(child.depth)` satisfies
+/// `wanted`; a child with no such depth (too few plies to ask) satisfies it.
+fn first_where<V: ShogiVariant>(
+    search: &mut Search<V>,
+    children: Vec<Child<V>>,
+    wanted: impl Fn(Known) -> bool,
+    depth_of: impl Fn(Depth) -> Option<Depth>,
+) -> Option<Child<V>> {
+    for child in children {
+        let Some(depth) = depth_of(child.depth) else {
+            return Some(child);
+        };
+        let known = search.prove(&child.position, depth);
+        if search.aborted {
+            return None;
+        }
+        if wanted(known) {
+            return Some(child);
+        }
+    }
+    None
+}
+
+/// Among answers that hold out equally long, the one a problem's author
+/// would show: a board move before a drop (an interposed piece is often
+/// taken for nothing), a capture before a quiet move.
+fn defence_order<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> (bool, bool) {
+    let capture = position.piece_at(m.to()).is_some();
+    (m.is_drop(), !capture)
+}
+
+/// A mate line read from the table alone, when there was no time to read
+/// the shortest: the shortest known proof at the attacker's turns, the
+/// longest at the defender's (useless interpositions included).
+fn greedy_line<V: ShogiVariant>(
+    search: &mut Search<V>,
+    root: &ShogiPosition<V>,
+    length: Depth,
+) -> Option<Vec<Move>> {
+    let attacker = root.turn();
+    let mut position = *root;
+    let mut line = Vec::new();
+    for _ in 0..=length {
+        let or_node = position.turn() == attacker;
+        if V::KINGS_ARE_CAPTURED && or_node {
+            if let Some(capture) = king_capture(&position) {
+                line.push(capture);
+                return Some(line);
+            }
+        }
+        let children = search.expand(&position, or_node, UNLIMITED);
+        if children.is_empty() {
+            return (!or_node).then_some(line);
+        }
+        let proven = |child: &Child<V>| {
+            search
+                .look(&child.position, UNLIMITED)
+                .filter(|k: &Known| k.is_proven())
+                .map(|k| (k.depth, child.m, child.position))
+        };
+        let chosen = if or_node {
+            children.iter().filter_map(proven).min_by_key(|c| c.0)?
+        } else {
+            children
+                .iter()
+                .map(proven)
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max_by_key(|c| c.0)?
+        };
+        line.push(chosen.1);
+        position = chosen.2;
+    }
+    None
+}
+
+/// Whether `line` is legal from `root` and mates: every attacker's move
+/// checks, and at its end the defender is checked without a legal move
+/// but useless interpositions; in Spear, the last move takes the king.
+pub fn is_mate_line<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -> bool {
+    let attacker = root.turn();
+    let mut position = *root;
+    for (ply, &m) in line.iter().enumerate() {
+        if !position.is_legal(m) {
+            return false;
+        }
+        let checking = position.turn() == attacker;
+        position.play_unchecked(m);
+        if V::KINGS_ARE_CAPTURED && position.king(!attacker).is_none() {
+            return ply + 1 == line.len();
+        }
+        if checking && !crate::moves::king_attacked(&position, !attacker) {
+            return false;
+        }
+    }
+    !V::KINGS_ARE_CAPTURED
+        && position.turn() != attacker
+        && mated_but_for_interpositions(&position, MAX_INTERPOSITIONS)
+}
+
+/// The most interpositions in a row [`is_mate_line`] follows at a line's end.
+const MAX_INTERPOSITIONS: u32 = 8;
+
+/// Whether the side to move is checked and either has no legal move or
+/// only drops between the king and a distant checker, each of which the
+/// checker takes to leave a position of the same kind (`levels` more at
+/// most): mated, as problems count it.
+fn mated_but_for_interpositions<V: ShogiVariant>(position: &ShogiPosition<V>, levels: u32) -> bool {
+    let checkers = position.checkers();
+    let (Some(checker), Some(king)) = (checkers.first(), position.king(position.turn())) else {
+        return false;
+    };
+    let answers = position.legal_moves();
+    if answers.is_empty() {
+        return true;
+    }
+    if levels == 0 || checkers.has_more_than_one() {
+        return false;
+    }
+    answers.iter().all(|&m| {
+        let interposed = m.is_drop() && koma_rules::between(king, checker).contains(m.to());
+        interposed && {
+            let mut next = *position;
+            next.play_unchecked(m);
+            [false, true].into_iter().any(|promote| {
+                let capture = Move::Board {
+                    from: checker,
+                    to: m.to(),
+                    promote,
+                };
+                next.play(capture)
+                    .is_ok_and(|after| mated_but_for_interpositions(&after, levels - 1))
+            })
+        }
+    })
+}

@@ -1,0 +1,349 @@
+//! The solver's transposition table: what is known of each position, keyed
+//! by the board alone, with the attacker's hand beside each entry.
+//!
+//! Keying by the board lets one entry answer for other hands (優越関係,
+//! hand superiority): with the board and the side to move the same, an
+//! attacker holding at least the pieces of a proven entry also mates, and
+//! one holding at most those of a disproven entry also fails. Pieces are
+//! only ever moved between the board and the hands, so on one board a
+//! bigger attacker's hand means a smaller defender's one: both sides are
+//! then better off for the attacker.
+
+use koma_rules::{Hand, Role};
+use rustc_hash::FxHashMap;
+
+/// A proof or disproof number: how many more leaves must be solved, at
+/// least, to prove (or disprove) a position. [`INFINITE`] marks a solved
+/// one.
+pub type Number = u32;
+
+/// The number of a solved position: a proof number of a disproven one or
+/// the disproof number of a proven one.
+pub const INFINITE: Number = u32::MAX;
+
+/// The largest number a position still open may carry.
+pub const LARGEST: Number = INFINITE - 1;
+
+/// A remaining depth (in plies) or a mate's length. [`UNLIMITED`] as a
+/// depth means the search counts no plies; as a disproof's depth, that it
+/// holds at any depth.
+pub type Depth = u16;
+
+/// No limit (see [`Depth`]).
+pub const UNLIMITED: Depth = Depth::MAX;
+
+/// An attacker's hand packed one byte a role, for dominance tests with a
+/// few instructions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct HandKey(u64);
+
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+impl HandKey {
+    /// The packed form of `hand`.
+    pub fn of(hand: &Hand) -> HandKey {
+        let mut packed = 0u64;
+        for (index, role) in Role::HAND.iter().enumerate() {
+            packed |= u64::from(hand.count(*role)) << (8 * index);
+        }
+        HandKey(packed)
+    }
+
+    /// Whether this hand holds at least as many pieces of every role as
+    /// `other`. Counts stay below 128, so adding 128 to each byte before
+    /// subtracting never borrows from the next byte, and a byte's high bit
+    /// survives exactly when its count is not smaller.
+    #[inline(always)]
+    pub fn covers(self, other: HandKey) -> bool {
+        ((self.0 | HIGH_BITS) - other.0) & HIGH_BITS == HIGH_BITS
+    }
+}
+
+/// What the table knows of one position for one attacker's hand.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    hand: HandKey,
+    proof: Number,
+    disproof: Number,
+    /// Proven: the length of the mate found, in plies. Disproven: the depth
+    /// up to which no mate exists ([`UNLIMITED`]: none at all). Open: the
+    /// remaining depth the numbers were found at.
+    depth: Depth,
+    /// Nodes searched below this entry, the last time it was stored: what
+    /// the table keeps when it must forget.
+    work: u64,
+}
+
+/// The state of a position as the table returns it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Known {
+    /// Its proof number (0: proven).
+    pub proof: Number,
+    /// Its disproof number (0: disproven).
+    pub disproof: Number,
+    /// For a proof, the mate's length; for a disproof, the depth it holds
+    /// to; otherwise the depth the numbers were found at.
+    pub depth: Depth,
+}
+
+impl Known {
+    /// A proven position, mated in `length` plies.
+    pub const fn proven(length: Depth) -> Known {
+        Known {
+            proof: 0,
+            disproof: INFINITE,
+            depth: length,
+        }
+    }
+
+    /// A disproven position: no mate within `depth` plies.
+    pub const fn disproven(depth: Depth) -> Known {
+        Known {
+            proof: INFINITE,
+            disproof: 0,
+            depth,
+        }
+    }
+
+    /// Whether it is proven.
+    pub const fn is_proven(self) -> bool {
+        self.proof == 0
+    }
+
+    /// Whether it is disproven.
+    pub const fn is_disproven(self) -> bool {
+        self.disproof == 0
+    }
+}
+
+/// The table: every position seen, by board key and attacker's hand.
+pub struct Table {
+    clusters: FxHashMap<u64, Vec<Entry>>,
+    entries: usize,
+    capacity: usize,
+}
+
+/// Roughly what one entry costs, its share of the map included.
+const BYTES_PER_ENTRY: usize = 64;
+
+impl Table {
+    /// A table that keeps about `megabytes` MiB before it forgets the
+    /// entries that cost least to find again.
+    pub fn new(megabytes: usize) -> Table {
+        Table {
+            clusters: FxHashMap::default(),
+            entries: 0,
+            capacity: (megabytes.max(1) << 20) / BYTES_PER_ENTRY,
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.clusters.clear();
+        self.entries = 0;
+    }
+
+    /// How many entries it holds.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries
+    }
+
+    /// What is known of the position `board` with the attacker holding
+    /// `hand`, searched with `depth` plies left: a proof no longer than
+    /// `depth` from any hand it covers, a disproof holding to `depth` from
+    /// any hand covering it, or the open numbers stored for this very hand
+    /// and depth.
+    pub fn get(&self, board: u64, hand: HandKey, depth: Depth) -> Option<Known> {
+        let cluster = self.clusters.get(&board)?;
+        let mut found: Option<Known> = None;
+        for entry in cluster {
+            if entry.proof == 0 {
+                if hand.covers(entry.hand)
+                    && entry.depth <= depth
+                    && found.is_none_or(|k| !k.is_proven() || entry.depth < k.depth)
+                {
+                    found = Some(Known::proven(entry.depth));
+                }
+            } else if entry.disproof == 0 {
+                if entry.hand.covers(hand)
+                    && entry.depth >= depth
+                    && found.is_none_or(|k| !k.is_proven() && !k.is_disproven())
+                {
+                    found = Some(Known::disproven(entry.depth));
+                }
+            } else if entry.hand == hand && entry.depth == depth && found.is_none() {
+                found = Some(Known {
+                    proof: entry.proof,
+                    disproof: entry.disproof,
+                    depth: entry.depth,
+                });
+            }
+        }
+        found
+    }
+
+    /// Stores what is known of `board` with `hand`, found with `work`
+    /// nodes. A proof or disproof replaces the open entries of its hand
+    /// that it settles.
+    pub fn put(&mut self, board: u64, hand: HandKey, known: Known, work: u64) {
+        let cluster = self.clusters.entry(board).or_default();
+        let before = cluster.len();
+        if known.is_proven() {
+            // Open entries of hands it covers, and proofs no shorter from
+            // hands that cover its own, say nothing more.
+            cluster.retain(|e| {
+                let settled = if e.proof == 0 {
+                    e.hand.covers(hand) && e.depth >= known.depth
+                } else {
+                    e.disproof != 0 && e.hand.covers(hand) && e.depth >= known.depth
+                };
+                !settled
+            });
+        } else if known.is_disproven() {
+            cluster.retain(|e| {
+                let settled = if e.disproof == 0 {
+                    hand.covers(e.hand) && e.depth <= known.depth
+                } else {
+                    e.proof != 0 && hand.covers(e.hand) && e.depth <= known.depth
+                };
+                !settled
+            });
+        }
+        let entry = Entry {
+            hand,
+            proof: known.proof,
+            disproof: known.disproof,
+            depth: known.depth,
+            work,
+        };
+        match cluster
+            .iter_mut()
+            .find(|e| e.hand == hand && e.depth == known.depth && e.proof != 0 && e.disproof != 0)
+        {
+            Some(open) if !known.is_proven() && !known.is_disproven() => *open = entry,
+            _ => cluster.push(entry),
+        }
+        self.entries = self.entries + cluster.len() - before;
+        if self.entries > self.capacity {
+            self.forget();
+        }
+    }
+
+    /// Makes room: drops the open entries that took least work to find,
+    /// about half of them, and if that is not enough, the cheapest solved
+    /// ones too.
+    fn forget(&mut self) {
+        let mut works: Vec<u64> = self
+            .clusters
+            .values()
+            .flatten()
+            .filter(|e| e.proof != 0 && e.disproof != 0)
+            .map(|e| e.work)
+            .collect();
+        let open_only = works.len() * 4 >= self.entries;
+        if !open_only {
+            works = self.clusters.values().flatten().map(|e| e.work).collect();
+        }
+        if works.is_empty() {
+            return;
+        }
+        let middle = works.len() / 2;
+        let (_, &mut threshold, _) = works.select_nth_unstable(middle);
+        let mut entries = 0;
+        self.clusters.retain(|_, cluster| {
+            cluster.retain(|e| {
+                let solved = e.proof == 0 || e.disproof == 0;
+                (open_only && solved) || e.work > threshold
+            });
+            entries += cluster.len();
+            !cluster.is_empty()
+        });
+        self.entries = entries;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(pawns: u64, golds: u64) -> HandKey {
+        // Two of the packed bytes: what is compared is the packing.
+        HandKey(pawns | golds << 40)
+    }
+
+    #[test]
+    fn covering_compares_every_role() {
+        assert!(hand(2, 1).covers(hand(1, 1)));
+        assert!(hand(1, 1).covers(hand(1, 1)));
+        assert!(!hand(1, 1).covers(hand(2, 1)));
+        assert!(!hand(3, 0).covers(hand(1, 1)));
+        assert!(hand(18, 4).covers(hand(0, 0)));
+        assert!(!hand(0, 0).covers(hand(18, 0)));
+    }
+
+    #[test]
+    fn a_proof_answers_for_bigger_hands_and_longer_depths_only() {
+        let mut table = Table::new(1);
+        table.put(7, hand(1, 0), Known::proven(5), 10);
+        assert_eq!(table.get(7, hand(2, 0), 9), Some(Known::proven(5)));
+        assert_eq!(table.get(7, hand(1, 0), 5), Some(Known::proven(5)));
+        assert_eq!(table.get(7, hand(1, 0), 3), None);
+        assert_eq!(table.get(7, hand(0, 0), 9), None);
+        assert_eq!(table.get(8, hand(1, 0), 9), None);
+    }
+
+    #[test]
+    fn a_disproof_answers_for_smaller_hands_and_shorter_depths_only() {
+        let mut table = Table::new(1);
+        table.put(7, hand(1, 1), Known::disproven(6), 10);
+        assert_eq!(table.get(7, hand(1, 0), 4), Some(Known::disproven(6)));
+        assert_eq!(table.get(7, hand(1, 1), 6), Some(Known::disproven(6)));
+        assert_eq!(table.get(7, hand(1, 1), 8), None);
+        assert_eq!(table.get(7, hand(2, 1), 4), None);
+    }
+
+    #[test]
+    fn open_numbers_are_for_their_own_hand_and_depth() {
+        let mut table = Table::new(1);
+        let open = Known {
+            proof: 3,
+            disproof: 4,
+            depth: 9,
+        };
+        table.put(7, hand(1, 0), open, 10);
+        assert_eq!(table.get(7, hand(1, 0), 9), Some(open));
+        assert_eq!(table.get(7, hand(1, 0), 7), None);
+        assert_eq!(table.get(7, hand(2, 0), 9), None);
+        let again = Known {
+            proof: 5,
+            disproof: 2,
+            depth: 9,
+        };
+        table.put(7, hand(1, 0), again, 20);
+        assert_eq!(table.get(7, hand(1, 0), 9), Some(again));
+        assert_eq!(table.len(), 1);
+        table.put(7, hand(1, 0), Known::proven(3), 30);
+        assert_eq!(table.get(7, hand(1, 0), 9), Some(Known::proven(3)));
+        assert_eq!(table.len(), 1, "the proof settles the open entry");
+    }
+
+    #[test]
+    fn a_full_table_forgets_the_cheapest_open_entries() {
+        let mut table = Table::new(1);
+        let capacity = table.capacity;
+        let open = Known {
+            proof: 1,
+            disproof: 1,
+            depth: 1,
+        };
+        table.put(0, hand(0, 0), Known::proven(1), 0);
+        for board in 1..=capacity as u64 {
+            table.put(board, hand(0, 0), open, board);
+        }
+        assert!(table.len() <= capacity / 2 + 2);
+        assert_eq!(table.get(0, hand(0, 0), 1), Some(Known::proven(1)));
+        assert!(table.get(capacity as u64, hand(0, 0), 1).is_some());
+        assert!(table.get(1, hand(0, 0), 1).is_none());
+    }
+}
