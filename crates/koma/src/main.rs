@@ -8,6 +8,7 @@
 
 mod bench;
 mod convert;
+mod mate;
 mod pawns_console;
 mod perft;
 mod shogi_console;
@@ -44,6 +45,8 @@ enum Command {
     Match(Box<koma_match::MatchArgs>),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench::BenchArgs),
+    /// Solve a mate problem (tsume): the shortest mate, in Japanese and USI.
+    Mate(mate::MateArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => koma_usi::engine::run(Dialect::Uci, args.variant),
         Command::Match(args) => koma_match::run(*args),
         Command::Convert(args) => convert::run(args),
+        Command::Mate(args) => mate::run(args),
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
     };

@@ -247,3 +247,44 @@ fn uci_plays_pawns_only_chess() {
     engine.send("go depth 2");
     assert_eq!(engine.bestmove(SHORT).0, "(none)");
 }
+
+#[test]
+fn go_mate_answers_checkmate_nomate_or_timeout() {
+    let mut engine = Engine::start("usi");
+    engine.send("usi");
+    engine.until("usiok", SHORT);
+    // shared/records/tsumeshogi.csa: mate in three, useless interpositions
+    // not counted.
+    engine.send("position sfen 9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1");
+    engine.send("go mate 60000");
+    let answer = engine.until("checkmate", Duration::from_secs(60));
+    let moves: Vec<&str> = answer.last().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{answer:?}");
+    assert_eq!(moves[0], "7e7b+");
+    let mut position =
+        StandardShogiPosition::from_text("9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1")
+            .unwrap();
+    for m in &moves {
+        position = position.play(position.parse_move(m).unwrap()).unwrap();
+    }
+    assert!(position.is_check() && position.legal_moves().is_empty());
+
+    // The only mating drop would be a pawn's (uchifuzume): no mate.
+    engine.send("position sfen 7nk/7l1/9/7N1/9/9/9/9/9 b P 1");
+    engine.send("go mate infinite");
+    assert_eq!(
+        engine.until("checkmate", SHORT).last().unwrap(),
+        "checkmate nomate"
+    );
+
+    // A king in the open: `stop` ends the solve at once.
+    engine.send("position sfen 9/9/9/9/4k4/9/9/9/9 b 2B2G2S 1");
+    engine.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let stopped = Instant::now();
+    engine.send("stop");
+    let answer = engine.until("checkmate", SHORT);
+    assert!(stopped.elapsed() < Duration::from_secs(2), "{answer:?}");
+    engine.send("isready");
+    engine.until("readyok", SHORT);
+}

@@ -48,6 +48,10 @@ pub enum MateAnswer {
 pub struct MateReport {
     /// The answer.
     pub answer: MateAnswer,
+    /// For a mate, its length as problems count it: the plies of the line
+    /// less each useless interposition and its capture (shown only where
+    /// nothing else holds out as long). 0 otherwise.
+    pub length: u16,
     /// For a mate, whether it is proven the shortest (false when the
     /// limits ran out while shortening it).
     pub shortest: bool,
@@ -149,8 +153,9 @@ fn solve_on<V: ShogiVariant>(
         progress: tell.as_mut().map(|t| t as &mut dyn FnMut(u64)),
     };
     let mut search = Search::new(table, position.turn(), budget);
-    let report = |search: &Search<V>, answer, shortest| MateReport {
+    let report = |search: &Search<V>, answer, length, shortest| MateReport {
         answer,
+        length,
         shortest,
         nodes: search.nodes,
         elapsed: started.elapsed(),
@@ -158,10 +163,10 @@ fn solve_on<V: ShogiVariant>(
 
     let first = search.prove(position, UNLIMITED);
     if first.is_disproven() {
-        return report(&search, MateAnswer::NoMate, false);
+        return report(&search, MateAnswer::NoMate, 0, false);
     }
     if !first.is_proven() {
-        return report(&search, MateAnswer::Unknown, false);
+        return report(&search, MateAnswer::Unknown, 0, false);
     }
     // Shorten: ask for a mate two plies shorter than the best known until
     // there is none. Each proof gives its own length, often shorter still.
@@ -186,10 +191,14 @@ fn solve_on<V: ShogiVariant>(
     let line = line.or_else(|| greedy_line(&mut search, position, length));
     match line {
         Some(line) if is_mate_line(position, &line) => {
-            let shortest = shortest && line.len() == usize::from(length);
-            report(&search, MateAnswer::Mate(line), shortest)
+            let counted = if shortest {
+                length
+            } else {
+                line.len() as Depth
+            };
+            report(&search, MateAnswer::Mate(line), counted, shortest)
         }
-        _ => report(&search, MateAnswer::Unknown, false),
+        _ => report(&search, MateAnswer::Unknown, 0, false),
     }
 }
 

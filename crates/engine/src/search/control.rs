@@ -31,6 +31,12 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// The flag [`SearchControl::stop`] sets, for work other than the
+    /// search (a mate solve) to watch.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
     /// Whether [`SearchControl::stop`] was called.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)

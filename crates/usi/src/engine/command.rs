@@ -67,6 +67,9 @@ pub struct GoParams {
     pub infinite: bool,
     /// `ponder`.
     pub ponder: bool,
+    /// `mate <ms>|infinite` (USI): solve for mate instead of searching,
+    /// within the time given (`None` inside: no limit).
+    pub mate: Option<Option<Duration>>,
 }
 
 /// A line that is not a command of the protocol.
@@ -155,6 +158,21 @@ fn parse_go(words: &[&str]) -> GoParams {
             "movestogo" => params.moves_to_go = words.next().and_then(|w| w.parse().ok()),
             "depth" => params.depth = words.next().and_then(|w| w.parse().ok()),
             "nodes" => params.nodes = words.next().and_then(|w| w.parse().ok()),
+            "mate" => {
+                params.mate = match words.peek().copied() {
+                    Some(&"infinite") => {
+                        words.next();
+                        Some(None)
+                    }
+                    next => {
+                        let time = millis(next);
+                        if time.is_some() {
+                            words.next();
+                        }
+                        Some(time)
+                    }
+                }
+            }
             "infinite" => params.infinite = true,
             "ponder" => params.ponder = true,
             _ => {}
@@ -194,6 +212,18 @@ mod tests {
         );
         assert!("position".parse::<Command>().is_err());
         assert!("position nonsense".parse::<Command>().is_err());
+    }
+
+    #[test]
+    fn parses_go_mate() {
+        let go = |line: &str| match line.parse() {
+            Ok(Command::Go(params)) => params.mate,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(go("go mate 5000"), Some(Some(Duration::from_millis(5000))));
+        assert_eq!(go("go mate infinite"), Some(None));
+        assert_eq!(go("go mate"), Some(None));
+        assert_eq!(go("go btime 1000"), None);
     }
 
     #[test]

@@ -225,6 +225,14 @@ impl Protocol {
         if self.dialect == Dialect::Uci {
             go.swap_sides();
         }
+        if let (Some(time), Dialect::Usi) = (go.mate, self.dialect) {
+            let control = SearchControl::new(false);
+            let handle = self
+                .session
+                .start_mate(time, control.clone(), self.output.clone());
+            self.search = Some((handle, control));
+            return;
+        }
         let limits = limits_of(&go, self.session.turn());
         let control = SearchControl::new(go.ponder);
         let handle = self

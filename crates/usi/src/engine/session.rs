@@ -4,9 +4,11 @@
 use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
 use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
-use koma_rules::{Color, Variant};
+use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
+use koma_rules::{Color, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// What the protocol loop needs from the engine of whichever game is set.
 pub trait Session: Send {
@@ -19,6 +21,15 @@ pub trait Session: Send {
     fn turn(&self) -> Color;
     /// Starts a search; the thread prints `info` lines and `bestmove`.
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()>;
+    /// Starts a mate solve of the current position (USI `go mate`): the
+    /// thread prints `checkmate …` when it ends, at `time` or when
+    /// `control` is stopped at the latest.
+    fn start_mate(
+        &mut self,
+        time: Option<Duration>,
+        control: SearchControl,
+        output: Output,
+    ) -> JoinHandle<()>;
     /// Resizes the hash table.
     fn set_hash(&mut self, megabytes: usize);
     /// Changes the engine options.
@@ -26,8 +37,10 @@ pub trait Session: Send {
 }
 
 /// The session of one game `P`.
-struct GameSession<P: Evaluate> {
+struct GameSession<P: Evaluate + MateSearch> {
     engine: Arc<Mutex<Engine<P>>>,
+    /// The mate solver's table size, in MiB (the hash's).
+    mate_hash: usize,
     /// The game's positions, the current one last.
     positions: Vec<P>,
     dialect: Dialect,
@@ -45,13 +58,14 @@ pub fn new_session(
         engine.options = options;
         Box::new(GameSession {
             engine: Arc::new(Mutex::new(engine)),
+            mate_hash: hash,
             positions: vec![P::start()],
             dialect,
         })
     })
 }
 
-impl<P: Evaluate> GameSession<P> {
+impl<P: Evaluate + MateSearch> GameSession<P> {
     fn engine(&self) -> std::sync::MutexGuard<'_, Engine<P>> {
         // A search thread that panicked leaves a usable engine behind.
         self.engine
@@ -60,7 +74,7 @@ impl<P: Evaluate> GameSession<P> {
     }
 }
 
-impl<P: Evaluate> Session for GameSession<P> {
+impl<P: Evaluate + MateSearch> Session for GameSession<P> {
     fn new_game(&mut self) {
         self.engine().clear();
     }
@@ -104,12 +118,47 @@ impl<P: Evaluate> Session for GameSession<P> {
         })
     }
 
+    fn start_mate(
+        &mut self,
+        time: Option<Duration>,
+        control: SearchControl,
+        output: Output,
+    ) -> JoinHandle<()> {
+        let position = self.positions.last().copied().unwrap_or_else(P::start);
+        let limits = MateLimits {
+            time,
+            nodes: None,
+            table_megabytes: self.mate_hash,
+        };
+        std::thread::spawn(move || {
+            let mut solver = Solver::new(limits.table_megabytes);
+            let report = position.solve_mate(&mut solver, &limits, Some(control.stop_flag()));
+            output.line(&checkmate_line::<P>(report.as_ref()));
+        })
+    }
+
     fn set_hash(&mut self, megabytes: usize) {
         self.engine().set_hash_size(megabytes);
+        self.mate_hash = megabytes;
     }
 
     fn set_options(&mut self, options: EngineOptions) {
         self.engine().options = options;
+    }
+}
+
+/// USI's answer to `go mate`: `checkmate` and the moves, `checkmate
+/// nomate`, `checkmate timeout`, or `checkmate notimplemented` for a game
+/// without mates.
+fn checkmate_line<P: Position>(report: Option<&MateReport>) -> String {
+    match report.map(|r| &r.answer) {
+        Some(MateAnswer::Mate(line)) => {
+            let moves: Vec<String> = line.iter().map(|&m| P::move_to_text(m)).collect();
+            format!("checkmate {}", moves.join(" "))
+        }
+        Some(MateAnswer::NoMate) => "checkmate nomate".into(),
+        Some(MateAnswer::Unknown) => "checkmate timeout".into(),
+        None => "checkmate notimplemented".into(),
     }
 }
 

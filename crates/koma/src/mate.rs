@@ -1,0 +1,191 @@
+//! `koma mate`: solves a mate problem (詰将棋) given as an SFEN or a record
+//! file, and prints the solution in Japanese and in USI.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use koma_mate::{MateAnswer, MateLimits, MateReport, Progress, Solver};
+use koma_records::file::load;
+use koma_records::kif::move_text;
+use koma_rules::{Color, Minishogi, Position, Shogi, ShogiPosition, ShogiVariant, Spear, Variant};
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// Arguments of `koma mate`.
+#[derive(Args)]
+#[command(
+    about = "Solve a mate problem: the shortest mate against the longest defence",
+    long_about = "Solve a mate problem (tsume) for the side to move: the shortest mate \
+        against the longest defence, useless interpositions not counted, uchifuzume illegal.\n\n\
+        PROBLEM is an SFEN (`sfen …` or `position sfen …` too) or a record file (KIF, KI2, \
+        CSA, USI), whose start position is solved: tsume records carry the problem there, and \
+        CSA `P-00AL` or KIF's hands give the defender the remaining pieces.\n\n\
+        Prints the solution in Japanese (KIF style) and in USI, its length, the nodes \
+        searched and the time. The last line says `mate N`, `nomate` or `unknown`. In \
+        Spear, kings are captured: the mate ends with the capture."
+)]
+pub struct MateArgs {
+    /// The problem: an SFEN, or a record file.
+    problem: String,
+    /// The game of an SFEN (default: shogi for a 9×9 board, minishogi for 5×5).
+    #[arg(long)]
+    variant: Option<Variant>,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// The solver's table, in MiB.
+    #[arg(long, default_value_t = 512)]
+    hash: usize,
+}
+
+/// Runs `koma mate`.
+pub fn run(args: MateArgs) -> Result<(), String> {
+    let limits = MateLimits {
+        time: match args.time {
+            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+                Some(Duration::from_secs_f64(seconds.min(1e9)))
+            }
+            Some(_) => return Err("--time needs a positive number of seconds".into()),
+            None => None,
+        },
+        nodes: None,
+        table_megabytes: args.hash.clamp(1, 65536),
+    };
+    let problem = Problem::read(&args.problem, args.variant)?;
+    match problem {
+        Problem::Spear(position) => solve::<Spear>(&position, &limits),
+        Problem::Minishogi(position) => solve::<Minishogi>(&position, &limits),
+        Problem::Shogi(position) => solve::<Shogi>(&position, &limits),
+    }
+}
+
+/// A problem of one of the games with kings.
+enum Problem {
+    Spear(ShogiPosition<Spear>),
+    Minishogi(ShogiPosition<Minishogi>),
+    Shogi(ShogiPosition<Shogi>),
+}
+
+impl Problem {
+    /// Reads `text`: a record file if one is there, else an SFEN.
+    fn read(text: &str, variant: Option<Variant>) -> Result<Problem, String> {
+        if std::path::Path::new(text).is_file() {
+            let record = load(text, None, variant)?;
+            let variant = record.variant();
+            let no_record = || format!("{text}: not a record of {}", variant.name());
+            return match variant {
+                Variant::Spear => record.into_record().map(|r| Problem::Spear(r.start)),
+                Variant::Minishogi => record.into_record().map(|r| Problem::Minishogi(r.start)),
+                Variant::Shogi => record.into_record().map(|r| Problem::Shogi(r.start)),
+                Variant::Pawns => return Err(no_mates()),
+            }
+            .ok_or_else(no_record);
+        }
+        let sfen = text.trim();
+        let sfen = sfen.strip_prefix("position").map_or(sfen, str::trim_start);
+        let sfen = sfen.strip_prefix("sfen").map_or(sfen, str::trim_start);
+        let bad = |e: &dyn std::fmt::Display| format!("not a record file nor an SFEN: {e}");
+        match variant {
+            Some(Variant::Spear) => ShogiPosition::from_text(sfen)
+                .map(Problem::Spear)
+                .map_err(|e| bad(&e)),
+            Some(Variant::Minishogi) => ShogiPosition::from_text(sfen)
+                .map(Problem::Minishogi)
+                .map_err(|e| bad(&e)),
+            Some(Variant::Pawns) => Err(no_mates()),
+            Some(Variant::Shogi) | None => match ShogiPosition::from_text(sfen) {
+                Ok(position) => Ok(Problem::Shogi(position)),
+                Err(error) if variant.is_none() => ShogiPosition::from_text(sfen)
+                    .map(Problem::Minishogi)
+                    .map_err(|_| bad(&error)),
+                Err(error) => Err(bad(&error)),
+            },
+        }
+    }
+}
+
+fn no_mates() -> String {
+    "Pawns-Only Chess has no kings, and so no mates to search".into()
+}
+
+fn solve<V: ShogiVariant>(position: &ShogiPosition<V>, limits: &MateLimits) -> Result<(), String> {
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let shown = bar.clone();
+    let mut progress = move |p: Progress| {
+        let rate = p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-3);
+        shown.set_message(format!(
+            "{} nodes, {} nodes/s",
+            thousands(p.nodes),
+            thousands(rate as u64)
+        ));
+    };
+    let report =
+        Solver::new(limits.table_megabytes).solve(position, limits, None, Some(&mut progress));
+    bar.finish_and_clear();
+    print!("{}", describe(position, &report));
+    Ok(())
+}
+
+/// The report as `koma mate` prints it.
+fn describe<V: ShogiVariant>(position: &ShogiPosition<V>, report: &MateReport) -> String {
+    let cost = format!(
+        "{} nodes, {:.2} s, {} nodes/s",
+        thousands(report.nodes),
+        report.elapsed.as_secs_f64(),
+        thousands(report.nodes_per_second())
+    );
+    match &report.answer {
+        MateAnswer::Mate(line) => {
+            let length = report.length;
+            let mut japanese = Vec::new();
+            let mut current = *position;
+            let mut previous_to = None;
+            for &m in line {
+                let mark = match current.turn() {
+                    Color::Sente => '▲',
+                    Color::Gote => '△',
+                };
+                japanese.push(format!("{mark}{}", move_text(&current, m, previous_to)));
+                previous_to = Some(m.to());
+                current.play_unchecked(m);
+            }
+            let usi: Vec<String> = line
+                .iter()
+                .map(|&m| ShogiPosition::<V>::move_to_text(m))
+                .collect();
+            let shortest = if report.shortest {
+                "shortest"
+            } else {
+                "not proven shortest: the time ran out"
+            };
+            format!(
+                "{}　まで{length}手詰\nusi: {}\nmate in {length} ({shortest}), {cost}\nmate {length}\n",
+                japanese.join("　"),
+                usi.join(" "),
+            )
+        }
+        MateAnswer::NoMate => format!("不詰: no mate, {cost}\nnomate\n"),
+        MateAnswer::Unknown => format!("no answer within the time, {cost}\nunknown\n"),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(number: u64) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}

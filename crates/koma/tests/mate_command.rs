@@ -1,0 +1,67 @@
+//! `koma mate` as a person or a script runs it: the solution in Japanese
+//! and USI, the verdict on the last line, and a clear error for bad input.
+
+use std::process::Command;
+
+fn shared(name: &str) -> String {
+    format!(
+        "{}/../../../shared/records/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn mate(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .arg("mate")
+        .args(args)
+        .output()
+        .expect("koma runs");
+    (
+        output.status.success(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_tsume_record_is_solved_in_japanese_and_usi() {
+    let (ok, out, _) = mate(&[&shared("everyday_20211107.kif")]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("▲１三角打　△１一玉(22)　▲２三桂打")
+            && lines[0].ends_with("まで11手詰"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[1],
+        "usi: B*1c 2b1a N*2c 1a1b B*2a 1b1c 2c1a+ 1c2b 3c1c+ 2b1c 2a1b+"
+    );
+    assert!(lines[2].starts_with("mate in 11 (shortest), "), "{out}");
+    assert_eq!(lines.last(), Some(&"mate 11"));
+}
+
+#[test]
+fn an_sfen_without_mate_says_nomate() {
+    let (ok, out, _) = mate(&["sfen 7nk/7l1/9/7N1/9/9/9/9/9 b P 1"]);
+    assert!(ok);
+    assert!(out.starts_with("不詰"), "{out}");
+    assert_eq!(out.lines().last(), Some("nomate"));
+}
+
+#[test]
+fn bad_input_is_refused_with_a_sentence() {
+    let (ok, out, err) = mate(&["9/9/9 b - 1"]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("koma: not a record file nor an SFEN"),
+        "{err}"
+    );
+    let (ok, _, err) = mate(&["8/8/8/8/8/8/PPPPPPPP/8 w - - 0 1", "--variant", "pawns"]);
+    assert!(!ok);
+    assert!(err.contains("no mates"), "{err}");
+    let (ok, _, err) = mate(&[&shared("tsumeshogi.csa"), "--time=0"]);
+    assert!(!ok);
+    assert!(err.contains("--time"), "{err}");
+}
