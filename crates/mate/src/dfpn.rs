@@ -123,22 +123,19 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
 
     /// Whether the attacker mates from `position` within `depth` plies
     /// ([`UNLIMITED`]: at all): proven, disproven, or open if the budget
-    /// ran out first.
+    /// ran out first (or the numbers grew past counting).
     pub fn prove(&mut self, position: &ShogiPosition<V>, depth: Depth) -> Known {
         if let Some(known) = self.fixed(position, depth) {
             return known;
         }
-        loop {
-            if let Some(known) = self.look(position, depth) {
-                if known.is_proven() || known.is_disproven() {
-                    return known;
-                }
-            }
-            let known = self.mid(position, depth, LARGEST, LARGEST);
-            if known.is_proven() || known.is_disproven() || self.aborted {
+        if let Some(known) = self.look(position, depth) {
+            if known.is_proven() || known.is_disproven() {
                 return known;
             }
         }
+        // One call searches until the position is solved, the budget runs
+        // out, or its numbers reach the largest there is (left open).
+        self.mid(position, depth, LARGEST, LARGEST)
     }
 
     /// What the table knows of `position` searched at `depth`.
@@ -225,9 +222,6 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 // Checked with no answer: mated. (A pawn drop that would do
                 // this is not among the legal moves.)
                 fixed = Some(Known::proven(0));
-            }
-            if fixed.is_none() && !or_node && capture.is_none() && depth == 0 {
-                fixed = Some(Known::disproven(0));
             }
             children.push(Child {
                 m,
