@@ -84,23 +84,18 @@ pub fn checks<V: ShogiVariant>(
     let blockers = position.blockers();
     position.generate(|set| {
         set.for_each(|m| {
-            let could_check = match m {
-                Move::Drop { role, to } => {
-                    attacks(V::SPEC.movement(role), us, to, blockers).contains(king)
-                }
-                Move::Board { from, to, promote } => {
-                    discovering.contains(from) || {
-                        let role = position.piece_at(from).map_or(Role::Pawn, |p| p.role);
-                        let role = if promote {
-                            role.promoted().unwrap_or(role)
-                        } else {
-                            role
-                        };
-                        let after = blockers.without(from).with(to);
-                        attacks(V::SPEC.movement(role), us, to, after).contains(king)
-                    }
-                }
-            };
+            // By discovery, or directly from the target square with the
+            // origin square emptied.
+            let to = m.to();
+            let discovered = m.from().is_some_and(|from| discovering.contains(from));
+            let after = m
+                .from()
+                .map_or(blockers, |from| blockers.without(from))
+                .with(to);
+            let could_check = discovered
+                || position.role_after(m).is_some_and(|role| {
+                    attacks(V::SPEC.movement(role), us, to, after).contains(king)
+                });
             if could_check {
                 let mut next = *position;
                 next.play_unchecked(m);

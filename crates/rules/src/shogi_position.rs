@@ -135,6 +135,31 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         }
     }
 
+    /// The role `m` leaves on its target square: the dropped role, or the
+    /// moving piece's, promoted if the move promotes. `None` for a board
+    /// move from an empty square.
+    ///
+    /// ```
+    /// use koma_rules::{Position, Role, StandardShogiPosition};
+    /// let start = StandardShogiPosition::start();
+    /// let m = StandardShogiPosition::parse_move_syntax("8h2b+").unwrap();
+    /// assert_eq!(start.role_after(m), Some(Role::Horse));
+    /// ```
+    #[inline(always)]
+    pub fn role_after(&self, m: Move) -> Option<Role> {
+        match m {
+            Move::Board { from, promote, .. } => {
+                let role = self.piece_at(from)?.role;
+                Some(if promote {
+                    role.promoted().unwrap_or(role)
+                } else {
+                    role
+                })
+            }
+            Move::Drop { role, .. } => Some(role),
+        }
+    }
+
     /// `color`'s hand.
     #[inline(always)]
     pub fn hand(&self, color: Color) -> &Hand {

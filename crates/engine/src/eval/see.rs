@@ -35,16 +35,12 @@ pub fn see_ge<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move, threshold: 
     let weights = weights(V::VARIANT);
     let value = |role: Role| exchange_value(weights, role);
     let (to, from, standing, gain) = match m {
-        Move::Board { from, to, promote } => {
-            let Some(piece) = position.piece_at(from) else {
+        Move::Board { from, to, .. } => {
+            let (Some(piece), Some(standing)) = (position.piece_at(from), position.role_after(m))
+            else {
                 return false;
             };
             let captured = position.piece_at(to).map_or(0, |p| value(p.role));
-            let standing = if promote {
-                piece.role.promoted().unwrap_or(piece.role)
-            } else {
-                piece.role
-            };
             let promotion = value(standing) - value(piece.role);
             (to, Some(from), standing, captured + promotion)
         }

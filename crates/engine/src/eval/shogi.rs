@@ -391,22 +391,12 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         };
         self.generate(|set| {
             set.for_each(|m| {
-                let (role, to) = match m {
-                    Move::Board { from, to, promote } => {
-                        if self.piece_at(to).is_some() {
-                            return;
-                        }
-                        let Some(piece) = self.piece_at(from) else {
-                            return;
-                        };
-                        let role = if promote {
-                            piece.role.promoted().unwrap_or(piece.role)
-                        } else {
-                            piece.role
-                        };
-                        (role, to)
-                    }
-                    Move::Drop { role, to } => (role, to),
+                let to = m.to();
+                if self.piece_at(to).is_some() {
+                    return;
+                }
+                let Some(role) = self.role_after(m) else {
+                    return;
                 };
                 if self.attacks_from(role, us, to).contains(king) {
                     moves.push(m);
