@@ -218,22 +218,20 @@ fn read_line<V: ShogiVariant>(
     let mut line = Vec::new();
     loop {
         let or_node = position.turn() == attacker;
-        if V::KINGS_ARE_CAPTURED && or_node {
-            if let Some(capture) = king_capture(&position) {
-                line.push(capture);
+        let mut children = match step(search, &position, or_node, depth) {
+            Step::Children(children) => children,
+            Step::Mated(last) => {
+                line.extend(last);
                 return Some(line);
             }
-        }
-        let mut children = search.expand(&position, or_node, depth);
-        if children.is_empty() {
-            return (!or_node).then_some(line);
-        }
+            Step::NoMate => return None,
+        };
         if or_node {
             if depth == 0 {
                 return None;
             }
             // Those the table already proves first.
-            children.sort_by_key(|c| match search.look(&c.position, c.depth) {
+            children.sort_by_cached_key(|c| match search.look(&c.position, c.depth) {
                 Some(k) if k.is_proven() => 0,
                 Some(k) if k.is_disproven() => 2,
                 _ => 1,
@@ -270,6 +268,38 @@ fn read_line<V: ShogiVariant>(
         line.push(capture);
         position.play_unchecked(chosen.m);
         position.play_unchecked(capture);
+    }
+}
+
+/// Where a line being read stands at one position.
+enum Step<V: ShogiVariant> {
+    /// It goes on to one of these.
+    Children(Vec<Child<V>>),
+    /// The defender is mated: after this last move (Spear's king capture),
+    /// or already, having no move.
+    Mated(Option<Move>),
+    /// The attacker has no check: not a mate.
+    NoMate,
+}
+
+/// How a line goes on from `position`: in Spear it ends when the attacker
+/// can take the king, and anywhere when the side to move has no move.
+fn step<V: ShogiVariant>(
+    search: &mut Search<V>,
+    position: &ShogiPosition<V>,
+    or_node: bool,
+    depth: Depth,
+) -> Step<V> {
+    if V::KINGS_ARE_CAPTURED && or_node {
+        if let Some(capture) = king_capture(position) {
+            return Step::Mated(Some(capture));
+        }
+    }
+    let children = search.expand(position, or_node, depth);
+    match (children.is_empty(), or_node) {
+        (false, _) => Step::Children(children),
+        (true, false) => Step::Mated(None),
+        (true, true) => Step::NoMate,
     }
 }
 
@@ -317,16 +347,14 @@ fn greedy_line<V: ShogiVariant>(
     let mut line = Vec::new();
     for _ in 0..=length {
         let or_node = position.turn() == attacker;
-        if V::KINGS_ARE_CAPTURED && or_node {
-            if let Some(capture) = king_capture(&position) {
-                line.push(capture);
+        let children = match step(search, &position, or_node, UNLIMITED) {
+            Step::Children(children) => children,
+            Step::Mated(last) => {
+                line.extend(last);
                 return Some(line);
             }
-        }
-        let children = search.expand(&position, or_node, UNLIMITED);
-        if children.is_empty() {
-            return (!or_node).then_some(line);
-        }
+            Step::NoMate => return None,
+        };
         let proven = |child: &Child<V>| {
             search
                 .look(&child.position, UNLIMITED)
