@@ -6,7 +6,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use koma_mate::{MateAnswer, MateLimits, MateReport, Progress, Solver};
 use koma_records::file::load;
 use koma_records::kif::move_text;
-use koma_rules::{Color, Minishogi, Position, Shogi, ShogiPosition, ShogiVariant, Spear, Variant};
+use koma_rules::{
+    Color, Minishogi, Position, SfenError, Shogi, ShogiPosition, ShogiVariant, Spear, Variant,
+};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -83,22 +85,28 @@ impl Problem {
         let sfen = text.trim();
         let sfen = sfen.strip_prefix("position").map_or(sfen, str::trim_start);
         let sfen = sfen.strip_prefix("sfen").map_or(sfen, str::trim_start);
-        let bad = |e: &dyn std::fmt::Display| format!("not a record file nor an SFEN: {e}");
-        match variant {
-            Some(Variant::Spear) => ShogiPosition::from_text(sfen)
-                .map(Problem::Spear)
-                .map_err(|e| bad(&e)),
-            Some(Variant::Minishogi) => ShogiPosition::from_text(sfen)
-                .map(Problem::Minishogi)
-                .map_err(|e| bad(&e)),
-            Some(Variant::Pawns) => Err(no_mates()),
-            Some(Variant::Shogi) | None => match ShogiPosition::from_text(sfen) {
-                Ok(position) => Ok(Problem::Shogi(position)),
-                Err(error) if variant.is_none() => ShogiPosition::from_text(sfen)
+        let parse = |variant| {
+            let bad = |e: SfenError| format!("not a record file nor an SFEN: {e}");
+            match variant {
+                Variant::Spear => ShogiPosition::from_text(sfen)
+                    .map(Problem::Spear)
+                    .map_err(bad),
+                Variant::Minishogi => ShogiPosition::from_text(sfen)
                     .map(Problem::Minishogi)
-                    .map_err(|_| bad(&error)),
-                Err(error) => Err(bad(&error)),
-            },
+                    .map_err(bad),
+                Variant::Shogi => ShogiPosition::from_text(sfen)
+                    .map(Problem::Shogi)
+                    .map_err(bad),
+                Variant::Pawns => Err(no_mates()),
+            }
+        };
+        match variant {
+            Some(variant) => parse(variant),
+            // A 5×5 board is minishogi's unless said otherwise; an SFEN
+            // that is neither is refused with shogi's reason.
+            None => {
+                parse(Variant::Shogi).or_else(|error| parse(Variant::Minishogi).map_err(|_| error))
+            }
         }
     }
 }

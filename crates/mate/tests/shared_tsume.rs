@@ -2,9 +2,9 @@
 //! their main line, and the solution is the records' own where the record
 //! gives the only longest defence.
 
-use koma_mate::{MateAnswer, MateLimits, Solver};
+use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
 use koma_records::file::load;
-use koma_rules::{write_usi_move, Position, Shogi, ShogiPosition};
+use koma_rules::{write_usi_move, Position, Shogi, ShogiPosition, ShogiVariant};
 use std::path::PathBuf;
 
 fn shared(name: &str) -> String {
@@ -25,8 +25,12 @@ fn problem(name: &str) -> (ShogiPosition<Shogi>, Vec<String>) {
     (record.start, moves)
 }
 
+fn report<V: ShogiVariant>(position: &ShogiPosition<V>, limits: &MateLimits) -> MateReport {
+    Solver::new(64).solve(position, limits, None, None)
+}
+
 fn solve(position: &ShogiPosition<Shogi>) -> (Vec<String>, bool) {
-    let report = Solver::new(64).solve(position, &MateLimits::default(), None, None);
+    let report = report(position, &MateLimits::default());
     match report.answer {
         MateAnswer::Mate(line) => (
             line.into_iter().map(write_usi_move).collect(),
@@ -57,9 +61,7 @@ fn the_kif_tsume_is_mate_in_eleven() {
 
 fn answer(sfen: &str) -> MateAnswer {
     let position = ShogiPosition::<Shogi>::from_text(sfen).unwrap();
-    Solver::new(16)
-        .solve(&position, &MateLimits::default(), None, None)
-        .answer
+    report(&position, &MateLimits::default()).answer
 }
 
 #[test]
@@ -87,8 +89,7 @@ fn a_spear_mate_ends_with_the_capture() {
     use koma_rules::{Spear, SpearPosition};
     // The gold next to the king takes it at once.
     let position = SpearPosition::from_text("4k/3G1/5/5/K4 b - 1").unwrap();
-    let report = Solver::new(16).solve(&position, &MateLimits::default(), None, None);
-    let MateAnswer::Mate(line) = report.answer else {
+    let MateAnswer::Mate(line) = report(&position, &MateLimits::default()).answer else {
         panic!("a capture")
     };
     assert_eq!(line.len(), 1);
@@ -102,6 +103,5 @@ fn a_spent_budget_says_unknown() {
         nodes: Some(1),
         ..MateLimits::default()
     };
-    let report = Solver::new(16).solve(&start, &limits, None, None);
-    assert_eq!(report.answer, MateAnswer::Unknown);
+    assert_eq!(report(&start, &limits).answer, MateAnswer::Unknown);
 }
