@@ -10,6 +10,7 @@ mod session;
 use crate::Dialect;
 use command::{Command, GoParams};
 use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
+use koma_mate::MateLimits;
 use koma_rules::Variant;
 use output::Output;
 use session::{limits_of, new_session, Session};
@@ -227,9 +228,15 @@ impl Protocol {
         }
         if let (Some(time), Dialect::Usi) = (go.mate, self.dialect) {
             let control = SearchControl::new(false);
+            // The solver's table is as big as the search's hash.
+            let limits = MateLimits {
+                time,
+                nodes: None,
+                table_megabytes: self.hash,
+            };
             let handle = self
                 .session
-                .start_mate(time, control.clone(), self.output.clone());
+                .start_mate(limits, control.clone(), self.output.clone());
             self.search = Some((handle, control));
             return;
         }

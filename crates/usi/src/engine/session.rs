@@ -8,7 +8,6 @@ use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
 use koma_rules::{Color, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// What the protocol loop needs from the engine of whichever game is set.
 pub trait Session: Send {
@@ -22,11 +21,11 @@ pub trait Session: Send {
     /// Starts a search; the thread prints `info` lines and `bestmove`.
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()>;
     /// Starts a mate solve of the current position (USI `go mate`): the
-    /// thread prints `checkmate …` when it ends, at `time` or when
+    /// thread prints `checkmate …` when it ends, at `limits` or when
     /// `control` is stopped at the latest.
     fn start_mate(
         &mut self,
-        time: Option<Duration>,
+        limits: MateLimits,
         control: SearchControl,
         output: Output,
     ) -> JoinHandle<()>;
@@ -39,8 +38,6 @@ pub trait Session: Send {
 /// The session of one game `P`.
 struct GameSession<P: Evaluate + MateSearch> {
     engine: Arc<Mutex<Engine<P>>>,
-    /// The mate solver's table size, in MiB (the hash's).
-    mate_hash: usize,
     /// The game's positions, the current one last.
     positions: Vec<P>,
     dialect: Dialect,
@@ -58,7 +55,6 @@ pub fn new_session(
         engine.options = options;
         Box::new(GameSession {
             engine: Arc::new(Mutex::new(engine)),
-            mate_hash: hash,
             positions: vec![P::start()],
             dialect,
         })
@@ -120,16 +116,11 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
 
     fn start_mate(
         &mut self,
-        time: Option<Duration>,
+        limits: MateLimits,
         control: SearchControl,
         output: Output,
     ) -> JoinHandle<()> {
         let position = self.positions.last().copied().unwrap_or_else(P::start);
-        let limits = MateLimits {
-            time,
-            nodes: None,
-            table_megabytes: self.mate_hash,
-        };
         std::thread::spawn(move || {
             let mut solver = Solver::new(limits.table_megabytes);
             let report = position.solve_mate(&mut solver, &limits, Some(control.stop_flag()));
@@ -139,7 +130,6 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
 
     fn set_hash(&mut self, megabytes: usize) {
         self.engine().set_hash_size(megabytes);
-        self.mate_hash = megabytes;
     }
 
     fn set_options(&mut self, options: EngineOptions) {
