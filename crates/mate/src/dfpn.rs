@@ -10,9 +10,11 @@
 //! A position met again on the current path (a repetition) is no mate for
 //! that path: in shogi a perpetual check loses for the side giving it.
 
+use crate::estimate::{delay_key, first_numbers, Coverage, DelayKey};
+use crate::interposition::{captures, without_the_piece, Interposition};
 use crate::moves::{checks, defences, king_capture};
 use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, UNLIMITED};
-use koma_rules::{between, Color, Move, Role, ShogiPosition, ShogiVariant};
+use koma_rules::{Color, Move, Role, ShogiPosition, ShogiVariant, Square};
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -45,10 +47,20 @@ pub struct Child<V: ShogiVariant> {
     pub capture: Option<Move>,
     /// The depth the child is searched at.
     pub depth: Depth,
+    /// For a drop that stands for its capture: what it becomes when that
+    /// is disproven.
+    interposition: Option<Box<Interposition<V>>>,
     board: u64,
     hand: HandKey,
     /// Known without search (a mate or a repetition), never looked up.
     fixed: Option<Known>,
+    /// The like move (see [`DelayKey`]) this one waits for: it is searched
+    /// only once that one is settled the way that leaves the node open
+    /// (proven at the defender's turn, disproven at the attacker's).
+    after: Option<u16>,
+    /// Whether it is searched now: it waits for nothing, or what it waits
+    /// for is settled.
+    active: bool,
     /// The last numbers seen for it, used if the table forgot it.
     last: Known,
 }
@@ -71,12 +83,6 @@ pub struct Search<'t, 'b, V: ShogiVariant> {
 const BUDGET_INTERVAL: u64 = 1 << 10;
 /// How often (in nodes) progress is told.
 const PROGRESS_INTERVAL: u64 = 1 << 16;
-
-const UNKNOWN: Known = Known {
-    proof: 1,
-    disproof: 1,
-    depth: 0,
-};
 
 /// One more ply than a child's counted `depth` (-1 for a useless
 /// interposition that is mated at once), for its parent's length or
@@ -184,12 +190,12 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         }
     }
 
-    /// The children of a node, each with what is known of it already. In
-    /// a search bounded by depth, a defender's drop between the king and a
-    /// distant checker that the checker takes, after which the mate goes on
-    /// without the piece, is a useless interposition (next to the king
-    /// too, when the king cannot take back): it stands for the position
-    /// after the capture, at the node's own depth.
+    /// The children of a node, each with its first numbers and its delay
+    /// group. In a search bounded by depth, a defender's drop between the
+    /// king and a distant checker (next to the king too, when the king
+    /// cannot take back) stands for the position after the checker takes
+    /// it, at the node's own depth, until that is disproven (see
+    /// `crate::interposition`).
     pub fn expand(
         &mut self,
         position: &ShogiPosition<V>,
@@ -204,78 +210,125 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         }
         let next_depth = child_depth(depth);
         let mut children = Vec::with_capacity(moves.len());
+        // The last move of each delay group so far.
+        let mut groups: Vec<(DelayKey, u16)> = Vec::new();
+        let mut coverage: Coverage = [None; Square::NUM];
         for (m, next) in moves {
-            let useless = if !or_node && depth != UNLIMITED {
-                self.useless_interposition(position, m, &next)
+            let after = delay_key(position, m, or_node).and_then(|key| {
+                let index = children.len() as u16;
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, last)) => Some(std::mem::replace(last, index)),
+                    None => {
+                        groups.push((key, index));
+                        None
+                    }
+                }
+            });
+            // A drop between the king and a distant checker stands first
+            // for its capture (see crate::interposition).
+            let [first_capture, other_capture] = if !or_node && depth != UNLIMITED && m.is_drop() {
+                captures(position, m, &next)
             } else {
-                None
+                [None, None]
             };
-            let (target, capture, child_depth) = match useless {
-                Some((capture, captured)) => (captured, Some(capture), depth),
-                None => (next, None, next_depth),
+            let (target, capture, child_depth, interposition) = match first_capture {
+                Some(capture) => (
+                    without_the_piece(&next, m, capture, self.attacker),
+                    Some(capture),
+                    depth,
+                    Some(Box::new(Interposition {
+                        dropped: next,
+                        other_capture,
+                    })),
+                ),
+                None => (next, None, next_depth, None),
             };
-            let mut fixed = self.fixed(&target, child_depth);
-            if fixed.is_none() && self.path.contains(&target.hash()) {
-                fixed = Some(Known::disproven(UNLIMITED));
-            }
-            if fixed.is_none() && or_node && !V::KINGS_ARE_CAPTURED && !target.has_legal_move() {
-                // Checked with no answer: mated. (A pawn drop that would do
-                // this is not among the legal moves.)
-                fixed = Some(Known::proven(0));
-            }
+            let fixed = self.fixed_child(&target, child_depth, or_node);
+            let (proof, disproof) = first_numbers(position, m, or_node, &mut coverage);
+            let last = Known {
+                proof,
+                disproof,
+                depth: child_depth,
+            };
             children.push(Child {
                 m,
                 position: target,
                 capture,
                 depth: child_depth,
+                interposition,
                 board: target.board_hash(),
                 hand: HandKey::of(target.hand(self.attacker)),
                 fixed,
-                last: UNKNOWN,
+                after,
+                active: true,
+                last,
             });
         }
         children
     }
 
-    /// For a defender's drop `m` from `position` (leading to `next`)
-    /// between the king and a distant checker: the checker's capture of the
-    /// piece and the position after it, with the piece gone from the
-    /// attacker's hand, if the attacker mates from there (so the piece
-    /// never helped the defence).
-    fn useless_interposition(
-        &mut self,
-        position: &ShogiPosition<V>,
-        m: Move,
-        next: &ShogiPosition<V>,
-    ) -> Option<(Move, ShogiPosition<V>)> {
-        let Move::Drop { role, to } = m else {
-            return None;
+    /// What a child is without search: a repetition, a mate in 0, Spear's
+    /// king captures, a depth run out.
+    fn fixed_child(&self, target: &ShogiPosition<V>, depth: Depth, or_node: bool) -> Option<Known> {
+        let mut fixed = self.fixed(target, depth);
+        if fixed.is_none() && self.path.contains(&target.hash()) {
+            fixed = Some(Known::disproven(UNLIMITED));
+        }
+        if fixed.is_none() && or_node && !V::KINGS_ARE_CAPTURED && !target.has_legal_move() {
+            // Checked with no answer: mated. (A pawn drop that would do
+            // this is not among the legal moves.)
+            fixed = Some(Known::proven(0));
+        }
+        fixed
+    }
+
+    /// Makes a drop that stood for a capture now disproven stand for the
+    /// other capture, or else for itself: a real answer, one ply deeper.
+    fn fall_back(&self, child: &mut Child<V>) {
+        let Some(interposition) = child.interposition.take() else {
+            return;
         };
-        let defender = !self.attacker;
-        let king = position.king(defender)?;
-        let checker = position.checkers().first()?;
-        if position.checkers().has_more_than_one() || !between(king, checker).contains(to) {
-            return None;
+        let (target, capture, depth) = match interposition.other_capture {
+            Some(other) => (
+                without_the_piece(&interposition.dropped, child.m, other, self.attacker),
+                Some(other),
+                child.depth,
+            ),
+            None => (interposition.dropped, None, child_depth(child.depth)),
+        };
+        if capture.is_some() {
+            child.interposition = Some(Box::new(Interposition {
+                dropped: interposition.dropped,
+                other_capture: None,
+            }));
         }
-        for promote in [false, true] {
-            let capture = Move::Board {
-                from: checker,
-                to,
-                promote,
-            };
-            if !koma_rules::Position::is_legal(next, capture) {
-                continue;
+        child.position = target;
+        child.capture = capture;
+        child.depth = depth;
+        child.board = target.board_hash();
+        child.hand = HandKey::of(target.hand(self.attacker));
+        child.fixed = self.fixed_child(&target, depth, false);
+        child.last = Known {
+            proof: 1,
+            disproof: 1,
+            depth,
+        };
+    }
+
+    /// Settles at once which of `children`'s drops are useless
+    /// interpositions (for reading a line out, where each child is asked
+    /// about anyway): a drop whose capture leaves no mate within the depth
+    /// becomes a real answer.
+    pub fn settle_interpositions(&mut self, children: &mut [Child<V>]) {
+        for child in children {
+            while child.capture.is_some() && !self.prove(&child.position, child.depth).is_proven() {
+                if self.aborted {
+                    return;
+                }
+                self.fall_back(child);
             }
-            let mut captured = *next;
-            captured.play_unchecked(capture);
-            let held = captured.hand(self.attacker).count(role);
-            captured.set_hand_count(self.attacker, role, held - 1);
-            captured.refresh();
-            if self.prove(&captured, UNLIMITED).is_proven() {
-                return Some((capture, captured));
-            }
+            child.interposition = None;
         }
-        None
     }
 
     /// Where a node with no children ends.
@@ -365,6 +418,17 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         known
     }
 
+    /// What is known of a child: fixed, in the table, or last seen.
+    fn known(&self, child: &Child<V>) -> Known {
+        match child.fixed {
+            Some(known) => known,
+            None => self
+                .table
+                .get(child.board, child.hand, child.depth)
+                .unwrap_or(child.last),
+        }
+    }
+
     /// Reads every child's numbers and sums them up as the node's.
     fn summarise(&self, children: &mut [Child<V>], or_node: bool) -> Summary {
         let mut summary = Summary {
@@ -379,18 +443,30 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         let mut shortest = i32::from(UNLIMITED);
         let mut longest = -1;
         let mut disproof_depth = if or_node { i32::from(UNLIMITED) } else { -1 };
-        for (index, child) in children.iter_mut().enumerate() {
-            let known = match child.fixed {
-                Some(known) => known,
-                None => {
-                    let known = self
-                        .table
-                        .get(child.board, child.hand, child.depth)
-                        .unwrap_or(child.last);
-                    child.last = known;
-                    known
-                }
-            };
+        for index in 0..children.len() {
+            let mut known = self.known(&children[index]);
+            while known.is_disproven() && children[index].interposition.is_some() {
+                self.fall_back(&mut children[index]);
+                known = self.known(&children[index]);
+            }
+            let child = &children[index];
+            // A delayed move waits until the one before it is settled in
+            // the node's favour (the group's moves come in order).
+            let active = child.after.is_none_or(|before| {
+                let before = &children[before as usize];
+                before.active
+                    && if or_node {
+                        before.last.is_disproven()
+                    } else {
+                        before.last.is_proven()
+                    }
+            });
+            let child = &mut children[index];
+            child.last = known;
+            child.active = active;
+            if !active {
+                continue;
+            }
             // The number the node minimises over, and the one it sums.
             let (minimised, summed) = if or_node {
                 (known.proof, known.disproof)

@@ -35,8 +35,11 @@
 #![warn(missing_docs)]
 
 mod dfpn;
+mod estimate;
+mod interposition;
 mod moves;
 mod solver;
+pub mod suite;
 mod table;
 
 pub use solver::{is_mate_line, MateAnswer, MateLimits, MateReport, Progress, Solver};

@@ -295,7 +295,10 @@ fn step<V: ShogiVariant>(
             return Step::Mated(Some(capture));
         }
     }
-    let children = search.expand(position, or_node, depth);
+    let mut children = search.expand(position, or_node, depth);
+    if !or_node {
+        search.settle_interpositions(&mut children);
+    }
     match (children.is_empty(), or_node) {
         (false, _) => Step::Children(children),
         (true, false) => Step::Mated(None),
