@@ -261,6 +261,13 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
     let moves: Vec<&str> = answer.last().unwrap().split_whitespace().skip(1).collect();
     assert_eq!(moves.len(), 3, "{answer:?}");
     assert_eq!(moves[0], "7e7b+");
+    let info = &answer[answer.len() - 2];
+    assert!(info.starts_with("info time "), "{answer:?}");
+    assert!(info.contains(" nodes "), "{info}");
+    assert!(
+        info.ends_with(&format!("score mate 3 pv {}", moves.join(" "))),
+        "{info}"
+    );
     let mut position =
         StandardShogiPosition::from_text("9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1")
             .unwrap();

@@ -3,7 +3,9 @@
 //! match runner plays games with it; the tuner labels positions with it.
 
 mod config;
+mod mate;
 mod process;
 
 pub use config::EngineConfig;
+pub use mate::{MateReply, MateThought};
 pub use process::{BestMove, Connection, Engine, Failure, Score, Thought, TrafficLog};

@@ -350,7 +350,7 @@ impl Engine {
         }
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Failure> {
+    pub(super) fn send(&mut self, line: &str) -> Result<(), Failure> {
         self.log(">", line);
         let input = &mut self.connection.input;
         input
@@ -361,7 +361,7 @@ impl Engine {
     }
 
     /// The next line before `deadline`.
-    fn receive(&mut self, deadline: Instant) -> Result<Timed, Failure> {
+    pub(super) fn receive(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.connection.output.recv_timeout(wait) {
             Ok(timed) => {

@@ -124,6 +124,9 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
         std::thread::spawn(move || {
             let mut solver = Solver::new(limits.table_megabytes);
             let report = position.solve_mate(&mut solver, &limits, Some(control.stop_flag()));
+            if let Some(report) = &report {
+                output.line(&mate_info_line::<P>(report));
+            }
             output.line(&checkmate_line::<P>(report.as_ref()));
         })
     }
@@ -135,6 +138,23 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
     fn set_options(&mut self, options: EngineOptions) {
         self.engine().options = options;
     }
+}
+
+/// What a solve cost, as GUIs show it before the answer: `info time …
+/// nodes … nps …`, with `score mate` (in plies, as played) and the `pv`
+/// for a mate.
+fn mate_info_line<P: Position>(report: &MateReport) -> String {
+    let mut line = format!(
+        "info time {} nodes {} nps {}",
+        report.elapsed.as_millis(),
+        report.nodes,
+        report.nodes_per_second()
+    );
+    if let MateAnswer::Mate(moves) = &report.answer {
+        let moves: Vec<String> = moves.iter().map(|&m| P::move_to_text(m)).collect();
+        line += &format!(" score mate {} pv {}", moves.len(), moves.join(" "));
+    }
+    line
 }
 
 /// USI's answer to `go mate`: `checkmate` and the moves, `checkmate
