@@ -9,6 +9,7 @@
 mod bench;
 mod convert;
 mod mate;
+mod mate_suite;
 mod pawns_console;
 mod perft;
 mod shogi_console;

@@ -27,7 +27,17 @@ use std::time::Duration;
 )]
 pub struct MateArgs {
     /// The problem: an SFEN, or a record file.
-    problem: String,
+    #[arg(required_unless_present = "suite")]
+    problem: Option<String>,
+    /// Solve every problem of a suite file (`SFEN<TAB>mate N` or
+    /// `SFEN<TAB>nomate` a line) and check the answers; --time is then per
+    /// problem (default 60 s).
+    #[arg(long, conflicts_with = "problem")]
+    suite: Option<String>,
+    /// With --suite: also ask this USI engine (`go mate`) in the same run,
+    /// e.g. "cmd=/path/to/engine option.USI_Hash=512", and compare.
+    #[arg(long, requires = "suite")]
+    against: Option<String>,
     /// The game of an SFEN (default: shogi for a 9×9 board, minishogi for 5×5).
     #[arg(long)]
     variant: Option<Variant>,
@@ -52,7 +62,10 @@ pub fn run(args: MateArgs) -> Result<(), String> {
         nodes: None,
         table_megabytes: args.hash.clamp(1, 65536),
     };
-    let problem = Problem::read(&args.problem, args.variant)?;
+    if let Some(suite) = &args.suite {
+        return crate::mate_suite::run(suite, &limits, args.against.as_deref());
+    }
+    let problem = Problem::read(args.problem.as_deref().unwrap_or_default(), args.variant)?;
     match problem {
         Problem::Spear(position) => solve::<Spear>(&position, &limits),
         Problem::Minishogi(position) => solve::<Minishogi>(&position, &limits),
@@ -186,7 +199,7 @@ fn describe<V: ShogiVariant>(position: &ShogiPosition<V>, report: &MateReport) -
 }
 
 /// `1234567` as `1,234,567`.
-fn thousands(number: u64) -> String {
+pub fn thousands(number: u64) -> String {
     let digits = number.to_string();
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {

@@ -65,3 +65,64 @@ fn bad_input_is_refused_with_a_sentence() {
     assert!(!ok);
     assert!(err.contains("--time"), "{err}");
 }
+
+#[test]
+fn a_suite_is_checked_and_compared_with_another_usi_solver() {
+    let dir = std::env::temp_dir().join(format!("koma-mate-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("suite.txt");
+    std::fs::write(
+        &suite,
+        "# two problems\n\
+         9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 3\n\
+         7nk/7l1/9/7N1/9/9/9/9/9 b P 1\tnomate\t12\n",
+    )
+    .unwrap();
+    let suite = suite.to_string_lossy().into_owned();
+    // Koma against itself over USI: both get both right.
+    let against = format!("cmd={} arg=usi name=other", env!("CARGO_BIN_EXE_koma"));
+    let (ok, out, err) = mate(&["--suite", &suite, "--time", "30", "--against", &against]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains(": 2 problems (1 mates, 1 without)"), "{out}");
+    assert!(
+        out.contains("\nkoma: 2 right, 0 wrong, 0 unsolved;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nother: 2 right, 0 wrong, 0 unsolved;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("time on the problems both solved, koma / other: "),
+        "{out}"
+    );
+
+    // A wrong expectation is reported, and the exit says so.
+    std::fs::write(
+        dir.join("wrong.txt"),
+        "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 5\n",
+    )
+    .unwrap();
+    let wrong = dir.join("wrong.txt").to_string_lossy().into_owned();
+    let (ok, out, err) = mate(&["--suite", &wrong]);
+    assert!(!ok);
+    assert!(
+        out.contains("wrong: line 1: mate in 3, expected Mate(5)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("koma got 1 wrong and left 0 unsolved"),
+        "{err}"
+    );
+
+    // A malformed suite is refused with its line.
+    std::fs::write(dir.join("bad.txt"), "9/9 b - 1\tmate three\n").unwrap();
+    let bad = dir.join("bad.txt").to_string_lossy().into_owned();
+    let (ok, _, err) = mate(&["--suite", &bad]);
+    assert!(!ok);
+    assert!(
+        err.contains("line 1: \"three\" is not a mate's length"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

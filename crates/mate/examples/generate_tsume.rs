@@ -1,0 +1,296 @@
+//! Makes mate problems for the test suite (`tests/data/tsume.txt`): random
+//! tsume-like positions, and longer ones grown from them by hill climbing,
+//! each solved by Koma's solver. The suite's answers were then checked
+//! against an established solver with `koma mate --suite … --against …`.
+//!
+//! ```text
+//! cargo run --release -p koma-mate --example generate_tsume -- random SEED COUNT
+//! cargo run --release -p koma-mate --example generate_tsume -- climb SEED CHAINS STEPS
+//! ```
+//!
+//! Each line printed is a suite line: `SFEN<TAB>mate N` or `SFEN<TAB>nomate`,
+//! then the nodes the solve took (the suite's reader ignores what follows
+//! the answer). A problem is a gote king in its camp, a few pieces of each
+//! side near it, a few pieces in sente's hand, and every other piece in
+//! gote's hand (as "残り全部" gives them).
+
+use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
+use koma_rules::{parse_sfen, write_sfen, Color, Piece, Role, Square, StandardShogiPosition};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+
+/// The most nodes a generated problem may take: the suite stays quick.
+const NODE_LIMIT: u64 = 300_000;
+/// The most nodes a step of a climb may take: most steps lead nowhere.
+const CLIMB_NODE_LIMIT: u64 = 60_000;
+
+/// Every piece of a shogi set but the kings, by unpromoted role.
+const SET: [(Role, u8); 7] = [
+    (Role::Pawn, 18),
+    (Role::Lance, 4),
+    (Role::Knight, 4),
+    (Role::Silver, 4),
+    (Role::Gold, 4),
+    (Role::Bishop, 2),
+    (Role::Rook, 2),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize| -> u64 {
+        args.get(i)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| usage())
+    };
+    let mut solver = Solver::new(256);
+    match args.first().map(String::as_str) {
+        Some("random") => random(&mut solver, number(1), number(2)),
+        Some("climb") => climb(&mut solver, number(1), number(2), number(3)),
+        _ => usage(),
+    }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: generate_tsume random SEED COUNT | climb SEED CHAINS STEPS");
+    std::process::exit(2)
+}
+
+/// `count` random problems, solved; the unknown ones left out.
+fn random(solver: &mut Solver, seed: u64, count: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut printed = 0;
+    while printed < count {
+        let problem = random_problem(&mut rng);
+        let report = solve(solver, &problem, NODE_LIMIT);
+        if print(&problem, &report) {
+            printed += 1;
+        }
+    }
+}
+
+/// `chains` climbs of `steps` mutations each: a mutation is kept when the
+/// problem still mates at least as long; every new longest is printed.
+fn climb(solver: &mut Solver, seed: u64, chains: u64, steps: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    for _ in 0..chains {
+        let (mut problem, mut length) = loop {
+            let problem = random_problem(&mut rng);
+            if let (MateAnswer::Mate(_), n) = answer(solver, &problem) {
+                break (problem, n);
+            }
+        };
+        for _ in 0..steps {
+            let Some(next) = mutate(&mut rng, &problem) else {
+                continue;
+            };
+            let report = solve(solver, &next, CLIMB_NODE_LIMIT);
+            if !matches!(report.answer, MateAnswer::Mate(_)) || report.length < length {
+                continue;
+            }
+            if report.length > length && seen.insert(next.board_hash()) {
+                print(&next, &report);
+            }
+            problem = next;
+            length = report.length;
+        }
+    }
+}
+
+fn solve(solver: &mut Solver, problem: &StandardShogiPosition, nodes: u64) -> MateReport {
+    solver.clear();
+    let limits = MateLimits {
+        nodes: Some(nodes),
+        ..MateLimits::default()
+    };
+    solver.solve(problem, &limits, None, None)
+}
+
+fn answer(solver: &mut Solver, problem: &StandardShogiPosition) -> (MateAnswer, u16) {
+    let report = solve(solver, problem, CLIMB_NODE_LIMIT);
+    (report.answer, report.length)
+}
+
+/// Prints a solved problem as a suite line; false for an unknown one.
+fn print(problem: &StandardShogiPosition, report: &MateReport) -> bool {
+    let sfen = write_sfen(problem);
+    match report.answer {
+        MateAnswer::Mate(_) if report.shortest => {
+            println!("{sfen}\tmate {}\t{}", report.length, report.nodes)
+        }
+        MateAnswer::NoMate => println!("{sfen}\tnomate\t{}", report.nodes),
+        _ => return false,
+    }
+    true
+}
+
+/// A gote king on one of the three top ranks, one to five sente pieces
+/// within three squares of it, up to four gote pieces within two, up to
+/// three pieces in sente's hand, the rest in gote's.
+fn random_problem(rng: &mut ChaCha8Rng) -> StandardShogiPosition {
+    loop {
+        let mut position = StandardShogiPosition::empty();
+        let king = Square::from_coords(rng.random_range(0..9), rng.random_range(0..3))
+            .expect("on the board");
+        position.put(king, Piece::new(Color::Gote, Role::King));
+        let mut stock = SET;
+        for _ in 0..rng.random_range(1..=5) {
+            place_near(rng, &mut position, &mut stock, Color::Sente, king, 3);
+        }
+        for _ in 0..rng.random_range(0..=4) {
+            place_near(rng, &mut position, &mut stock, Color::Gote, king, 2);
+        }
+        let mut sente_hand = [0u8; 7];
+        for _ in 0..rng.random_range(0..=3) {
+            if let Some(index) = draw(rng, &mut stock) {
+                sente_hand[index] += 1;
+            }
+        }
+        if let Some(problem) = assemble(position, &sente_hand, &stock) {
+            return problem;
+        }
+    }
+}
+
+/// Puts a random piece of `stock` for `color` on an empty square within
+/// `reach` of `king`, promoted one time in four.
+fn place_near(
+    rng: &mut ChaCha8Rng,
+    position: &mut StandardShogiPosition,
+    stock: &mut [(Role, u8); 7],
+    color: Color,
+    king: Square,
+    reach: i8,
+) {
+    let Some(square) = king.offset(
+        rng.random_range(-reach..=reach),
+        rng.random_range(0..=reach),
+    ) else {
+        return;
+    };
+    if position.piece_at(square).is_some() {
+        return;
+    }
+    let Some(index) = draw(rng, stock) else {
+        return;
+    };
+    let role = SET[index].0;
+    let role = match role.promoted() {
+        Some(promoted) if rng.random_ratio(1, 4) => promoted,
+        _ => role,
+    };
+    position.put(square, Piece::new(color, role));
+}
+
+/// Takes a random piece out of `stock`, weighted by what is left; its
+/// index in [`SET`].
+fn draw(rng: &mut ChaCha8Rng, stock: &mut [(Role, u8); 7]) -> Option<usize> {
+    let total: u32 = stock.iter().map(|&(_, n)| n as u32).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    for (index, (_, n)) in stock.iter_mut().enumerate() {
+        if pick < *n as u32 {
+            *n -= 1;
+            return Some(index);
+        }
+        pick -= *n as u32;
+    }
+    None
+}
+
+/// The problem with these hands, sente to move; `None` if the rules do not
+/// allow it (a dead piece, two pawns on a file, gote in check).
+fn assemble(
+    mut position: StandardShogiPosition,
+    sente_hand: &[u8; 7],
+    gote_hand: &[(Role, u8); 7],
+) -> Option<StandardShogiPosition> {
+    for (index, &(role, _)) in SET.iter().enumerate() {
+        position.set_hand_count(Color::Sente, role, sente_hand[index]);
+        position.set_hand_count(Color::Gote, role, gote_hand[index].1);
+    }
+    position.set_turn(Color::Sente);
+    position.refresh();
+    parse_sfen(&write_sfen(&position)).ok()
+}
+
+/// One random change: a piece moved, added from gote's hand, taken off to
+/// gote's hand, moved between the board and sente's hand, promoted or
+/// demoted, or the king moved a square.
+fn mutate(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<StandardShogiPosition> {
+    let mut position = *problem;
+    let king = position.king(Color::Gote)?;
+    let mut stock = SET;
+    let mut sente_hand = [0u8; 7];
+    for (index, &(role, _)) in SET.iter().enumerate() {
+        stock[index].1 = position.hand(Color::Gote).count(role);
+        sente_hand[index] = position.hand(Color::Sente).count(role);
+    }
+    let pieces: Vec<Square> = (position.occupied() & !position.pieces(Color::Gote, Role::King))
+        .into_iter()
+        .collect();
+    let near =
+        |rng: &mut ChaCha8Rng| king.offset(rng.random_range(-3..=3), rng.random_range(-2..=3));
+    let set_index = |role: Role| SET.iter().position(|&(r, _)| r == role.unpromoted());
+    match rng.random_range(0..7) {
+        0 if !pieces.is_empty() => {
+            let from = pieces[rng.random_range(0..pieces.len())];
+            let to = near(rng)?;
+            if position.piece_at(to).is_some() {
+                return None;
+            }
+            let piece = position.take(from)?;
+            position.put(to, piece);
+        }
+        1 => {
+            let color = if rng.random_bool(0.6) {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
+            place_near(rng, &mut position, &mut stock, color, king, 3);
+        }
+        2 if !pieces.is_empty() => {
+            let piece = position.take(pieces[rng.random_range(0..pieces.len())])?;
+            stock[set_index(piece.role)?].1 += 1;
+        }
+        3 if !pieces.is_empty() => {
+            let square = pieces[rng.random_range(0..pieces.len())];
+            let piece = position.piece_at(square)?;
+            if piece.color == Color::Sente {
+                position.take(square);
+                sente_hand[set_index(piece.role)?] += 1;
+            }
+        }
+        4 => {
+            let index = draw(rng, &mut stock)?;
+            sente_hand[index] += 1;
+        }
+        5 if !pieces.is_empty() => {
+            let square = pieces[rng.random_range(0..pieces.len())];
+            let piece = position.take(square)?;
+            let role = if piece.role.is_promoted() {
+                piece.role.unpromoted()
+            } else {
+                piece.role.promoted()?
+            };
+            position.put(square, Piece::new(piece.color, role));
+        }
+        6 => {
+            let to = king.offset(rng.random_range(-1..=1), rng.random_range(-1..=1))?;
+            if position.piece_at(to).is_some() || to.rank() > 3 {
+                return None;
+            }
+            let piece = position.take(king)?;
+            position.put(to, piece);
+        }
+        _ => return None,
+    }
+    let problem = assemble(position, &sente_hand, &stock)?;
+    // A sente hand of more than five pieces makes dull problems.
+    let held: u8 = sente_hand.iter().sum();
+    (held <= 5).then_some(problem)
+}

@@ -1,0 +1,56 @@
+//! The problem suite of `tests/data/tsume.txt` (see `tests/data/README.md`
+//! for where it comes from): every problem is solved with its known
+//! answer, the shortest mate's length or no mate, and every mate line is
+//! one the rules confirm.
+
+use koma_mate::suite::{parse_suite, Expected};
+use koma_mate::{is_mate_line, MateAnswer, MateLimits, Solver};
+use koma_rules::{Position, StandardShogiPosition};
+use std::time::Duration;
+
+#[test]
+fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tsume.txt");
+    let problems = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(problems.len() >= 300, "{} problems", problems.len());
+    let long = problems
+        .iter()
+        .filter(|p| matches!(p.expected, Expected::Mate(n) if n >= 29))
+        .count();
+    let without = problems
+        .iter()
+        .filter(|p| p.expected == Expected::NoMate)
+        .count();
+    assert!(without >= 30, "{without} problems without a mate");
+    eprintln!("{long} mates of 29 plies or more");
+    let mut solver = Solver::new(256);
+    let limits = MateLimits {
+        time: Some(Duration::from_secs(120)),
+        ..MateLimits::default()
+    };
+    let mut failures = Vec::new();
+    for problem in &problems {
+        let position = StandardShogiPosition::from_text(&problem.sfen).unwrap();
+        solver.clear();
+        let report = solver.solve(&position, &limits, None, None);
+        let answer = match &report.answer {
+            MateAnswer::Mate(line) => {
+                assert!(is_mate_line(&position, line), "line {}", problem.line);
+                assert!(report.shortest, "line {}", problem.line);
+                Expected::Mate(report.length)
+            }
+            MateAnswer::NoMate => Expected::NoMate,
+            MateAnswer::Unknown => {
+                failures.push(format!("line {}: unsolved", problem.line));
+                continue;
+            }
+        };
+        if answer != problem.expected {
+            failures.push(format!(
+                "line {}: {answer:?}, expected {:?}",
+                problem.line, problem.expected
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
