@@ -14,6 +14,7 @@ mod pawns_console;
 mod perft;
 mod shogi_console;
 mod spear_console;
+mod thousands;
 
 use clap::{Parser, Subcommand};
 use koma_rules::Variant;

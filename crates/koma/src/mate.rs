@@ -1,6 +1,7 @@
 //! `koma mate`: solves a mate problem (詰将棋) given as an SFEN or a record
 //! file, and prints the solution in Japanese and in USI.
 
+use crate::thousands::thousands;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_mate::{MateAnswer, MateLimits, MateReport, Progress, Solver};
@@ -196,17 +197,4 @@ fn describe<V: ShogiVariant>(position: &ShogiPosition<V>, report: &MateReport) -
         MateAnswer::NoMate => format!("不詰: no mate, {cost}\nnomate\n"),
         MateAnswer::Unknown => format!("no answer within the time, {cost}\nunknown\n"),
     }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(number: u64) -> String {
-    let digits = number.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

@@ -3,7 +3,7 @@
 //! solver the same problems in the same run, one after the other, so that
 //! their times compare on one machine under one load.
 
-use crate::mate::thousands;
+use crate::thousands::thousands;
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_mate::suite::{counted_length, parse_suite, Expected, SuiteProblem};
 use koma_mate::{MateAnswer, MateLimits, Solver};

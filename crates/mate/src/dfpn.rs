@@ -321,7 +321,9 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
     /// becomes a real answer.
     pub fn settle_interpositions(&mut self, children: &mut [Child<V>]) {
         for child in children {
-            while child.capture.is_some() && !self.prove(&child.position, child.depth).is_proven() {
+            while child.interposition.is_some()
+                && !self.prove(&child.position, child.depth).is_proven()
+            {
                 if self.aborted {
                     return;
                 }
