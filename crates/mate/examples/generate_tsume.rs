@@ -25,16 +25,23 @@ const NODE_LIMIT: u64 = 300_000;
 /// The most nodes a step of a climb may take: most steps lead nowhere.
 const CLIMB_NODE_LIMIT: u64 = 60_000;
 
-/// Every piece of a shogi set but the kings, by unpromoted role.
-const SET: [(Role, u8); 7] = [
-    (Role::Pawn, 18),
-    (Role::Lance, 4),
-    (Role::Knight, 4),
-    (Role::Silver, 4),
-    (Role::Gold, 4),
-    (Role::Bishop, 2),
-    (Role::Rook, 2),
+/// The roles a problem's pieces are drawn from: every one but the king.
+const ROLES: [Role; 7] = [
+    Role::Pawn,
+    Role::Lance,
+    Role::Knight,
+    Role::Silver,
+    Role::Gold,
+    Role::Bishop,
+    Role::Rook,
 ];
+
+/// How many of each of [`ROLES`] a shogi set has, counted on the rules'
+/// start position.
+fn full_set() -> [(Role, u8); 7] {
+    let start = StandardShogiPosition::start();
+    ROLES.map(|role| (role, start.by_role(role).count() as u8))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -134,7 +141,7 @@ fn random_problem(rng: &mut ChaCha8Rng) -> StandardShogiPosition {
         let king = Square::from_coords(rng.random_range(0..9), rng.random_range(0..3))
             .expect("on the board");
         position.put(king, Piece::new(Color::Gote, Role::King));
-        let mut stock = SET;
+        let mut stock = full_set();
         for _ in 0..rng.random_range(1..=5) {
             place_near(rng, &mut position, &mut stock, Color::Sente, king, 3);
         }
@@ -175,7 +182,7 @@ fn place_near(
     let Some(index) = draw(rng, stock) else {
         return;
     };
-    let role = SET[index].0;
+    let role = ROLES[index];
     let role = match role.promoted() {
         Some(promoted) if rng.random_ratio(1, 4) => promoted,
         _ => role,
@@ -184,7 +191,7 @@ fn place_near(
 }
 
 /// Takes a random piece out of `stock`, weighted by what is left; its
-/// index in [`SET`].
+/// index in [`ROLES`].
 fn draw(rng: &mut ChaCha8Rng, stock: &mut [(Role, u8); 7]) -> Option<usize> {
     let total: u32 = stock.iter().map(|&(_, n)| n as u32).sum();
     if total == 0 {
@@ -208,7 +215,7 @@ fn assemble(
     sente_hand: &[u8; 7],
     gote_hand: &[(Role, u8); 7],
 ) -> Option<StandardShogiPosition> {
-    for (index, &(role, _)) in SET.iter().enumerate() {
+    for (index, &role) in ROLES.iter().enumerate() {
         position.set_hand_count(Color::Sente, role, sente_hand[index]);
         position.set_hand_count(Color::Gote, role, gote_hand[index].1);
     }
@@ -223,9 +230,9 @@ fn assemble(
 fn mutate(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<StandardShogiPosition> {
     let mut position = *problem;
     let king = position.king(Color::Gote)?;
-    let mut stock = SET;
+    let mut stock = full_set();
     let mut sente_hand = [0u8; 7];
-    for (index, &(role, _)) in SET.iter().enumerate() {
+    for (index, &role) in ROLES.iter().enumerate() {
         stock[index].1 = position.hand(Color::Gote).count(role);
         sente_hand[index] = position.hand(Color::Sente).count(role);
     }
@@ -234,7 +241,7 @@ fn mutate(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<Stand
         .collect();
     let near =
         |rng: &mut ChaCha8Rng| king.offset(rng.random_range(-3..=3), rng.random_range(-2..=3));
-    let set_index = |role: Role| SET.iter().position(|&(r, _)| r == role.unpromoted());
+    let set_index = |role: Role| ROLES.iter().position(|&r| r == role.unpromoted());
     match rng.random_range(0..7) {
         0 if !pieces.is_empty() => {
             let from = pieces[rng.random_range(0..pieces.len())];

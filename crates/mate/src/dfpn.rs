@@ -214,7 +214,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         let mut groups: Vec<(DelayKey, u16)> = Vec::new();
         let mut coverage: Coverage = [None; Square::NUM];
         for (m, next) in moves {
-            let after = delay_key(position, m, or_node).and_then(|key| {
+            let after = delay_key(position, m, or_node, &mut coverage).and_then(|key| {
                 let index = children.len() as u16;
                 match groups.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, last)) => Some(std::mem::replace(last, index)),
@@ -244,12 +244,15 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 None => (next, None, next_depth, None),
             };
             let fixed = self.fixed_child(&target, child_depth, or_node);
-            let (proof, disproof) = first_numbers(position, m, or_node, &mut coverage);
-            let last = Known {
-                proof,
-                disproof,
-                depth: child_depth,
-            };
+            // A child known without search needs no first numbers.
+            let last = fixed.unwrap_or_else(|| {
+                let (proof, disproof) = first_numbers(position, m, or_node, &mut coverage);
+                Known {
+                    proof,
+                    disproof,
+                    depth: child_depth,
+                }
+            });
             children.push(Child {
                 m,
                 position: target,

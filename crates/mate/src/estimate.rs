@@ -20,8 +20,8 @@ use koma_rules::{attacks, Move, Role, ShogiPosition, ShogiVariant, Square};
 /// looks better (bigger proof number) when it captures, or interposes on a
 /// square it covers better than the attacker does.
 ///
-/// `coverage` remembers, square by square, how many pieces of the side to
-/// move and of the other side cover it: a node's moves share few squares.
+/// `coverage` is the node's, shared with [`delay_key`]: its moves share
+/// few squares.
 pub fn first_numbers<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     m: Move,
@@ -31,13 +31,7 @@ pub fn first_numbers<V: ShogiVariant>(
     let us = position.turn();
     let to = m.to();
     let captured = position.piece_at(to).map(|p| p.role.unpromoted());
-    let (ours, theirs) = *coverage[to.index() as usize].get_or_insert_with(|| {
-        let covering = position.attackers_to(to, position.blockers());
-        (
-            (covering & position.by_color(us)).count() as u8,
-            (covering & position.by_color(!us)).count() as u8,
-        )
-    });
+    let (ours, theirs) = covering(position, to, coverage);
     let ours = u32::from(ours) + u32::from(m.is_drop());
     let theirs = u32::from(theirs);
     if or_node {
@@ -70,6 +64,23 @@ pub fn first_numbers<V: ShogiVariant>(
 /// cover it; `None` until asked.
 pub type Coverage = [Option<(u8, u8)>; Square::NUM];
 
+/// How many pieces of the side to move and of the other side cover `to`,
+/// counted once per node in `coverage`.
+fn covering<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    to: Square,
+    coverage: &mut Coverage,
+) -> (u8, u8) {
+    *coverage[to.index() as usize].get_or_insert_with(|| {
+        let covering = position.attackers_to(to, position.blockers());
+        let us = position.turn();
+        (
+            (covering & position.by_color(us)).count() as u8,
+            (covering & position.by_color(!us)).count() as u8,
+        )
+    })
+}
+
 /// A group of moves of which only the first need be searched until it is
 /// settled: the key moves share.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,6 +102,7 @@ pub fn delay_key<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     m: Move,
     or_node: bool,
+    coverage: &mut Coverage,
 ) -> Option<DelayKey> {
     let us = position.turn();
     match m {
@@ -98,7 +110,7 @@ pub fn delay_key<V: ShogiVariant>(
             if or_node {
                 return None;
             }
-            let covered = position.is_attacked(to, us, position.blockers());
+            let covered = covering(position, to, coverage).0 > 0;
             let checks = position.king(!us).is_some_and(|king| {
                 attacks(V::SPEC.movement(role), us, to, position.blockers()).contains(king)
             });
