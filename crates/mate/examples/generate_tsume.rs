@@ -6,7 +6,17 @@
 //! ```text
 //! cargo run --release -p koma-mate --example generate_tsume -- random SEED COUNT
 //! cargo run --release -p koma-mate --example generate_tsume -- climb SEED CHAINS STEPS
+//! cargo run --release -p koma-mate --example generate_tsume -- grow FILE SEED STEPS NODES
+//! cargo run --release -p koma-mate --example generate_tsume -- tag FILE
 //! ```
+//!
+//! `tag` solves a suite file's mates again and writes the file back out,
+//! each mate tagged `uchifuzume` when its line steps round an illegal
+//! pawn-drop mate.
+//!
+//! `grow` goes on climbing from the longest mates of a suite file (such as
+//! what `climb` printed), a few steps downhill allowed, with `NODES` nodes
+//! a step: long mates need more than a climb's first steps.
 //!
 //! Each line printed is a suite line: `SFEN<TAB>mate N` or `SFEN<TAB>nomate`,
 //! then the nodes the solve took (the suite's reader ignores what follows
@@ -14,6 +24,7 @@
 //! side near it, a few pieces in sente's hand, and every other piece in
 //! gote's hand (as "残り全部" gives them).
 
+use koma_mate::suite::meets_uchifuzume;
 use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
 use koma_rules::{parse_sfen, write_sfen, Color, Piece, Role, Square, StandardShogiPosition};
 use rand::{Rng, SeedableRng};
@@ -54,12 +65,29 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("random") => random(&mut solver, number(1), number(2)),
         Some("climb") => climb(&mut solver, number(1), number(2), number(3)),
+        Some("grow") => {
+            let file = args.get(1).unwrap_or_else(|| usage());
+            grow(&mut solver, &read(file), number(2), number(3), number(4))
+        }
+        Some("tag") => {
+            let file = args.get(1).unwrap_or_else(|| usage());
+            tag(&mut solver, &read(file))
+        }
         _ => usage(),
     }
 }
 
+fn read(file: &str) -> String {
+    std::fs::read_to_string(file).unwrap_or_else(|error| {
+        eprintln!("generate_tsume: {file}: {error}");
+        std::process::exit(1)
+    })
+}
+
 fn usage() -> ! {
-    eprintln!("usage: generate_tsume random SEED COUNT | climb SEED CHAINS STEPS");
+    eprintln!(
+        "usage: generate_tsume random SEED COUNT | climb SEED CHAINS STEPS | grow FILE SEED STEPS NODES | tag FILE"
+    );
     std::process::exit(2)
 }
 
@@ -105,6 +133,85 @@ fn climb(solver: &mut Solver, seed: u64, chains: u64, steps: u64) {
     }
 }
 
+/// How many of a file's longest mates `grow` starts from, in turn.
+const GROW_SEEDS: usize = 12;
+/// How many plies shorter than the best a growing problem may fall.
+const GROW_SLACK: u16 = 2;
+
+/// Climbs `steps` steps in all from the longest mates of `text`, taking
+/// them in turn, a thousand steps each. A change is kept when the problem
+/// still mates at most [`GROW_SLACK`] plies shorter than the longest of the
+/// climb (and, when shorter, one time in eight); each new longest is
+/// printed.
+fn grow(solver: &mut Solver, text: &str, seed: u64, steps: u64, nodes: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seeds: Vec<(u16, StandardShogiPosition)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let position = parse_sfen(fields.next()?).ok()?;
+            let length = fields.next()?.strip_prefix("mate ")?.parse().ok()?;
+            Some((length, position))
+        })
+        .collect();
+    seeds.sort_by_key(|&(length, _)| std::cmp::Reverse(length));
+    seeds.truncate(GROW_SEEDS);
+    if seeds.is_empty() {
+        eprintln!("generate_tsume: no mates to grow from");
+        std::process::exit(1)
+    }
+    let mut seen = HashSet::new();
+    let chain_steps = 1000;
+    for chain in 0..steps.div_ceil(chain_steps) {
+        let (mut best, mut problem) = seeds[chain as usize % seeds.len()];
+        let mut length = best;
+        for _ in 0..chain_steps {
+            let Some(next) = mutate(&mut rng, &problem) else {
+                continue;
+            };
+            let report = solve(solver, &next, nodes);
+            if !matches!(report.answer, MateAnswer::Mate(_))
+                || report.length + GROW_SLACK < best
+                || (report.length < length && !rng.random_ratio(1, 8))
+            {
+                continue;
+            }
+            if report.length > best && seen.insert(next.board_hash()) && print(&next, &report) {
+                best = report.length;
+            }
+            problem = next;
+            length = report.length;
+        }
+    }
+}
+
+/// Prints `text` back, each mate's answer tagged again (see
+/// [`print`]); other lines as they are.
+fn tag(solver: &mut Solver, text: &str) {
+    for line in text.lines() {
+        let mut fields = line.split('\t');
+        let sfen = fields.next().unwrap_or_default();
+        let answer = fields.next().unwrap_or_default();
+        match parse_sfen(sfen) {
+            Ok(problem) if answer.starts_with("mate ") => {
+                let report = solve(solver, &problem, u64::MAX);
+                let MateAnswer::Mate(line) = &report.answer else {
+                    eprintln!("generate_tsume: {sfen}: no mate found");
+                    std::process::exit(1)
+                };
+                let rest: Vec<&str> = fields.collect();
+                let tag = if meets_uchifuzume(&problem, line) {
+                    " uchifuzume"
+                } else {
+                    ""
+                };
+                println!("{sfen}\tmate {}{tag}\t{}", report.length, rest.join("\t"));
+            }
+            _ => println!("{line}"),
+        }
+    }
+}
+
 fn solve(solver: &mut Solver, problem: &StandardShogiPosition, nodes: u64) -> MateReport {
     solver.clear();
     let limits = MateLimits {
@@ -123,8 +230,13 @@ fn answer(solver: &mut Solver, problem: &StandardShogiPosition) -> (MateAnswer, 
 fn print(problem: &StandardShogiPosition, report: &MateReport) -> bool {
     let sfen = write_sfen(problem);
     match report.answer {
-        MateAnswer::Mate(_) if report.shortest => {
-            println!("{sfen}\tmate {}\t{}", report.length, report.nodes)
+        MateAnswer::Mate(ref line) if report.shortest => {
+            let tag = if meets_uchifuzume(problem, line) {
+                " uchifuzume"
+            } else {
+                ""
+            };
+            println!("{sfen}\tmate {}{tag}\t{}", report.length, report.nodes)
         }
         MateAnswer::NoMate => println!("{sfen}\tnomate\t{}", report.nodes),
         _ => return false,

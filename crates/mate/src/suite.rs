@@ -1,16 +1,21 @@
 //! Problem suites: one problem a line, `SFEN<TAB>mate N` or
 //! `SFEN<TAB>nomate`, anything after a further tab ignored (the generator
-//! notes its node count there), `#` lines and blank lines skipped.
+//! notes its node count there), `#` lines and blank lines skipped. A mate
+//! may be tagged `mate N uchifuzume`: its solution must step round a pawn
+//! drop that would mate but is illegal ([`meets_uchifuzume`]).
 //!
 //! ```
 //! use koma_mate::suite::{parse_suite, Expected};
 //!
 //! let suite = parse_suite("# a comment\n7nk/7l1/9/7N1/9/9/9/9/9 b L 1\tmate 1\n").unwrap();
 //! assert_eq!(suite[0].expected, Expected::Mate(1));
+//! assert!(!suite[0].uchifuzume);
+//! assert!(parse_suite("7nk/9 b L 1\tmate 3 uchifuzume\n").unwrap()[0].uchifuzume);
 //! assert!(parse_suite("7nk/9 b L 1\tmate one\n").is_err());
+//! assert!(parse_suite("7nk/9 b L 1\tnomate uchifuzume\n").is_err());
 //! ```
 
-use koma_rules::{Move, ShogiPosition, ShogiVariant};
+use koma_rules::{IllegalReason, Move, Position, Role, ShogiPosition, ShogiVariant};
 
 /// A problem's known answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +35,8 @@ pub struct SuiteProblem {
     pub sfen: String,
     /// Its answer.
     pub expected: Expected,
+    /// Whether its solution steps round an illegal pawn-drop mate.
+    pub uchifuzume: bool,
 }
 
 /// Reads a suite; an error names the first bad line.
@@ -44,22 +51,24 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteProblem>, String> {
         let mut fields = line.split('\t');
         let sfen = fields.next().unwrap_or_default().trim();
         let answer = fields.next().unwrap_or_default().trim();
-        let expected =
-            match answer.split_whitespace().collect::<Vec<_>>()[..] {
-                ["nomate"] => Expected::NoMate,
-                ["mate", length] => Expected::Mate(length.parse().map_err(|_| {
+        let words = answer.split_whitespace().collect::<Vec<_>>();
+        let (expected, uchifuzume) = match words[..] {
+            ["nomate"] => (Expected::NoMate, false),
+            ["mate", length] | ["mate", length, "uchifuzume"] => (
+                Expected::Mate(length.parse().map_err(|_| {
                     format!("line {line_number}: {length:?} is not a mate's length")
                 })?),
-                _ => {
-                    return Err(format!(
-                        "line {line_number}: expected `SFEN<TAB>mate N` or `SFEN<TAB>nomate`"
-                    ))
-                }
-            };
+                words.len() == 3,
+            ),
+            _ => return Err(format!(
+                "line {line_number}: expected `SFEN<TAB>mate N [uchifuzume]` or `SFEN<TAB>nomate`"
+            )),
+        };
         problems.push(SuiteProblem {
             line: line_number,
             sfen: sfen.to_owned(),
             expected,
+            uchifuzume,
         });
     }
     Ok(problems)
@@ -89,4 +98,44 @@ pub fn counted_length<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -
         position.play_unchecked(m);
     }
     length
+}
+
+/// Whether the attacker, somewhere along the mate `line` from `root`, could
+/// have mated at once by dropping a pawn but for uchifuzume: the line
+/// steps round an illegal pawn-drop mate.
+///
+/// ```
+/// use koma_mate::suite::meets_uchifuzume;
+/// use koma_rules::{Position, StandardShogiPosition};
+///
+/// // A pawn on 1b would mate; a lance there mates legally.
+/// let root = StandardShogiPosition::from_text("7nk/7l1/9/7N1/9/9/9/9/9 b PL 1").unwrap();
+/// let lance = root.parse_move("L*1b").unwrap();
+/// assert!(meets_uchifuzume(&root, &[lance]));
+/// ```
+pub fn meets_uchifuzume<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -> bool {
+    let mut position = *root;
+    for (index, &m) in line.iter().enumerate() {
+        if index % 2 == 0 && forbids_pawn_drop_mate(&position) {
+            return true;
+        }
+        position.play_unchecked(m);
+    }
+    false
+}
+
+/// Whether a pawn drop would mate in `position` but uchifuzume forbids it.
+fn forbids_pawn_drop_mate<V: ShogiVariant>(position: &ShogiPosition<V>) -> bool {
+    if position.hand(position.turn()).count(Role::Pawn) == 0 {
+        return false;
+    }
+    (V::SPEC.board() & !position.occupied())
+        .into_iter()
+        .any(|to| {
+            let drop = Move::Drop {
+                role: Role::Pawn,
+                to,
+            };
+            position.why_illegal(drop) == Some(IllegalReason::PawnDropMate)
+        })
 }

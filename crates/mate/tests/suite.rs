@@ -1,9 +1,10 @@
 //! The problem suite of `tests/data/tsume.txt` (see `tests/data/README.md`
 //! for where it comes from): every problem is solved with its known
 //! answer, the shortest mate's length or no mate, and every mate line is
-//! one the rules confirm.
+//! one the rules confirm. A problem tagged `uchifuzume` is solved by a line
+//! that steps round an illegal pawn-drop mate.
 
-use koma_mate::suite::{parse_suite, Expected};
+use koma_mate::suite::{meets_uchifuzume, parse_suite, Expected};
 use koma_mate::{is_mate_line, MateAnswer, MateLimits, Solver};
 use koma_rules::{Position, StandardShogiPosition};
 use std::time::Duration;
@@ -22,6 +23,8 @@ fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
         .filter(|p| p.expected == Expected::NoMate)
         .count();
     assert!(without >= 30, "{without} problems without a mate");
+    let uchifuzume = problems.iter().filter(|p| p.uchifuzume).count();
+    assert!(uchifuzume >= 30, "{uchifuzume} problems round uchifuzume");
     eprintln!("{long} mates of 29 plies or more");
     let mut solver = Solver::new(256);
     let limits = MateLimits {
@@ -37,6 +40,9 @@ fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
             MateAnswer::Mate(line) => {
                 assert!(is_mate_line(&position, line), "line {}", problem.line);
                 assert!(report.shortest, "line {}", problem.line);
+                if problem.uchifuzume && !meets_uchifuzume(&position, line) {
+                    failures.push(format!("line {}: uchifuzume not met", problem.line));
+                }
                 Expected::Mate(report.length)
             }
             MateAnswer::NoMate => Expected::NoMate,
