@@ -218,3 +218,31 @@ fn a_search_stopped_at_once_still_answers_with_a_sane_score() {
         result.score
     );
 }
+
+/// In minishogi a repetition loses for sente: gote, a gold down, steers
+/// back into a position of the game with sente to move, and sees a win.
+#[test]
+fn minishogi_repetition_is_a_win_for_gote() {
+    let a = MinishogiPosition::from_text("4k/5/2G2/5/K4 w - 1").unwrap();
+    let mut positions = vec![a];
+    for m in ["1a1b", "5e5d", "1b1a", "5d5e"] {
+        let last = positions.last().unwrap();
+        let next = last.play(last.parse_move(m).unwrap()).unwrap();
+        positions.push(next);
+    }
+    assert_eq!(positions.last(), Some(&a));
+    let mut engine = Engine::<MinishogiPosition>::new(16);
+    let result = engine.search(
+        &positions,
+        &Limits::depth(4),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let best = result.best_move.map(MinishogiPosition::move_to_text);
+    assert_eq!(best.as_deref(), Some("1a1b"));
+    assert!(
+        matches!(result.score, Score::Centipawns(v) if v >= 10_000),
+        "{:?}",
+        result.score
+    );
+}

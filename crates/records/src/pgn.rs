@@ -17,7 +17,7 @@
 
 use crate::record::{Ending, Record, RecordedMove, ReplayError};
 use koma_rules::pawns::{parse_square, square_name};
-use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position};
+use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -598,7 +598,7 @@ pub fn write(record: &Record<PawnsPosition>) -> String {
     };
     let result = match record
         .ending
-        .and_then(|e| shown.or_else(|| e.outcome(turn)))
+        .and_then(|e| shown.or_else(|| e.outcome(Variant::Pawns, turn)))
     {
         Some(outcome) => match outcome.winner {
             Some(Color::Sente) => "1-0",

@@ -1,6 +1,8 @@
 //! What every record format holds.
 
-use koma_rules::{Color, EndReason, Game, GameError, IllegalReason, Move, Outcome, Position};
+use koma_rules::{
+    Color, EndReason, Game, GameError, IllegalReason, Move, Outcome, Position, Variant,
+};
 use std::fmt;
 use std::time::Duration;
 
@@ -57,7 +59,8 @@ pub enum Ending {
     Resignation,
     /// The side to move is checkmated (詰み, `%TSUMI`).
     Checkmate,
-    /// Fourfold repetition (千日手, `%SENNICHITE`): a draw.
+    /// Fourfold repetition (千日手, `%SENNICHITE`): a draw, but a loss for
+    /// sente in minishogi.
     Repetition,
     /// Perpetual check by the side that just moved, which loses (連続王手の千日手).
     PerpetualCheck,
@@ -84,8 +87,9 @@ pub enum Ending {
 }
 
 impl Ending {
-    /// The result, given who was to move when the game ended.
-    pub fn outcome(self, to_move: Color) -> Option<Outcome> {
+    /// The result in `variant`, given who was to move when the game ended
+    /// (a repetition loses for sente in minishogi, and draws elsewhere).
+    pub fn outcome(self, variant: Variant, to_move: Color) -> Option<Outcome> {
         let loss = |reason| Some(Outcome::win(!to_move, reason));
         match self {
             Ending::Resignation => loss(EndReason::Resignation),
@@ -97,6 +101,9 @@ impl Ending {
             Ending::GoteIllegalAction => Some(Outcome::win(Color::Sente, EndReason::IllegalMove)),
             Ending::ImpasseWin => Some(Outcome::win(to_move, EndReason::Impasse)),
             Ending::PerpetualCheck => Some(Outcome::win(to_move, EndReason::PerpetualCheck)),
+            Ending::Repetition if variant == Variant::Minishogi => {
+                Some(Outcome::win(Color::Gote, EndReason::Repetition))
+            }
             Ending::Repetition => Some(Outcome::draw(EndReason::Repetition)),
             Ending::Impasse | Ending::Draw => Some(Outcome::draw(EndReason::Impasse)),
             Ending::Abandoned | Ending::NoMate => None,
@@ -235,7 +242,7 @@ impl<P: Position> Record<P> {
         if game.outcome().is_none() {
             if let Some(outcome) = self
                 .ending
-                .and_then(|ending| ending.outcome(game.position().turn()))
+                .and_then(|ending| ending.outcome(P::VARIANT, game.position().turn()))
             {
                 game.declare(outcome).expect("the game was not over");
             }

@@ -8,7 +8,8 @@ use common::Rng;
 use koma_records::kif::{self, KifErrorKind};
 use koma_records::{ki2, Ending, Record, RecordedMove, Variation};
 use koma_rules::{
-    Minishogi, Position, Shogi, ShogiPosition, ShogiVariant, Spear, StandardShogiPosition,
+    Color, EndReason, Minishogi, Outcome, Position, Shogi, ShogiPosition, ShogiVariant, Spear,
+    StandardShogiPosition,
 };
 use proptest::prelude::*;
 use std::time::Duration;
@@ -233,6 +234,20 @@ fn broken_records_name_the_line_and_column() {
     assert_eq!(kif::read::<Shogi>(&huge).unwrap().moves.len(), 1);
     let huge_move = format!("   1 ７六歩(77){}\n", "x".repeat(1 << 20));
     assert!(matches!(error(&huge_move).kind, KifErrorKind::BadTime(_)));
+}
+
+#[test]
+fn a_recorded_repetition_draws_in_shogi_and_loses_for_sente_in_minishogi() {
+    let mini = kif::read::<Minishogi>("手合割：5五将棋\n   1 ２四銀(35)\n   2 千日手\n").unwrap();
+    assert_eq!(
+        mini.to_game().unwrap().outcome(),
+        Some(Outcome::win(Color::Gote, EndReason::Repetition))
+    );
+    let shogi = kif::read::<Shogi>("   1 ７六歩(77)\n   2 千日手\n").unwrap();
+    assert_eq!(
+        shogi.to_game().unwrap().outcome(),
+        Some(Outcome::draw(EndReason::Repetition))
+    );
 }
 
 #[test]

@@ -34,8 +34,10 @@ impl std::error::Error for GameError {}
 ///
 /// Repetition (sennichite) applies to the games with check, shogi and
 /// minishogi: the fourth occurrence of a position (same board, hands and
-/// side to move) ends the game as a draw, unless one player gave check with
-/// every move since the position first occurred; that player loses.
+/// side to move) ends the game. A player who gave check with every move
+/// since the position first occurred loses. Otherwise shogi's game is a
+/// draw, and minishogi's is lost by sente, the first player (the rule of
+/// 5五将棋 tournaments, and Fairy-Stockfish's).
 ///
 /// ```
 /// use koma_rules::{EndReason, Game, Position, StandardShogiPosition};
@@ -185,6 +187,9 @@ impl<P: Position> Game<P> {
                 return Some(Outcome::win(!color, EndReason::PerpetualCheck));
             }
         }
+        if P::VARIANT == crate::Variant::Minishogi {
+            return Some(Outcome::win(Color::Gote, EndReason::Repetition));
+        }
         Some(Outcome::draw(EndReason::Repetition))
     }
 }
@@ -192,7 +197,7 @@ impl<P: Position> Game<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PawnsPosition, SpearPosition, StandardShogiPosition};
+    use crate::{MinishogiPosition, PawnsPosition, SpearPosition, StandardShogiPosition};
 
     #[test]
     fn undo_returns_to_the_previous_position() {
@@ -244,6 +249,35 @@ mod tests {
             }
         }
         assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    }
+
+    #[test]
+    fn minishogi_repetition_loses_for_sente_and_perpetual_check_for_the_checker() {
+        let outcome_of_cycles = |start: &str, cycle: [&str; 4]| {
+            let mut game = Game::new(MinishogiPosition::from_text(start).unwrap());
+            for _ in 0..3 {
+                assert_eq!(game.outcome(), None);
+                for m in cycle {
+                    game.play_text(m).unwrap();
+                }
+            }
+            game.outcome()
+        };
+        // A rook and a king shuffle without a check: sente loses.
+        assert_eq!(
+            outcome_of_cycles("4k/5/5/5/K2R1 b - 1", ["2e3e", "1a1b", "3e2e", "1b1a"]),
+            Some(Outcome::win(Color::Gote, EndReason::Repetition))
+        );
+        // Sente's rook checks with every move: sente loses all the same.
+        assert_eq!(
+            outcome_of_cycles("4k/5/5/5/K2R1 b - 1", ["2e1e", "1a2a", "1e2e", "2a1a"]),
+            Some(Outcome::win(Color::Gote, EndReason::PerpetualCheck))
+        );
+        // Gote's rook checks with every move: gote loses.
+        assert_eq!(
+            outcome_of_cycles("r3k/5/5/5/K4 b - 1", ["5e4e", "5a4a", "4e5e", "4a5a"]),
+            Some(Outcome::win(Color::Sente, EndReason::PerpetualCheck))
+        );
     }
 
     #[test]

@@ -122,6 +122,11 @@ pub fn outcome_message(variant: Variant, outcome: Outcome, to_move: Color) -> St
         (Some(w), EndReason::Resignation) => {
             format!("{} wins: {} resigned.", title(w), title(!w))
         }
+        (Some(w), EndReason::Repetition) => format!(
+            "{} wins: fourfold repetition (sennichite) loses for {}.",
+            title(w),
+            title(!w)
+        ),
         (Some(w), EndReason::Impasse) => {
             format!("{} wins by impasse declaration.", title(w))
         }

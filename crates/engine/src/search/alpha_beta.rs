@@ -29,7 +29,7 @@ impl<P: Evaluate> Worker<'_, P> {
         if let Some(value) = self.known(position, ply) {
             return value;
         }
-        if let Some(value) = self.repetition() {
+        if let Some(value) = self.repetition(position.turn()) {
             return value;
         }
         if ply >= MAX_PLY - 2 {

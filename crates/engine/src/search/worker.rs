@@ -10,7 +10,7 @@ use crate::limits::TimePlan;
 use crate::params::*;
 use crate::score::*;
 use crate::tt::TranspositionTable;
-use koma_rules::Move;
+use koma_rules::{Color, Move, Variant};
 use std::time::Instant;
 
 /// One root move with what the search found for it.
@@ -95,9 +95,10 @@ impl<P: Evaluate> Worker<'_, P> {
         }
     }
 
-    /// A repetition of an earlier position with the same side to move:
-    /// a draw, or a loss for a side that gave check all the way round.
-    pub(super) fn repetition(&self) -> Option<Value> {
+    /// A repetition of an earlier position with `turn` to move: a loss for
+    /// a side that gave check all the way round, else a draw (in
+    /// minishogi, a loss for sente).
+    pub(super) fn repetition(&self, turn: Color) -> Option<Value> {
         let current = self.keys.len() - 1;
         let key = self.keys[current];
         let mut index = current;
@@ -113,6 +114,13 @@ impl<P: Evaluate> Worker<'_, P> {
                     -PERPETUAL_CHECK
                 } else if they_checked {
                     PERPETUAL_CHECK
+                } else if P::VARIANT == Variant::Minishogi {
+                    // Sente loses: as sure as a perpetual check's loss.
+                    if turn == Color::Sente {
+                        -PERPETUAL_CHECK
+                    } else {
+                        PERPETUAL_CHECK
+                    }
                 } else {
                     DRAW
                 });

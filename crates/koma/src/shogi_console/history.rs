@@ -72,7 +72,7 @@ impl<P: Position> History<P> {
         }
         if self.cursor == self.len() && self.game.outcome().is_none() {
             let turn = self.game.position().turn();
-            if let Some(outcome) = self.record.ending.and_then(|e| e.outcome(turn)) {
+            if let Some(outcome) = self.record.ending.and_then(|e| e.outcome(P::VARIANT, turn)) {
                 self.game.declare(outcome).expect("the game is not over");
             }
         }

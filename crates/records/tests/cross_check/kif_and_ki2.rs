@@ -172,7 +172,7 @@ fn shared_kif_records_read_the_same_in_koma_and_the_others() {
         assert_eq!(
             rs::terminal(&theirs).and_then(|(_, winner)| winner),
             koma.ending
-                .and_then(|e| e.outcome(to_move))
+                .and_then(|e| e.outcome(koma_rules::Variant::Shogi, to_move))
                 .and_then(|o| o.winner)
                 .map(rs::color),
             "rsshogi: {name}"
