@@ -291,6 +291,16 @@ const PROMOTED: Record<string, string> = { p: 'tokin', l: 'promotedlance', n: 'p
 
 async function boardMatchesServer(page: Page): Promise<GameState> {
   const state = await serverState(page);
+  await boardMatches(page, state.position, state.lastMove);
+  return state;
+}
+
+/** Checks that the board draws `position` (SFEN) with `lastMove` highlighted. Shogi widgets only. */
+export async function boardShowsPosition(page: Page, position: string, lastMove: string | null): Promise<void> {
+  await expect(async () => boardMatches(page, position, lastMove)).toPass({ intervals: [200], timeout: 4000 });
+}
+
+async function boardMatches(page: Page, position: string, lastMove: string | null): Promise<void> {
   const drawn = await page.evaluate(() => {
     // shogiground keeps each piece's key, colour and role on its element.
     type Drawn = Element & { sgKey?: string; sgColor?: string; sgRole?: string };
@@ -303,7 +313,7 @@ async function boardMatchesServer(page: Page): Promise<GameState> {
     return { pieces, last };
   });
   const wanted: Record<string, string> = {};
-  const rows = state.position.split(' ')[0].split('/');
+  const rows = position.split(' ')[0].split('/');
   rows.forEach((row, rank) => {
     let file = rows.length; // the files of a row run from the highest down to 1
     for (let i = 0; i < row.length; i++) {
@@ -321,11 +331,10 @@ async function boardMatchesServer(page: Page): Promise<GameState> {
     }
   });
   const show = (pieces: Record<string, string>) => JSON.stringify(Object.keys(pieces).sort().map((key) => `${key}:${pieces[key]}`));
-  expect(show(drawn.pieces), `the board shows the position ${state.position}`).toBe(show(wanted));
-  if (state.lastMove) {
-    const move = /^(?:([0-9][a-z])|[A-Z]\*)([0-9][a-z])/.exec(state.lastMove)!;
+  expect(show(drawn.pieces), `the board shows the position ${position}`).toBe(show(wanted));
+  if (lastMove) {
+    const move = /^(?:([0-9][a-z])|[A-Z]\*)([0-9][a-z])/.exec(lastMove)!;
     const squares = [move[1], move[2]].filter(Boolean).sort();
-    expect(JSON.stringify(drawn.last.sort()), `the last move ${state.lastMove} is highlighted`).toBe(JSON.stringify(squares));
+    expect(JSON.stringify(drawn.last.sort()), `the last move ${lastMove} is highlighted`).toBe(JSON.stringify(squares));
   }
-  return state;
 }

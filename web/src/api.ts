@@ -86,7 +86,7 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method: string, path: string, body?: unknown, raw?: { bytes: Blob }): Promise<GameState> {
+async function call<T = GameState>(method: string, path: string, body?: unknown, raw?: { bytes: Blob }): Promise<T> {
   const init: RequestInit = { method, headers: {} };
   if (raw) {
     init.body = raw.bytes;
@@ -111,7 +111,7 @@ async function call(method: string, path: string, body?: unknown, raw?: { bytes:
     const error = json as { error?: string; state?: GameState; code?: string };
     throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state, error.code);
   }
-  return json as GameState;
+  return json as T;
 }
 
 export interface NewGameOptions {
@@ -154,6 +154,28 @@ export const importFile = (file: Blob, filename: string, format?: string, varian
   if (variant) query.set('variant', variant);
   return call('POST', `/api/games/import?${query}`, undefined, { bytes: file });
 };
+
+/** One move of a mate line, with the position after it. */
+export interface MateStep {
+  usi: string;
+  notation: string;
+  position: string;
+  check: boolean;
+}
+
+/** What the server's mate solver found in a position of a game. */
+export interface MateFound {
+  ply: number;
+  answer: 'mate' | 'nomate' | 'unknown';
+  length: number;
+  line: MateStep[];
+  nodes: number;
+  milliseconds: number;
+}
+
+/** Mate search on the position after move `ply` (finished games and games between people here only). */
+export const findMate = (id: string, ply: number, seconds: number): Promise<MateFound> =>
+  call<MateFound>('GET', `/api/games/${encodeURIComponent(id)}/mate?ply=${ply}&seconds=${seconds}`);
 
 export const recordUrl = (id: string, format: string): string =>
   `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;

@@ -10,6 +10,7 @@ import { ChessBoard } from './chess-board';
 import { Clocks } from './clock';
 import { renderInvite } from './invite';
 import { renderLegend, usePieces } from './legend';
+import { MatePanel } from './mate';
 import { renderMoveList } from './movelist';
 import { NewGameForm } from './newgame';
 import { fillSaveFormats, openFile, openText, save } from './records';
@@ -55,6 +56,7 @@ export class App {
   private readonly pieceSetSelect = byId<HTMLSelectElement>('piece-set');
   private readonly legend = byId<HTMLUListElement>('legend');
   private readonly result = byId<HTMLDivElement>('result');
+  private readonly mate = new MatePanel(byId('mate-panel'), () => this.render());
   private messageText = '';
   private messageKind: 'info' | 'error' = 'info';
 
@@ -285,6 +287,9 @@ export class App {
         movable: sides.length === 0 ? 'none' : sides.length === 1 ? sides[0] : 'both',
       };
     }
+    this.mate.render(state, shown, () => void this.mate.find(state, shown));
+    const variation = this.mate.variation();
+    if (variation) view = variation;
     const viewKey = JSON.stringify(view);
     if (viewKey !== this.boardView) {
       board.show(view);
@@ -310,6 +315,7 @@ export class App {
     body.ply = String(state.ply);
     body.version = String(state.version);
     body.shownPly = String(shown);
+    body.mateStep = this.mate.shownStep();
     body.turn = state.turn;
     body.outcome = state.outcome ? state.outcome.reason : '';
     body.computer = state.opponent.kind === 'computer' ? state.opponent.color : '';
@@ -387,7 +393,11 @@ export class App {
     line.className = 'status-line';
     if (reviewing) line.textContent = `Move ${shown} of ${state.ply} (reviewing: › or → steps on, » returns to the game). `;
     const main = document.createElement('span');
-    if (state.outcome && !reviewing) {
+    const mateStep = this.mate.describeStep();
+    if (mateStep) {
+      main.className = 'variation';
+      main.textContent = mateStep;
+    } else if (state.outcome && !reviewing) {
       main.className = 'outcome';
       main.textContent = inPlayersWords(state.variant, state.outcome.message);
     } else if (!reviewing) {

@@ -39,6 +39,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/mate", get(mate))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
@@ -244,6 +245,39 @@ async fn resign(
     body: Body,
 ) -> Response {
     change::<ResignRequest>(app, id, headers, body).await
+}
+
+/// `GET /api/games/{id}/mate?ply=N&seconds=S`: mate search on the position
+/// after move N (the current one by default), for S seconds (10, at most
+/// 30). Searches beyond the server's count wait their turn.
+async fn mate(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let query = query_params(query.as_deref());
+    let number = |key: &str| -> Result<Option<u64>, Refusal> {
+        query
+            .get(key)
+            .map(|text| {
+                text.parse::<u64>().map_err(|_| {
+                    Refusal::bad_request(format!("{key} must be a whole number, not {text:?}."))
+                })
+            })
+            .transpose()
+    };
+    let (ply, seconds) = match (number("ply"), number("seconds")) {
+        (Ok(ply), Ok(seconds)) => (ply, seconds),
+        (Err(refusal), _) | (_, Err(refusal)) => return refusal.into_response(),
+    };
+    let Ok(_permit) = app.mate_searches.clone().acquire_owned().await else {
+        return Refusal::internal("the server is stopping").into_response();
+    };
+    let seconds = seconds.unwrap_or(crate::mate::DEFAULT_SECONDS);
+    match blocking(move || app.games.mate(&id, ply, seconds)).await {
+        Ok(found) => Json(found).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 async fn record(

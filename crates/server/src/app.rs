@@ -11,7 +11,7 @@ use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -26,6 +26,8 @@ pub struct App {
     pub hosts: Option<Arc<Vec<String>>>,
     /// Each connection's rate limit, by its peer address and port.
     pub limits: Arc<Limits>,
+    /// Mate searches that may run at once; more wait for a permit.
+    pub mate_searches: Arc<Semaphore>,
 }
 
 /// The rate limits of the open connections: a bucket per peer address and
@@ -60,6 +62,13 @@ impl Limits {
 }
 
 impl App {
+    /// Permits for mate searches: one core is kept for the games (the
+    /// computer opponent and the requests), at least one search runs.
+    pub fn mate_searches() -> Arc<Semaphore> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Arc::new(Semaphore::new(cores.saturating_sub(1).max(1)))
+    }
+
     /// The names a server on loopback `port` answers to.
     pub fn loopback_hosts(port: u16) -> Vec<String> {
         ["127.0.0.1", "localhost", "[::1]"]

@@ -23,6 +23,7 @@ mod background;
 mod clock;
 mod computer;
 mod live;
+mod mate;
 mod names;
 mod postgres_listen;
 mod postgres_pool;
@@ -196,6 +197,7 @@ async fn serve(
             Arc::new(hosts)
         }),
         limits: Arc::default(),
+        mate_searches: app::App::mate_searches(),
     });
     // Each state is one small WebSocket frame: sent at once, not held back
     // for the peer's acknowledgement of the last one (Nagle's algorithm,

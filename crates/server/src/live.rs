@@ -84,7 +84,7 @@ pub struct GameView {
 }
 
 /// What the server needs of a position type beyond [`Position`].
-trait Served: Position {
+pub(crate) trait Served: Position {
     /// Notation of `m`, played in `before`; `previous` is the move before it.
     fn notation(before: &Self, m: Move, previous: Option<Move>) -> String;
     /// Pieces in hand by side, if the game has hands.

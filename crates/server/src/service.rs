@@ -232,6 +232,21 @@ impl Games {
         Ok(GameState::new(&stored, game.view()))
     }
 
+    /// `GET /api/games/{id}/mate`: mate search on the position after move
+    /// `ply` (the current one when `None`), where it is allowed.
+    pub fn mate(
+        self: &Arc<Self>,
+        id: &str,
+        ply: Option<u64>,
+        seconds: u64,
+    ) -> Result<crate::mate::MateJson, Refusal> {
+        let stored = self.load(Self::parse_id(id)?)?;
+        let game = Self::replay(&stored)?;
+        crate::mate::allowed(&game, stored.mode, &stored.opponent)?;
+        let ply = ply.map_or(game.ply(), |n| usize::try_from(n).unwrap_or(usize::MAX));
+        crate::mate::find_mate(&game, ply, seconds)
+    }
+
     /// Keeps a new game and returns its state, with its seat tokens.
     fn insert(
         self: &Arc<Self>,
