@@ -166,7 +166,12 @@ fn grow(solver: &mut Solver, text: &str, seed: u64, steps: u64, nodes: u64) {
         let (mut best, mut problem) = seeds[chain as usize % seeds.len()];
         let mut length = best;
         for _ in 0..chain_steps {
-            let Some(next) = mutate(&mut rng, &problem) else {
+            let next = if rng.random_ratio(1, 3) {
+                retract(&mut rng, &problem)
+            } else {
+                mutate(&mut rng, &problem)
+            };
+            let Some(next) = next else {
                 continue;
             };
             let report = solve(solver, &next, nodes);
@@ -334,6 +339,57 @@ fn assemble(
     position.set_turn(Color::Sente);
     position.refresh();
     parse_sfen(&write_sfen(&position)).ok()
+}
+
+/// Two plies taken back, which may make the mate two plies longer:
+/// gote's king steps back to a square beside it, where a sente piece
+/// checks it; that piece goes back to a square it came from (promoting on
+/// the way, one time in two when it could have), or to sente's hand.
+fn retract(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<StandardShogiPosition> {
+    let mut position = *problem;
+    let king = position.king(Color::Gote)?;
+    let before = king.offset(rng.random_range(-1..=1), rng.random_range(-1..=1))?;
+    if position.piece_at(before).is_some() {
+        return None;
+    }
+    let piece = position.take(king)?;
+    position.put(before, piece);
+    position.set_turn(Color::Gote);
+    position.refresh();
+    let checkers: Vec<Square> = position.checkers().into_iter().collect();
+    let checked_from = *checkers.get(rng.random_range(0..checkers.len().max(1)))?;
+    let checker = position.take(checked_from)?;
+    let zone = |square: Square| square.rank() < 3;
+    let dropped = !checker.role.is_promoted() && rng.random_ratio(1, 3);
+    if dropped {
+        let held = position.hand(Color::Sente).count(checker.role);
+        position.set_hand_count(Color::Sente, checker.role, held + 1);
+    } else {
+        let promoted_on_the_way = checker.role.is_promoted() && rng.random_bool(0.5);
+        let role = if promoted_on_the_way {
+            checker.role.unpromoted()
+        } else {
+            checker.role
+        };
+        // Where a sente piece could have come from is where a gote piece
+        // of that role on the target would go.
+        let origins: Vec<Square> = (position.attacks_from(role, Color::Gote, checked_from)
+            & !position.occupied())
+        .into_iter()
+        .filter(|&origin| !promoted_on_the_way || zone(origin) || zone(checked_from))
+        .collect();
+        let origin = *origins.get(rng.random_range(0..origins.len().max(1)))?;
+        position.put(origin, Piece::new(Color::Sente, role));
+    }
+    position.set_turn(Color::Sente);
+    position.refresh();
+    let text = write_sfen(&position);
+    let retracted = parse_sfen(&text).ok()?;
+    let held: u8 = ROLES
+        .iter()
+        .map(|&role| retracted.hand(Color::Sente).count(role))
+        .sum();
+    (held <= 5).then_some(retracted)
 }
 
 /// One random change: a piece moved, added from gote's hand, taken off to

@@ -60,9 +60,10 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteProblem>, String> {
                 })?),
                 words.len() == 3,
             ),
-            _ => return Err(format!(
-                "line {line_number}: expected `SFEN<TAB>mate N [uchifuzume]` or `SFEN<TAB>nomate`"
-            )),
+            _ => {
+                let expected = "`SFEN<TAB>mate N [uchifuzume]` or `SFEN<TAB>nomate`";
+                return Err(format!("line {line_number}: expected {expected}"));
+            }
         };
         problems.push(SuiteProblem {
             line: line_number,
