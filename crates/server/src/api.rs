@@ -270,11 +270,17 @@ async fn mate(
         (Ok(ply), Ok(seconds)) => (ply, seconds),
         (Err(refusal), _) | (_, Err(refusal)) => return refusal.into_response(),
     };
+    // Refusals come at once; a search allowed waits for its turn.
+    let games = app.games.clone();
+    let (game, ply) = match blocking(move || games.mate_target(&id, ply)).await {
+        Ok(target) => target,
+        Err(refusal) => return refusal.into_response(),
+    };
     let Ok(_permit) = app.mate_searches.clone().acquire_owned().await else {
         return Refusal::internal("the server is stopping").into_response();
     };
     let seconds = seconds.unwrap_or(crate::mate::DEFAULT_SECONDS);
-    match blocking(move || app.games.mate(&id, ply, seconds)).await {
+    match blocking(move || crate::mate::find_mate(&game, ply, seconds)).await {
         Ok(found) => Json(found).into_response(),
         Err(refusal) => refusal.into_response(),
     }

@@ -5,7 +5,8 @@
 //! Mate search helps whoever asks, so it is only for positions where that
 //! helps nobody against anybody: a game between people at one screen, or a
 //! finished game (an imported record is one). Searches are bounded in time
-//! and in number: beyond [`MateSearches::new`]'s count they wait their turn.
+//! and in number: beyond the server's count (`App::mate_searches`) they
+//! wait their turn.
 
 use crate::live::{AnyGame, Served};
 use crate::names::Opponent;

@@ -232,19 +232,19 @@ impl Games {
         Ok(GameState::new(&stored, game.view()))
     }
 
-    /// `GET /api/games/{id}/mate`: mate search on the position after move
-    /// `ply` (the current one when `None`), where it is allowed.
-    pub fn mate(
+    /// `GET /api/games/{id}/mate`: the game and the move (`ply`, the
+    /// current one when `None`) whose position mate search may look at;
+    /// refused where it is not allowed.
+    pub fn mate_target(
         self: &Arc<Self>,
         id: &str,
         ply: Option<u64>,
-        seconds: u64,
-    ) -> Result<crate::mate::MateJson, Refusal> {
+    ) -> Result<(AnyGame, usize), Refusal> {
         let stored = self.load(Self::parse_id(id)?)?;
         let game = Self::replay(&stored)?;
         crate::mate::allowed(&game, stored.mode, &stored.opponent)?;
         let ply = ply.map_or(game.ply(), |n| usize::try_from(n).unwrap_or(usize::MAX));
-        crate::mate::find_mate(&game, ply, seconds)
+        Ok((game, ply))
     }
 
     /// Keeps a new game and returns its state, with its seat tokens.
