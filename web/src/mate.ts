@@ -11,6 +11,8 @@ const SECONDS = 10;
 
 export class MatePanel {
   private found?: MateFound;
+  /** The server's refusal, shown until the position changes. */
+  private failure?: string;
   /** The game and move the answer (or the search under way) is for. */
   private forKey?: string;
   private searching = false;
@@ -41,6 +43,7 @@ export class MatePanel {
     const key = `${state.id}/${ply}/${state.version}`;
     if (key !== this.forKey && !this.searching) {
       this.found = undefined;
+      this.failure = undefined;
       this.forKey = undefined;
       this.step = undefined;
     }
@@ -55,6 +58,7 @@ export class MatePanel {
     this.searching = true;
     this.forKey = `${state.id}/${ply}/${state.version}`;
     this.found = undefined;
+    this.failure = undefined;
     this.step = undefined;
     this.onChange();
     this.button.disabled = true;
@@ -64,15 +68,12 @@ export class MatePanel {
       this.found = await findMate(state.id, ply, SECONDS);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      this.output.textContent = error.message;
-      this.output.className = 'mate-output error';
-      this.forKey = undefined;
-      return;
+      this.failure = error.message;
     } finally {
       this.searching = false;
-      this.button.disabled = false;
     }
-    this.renderAnswer();
+    // Drawn again through the page: an answer for a position left meanwhile is dropped.
+    this.onChange();
   }
 
   /** The step of the mate line to show on the board instead of the game, if one was picked. */
@@ -111,6 +112,10 @@ export class MatePanel {
     const found = this.found;
     this.output.textContent = '';
     this.output.className = 'mate-output';
+    if (this.failure) {
+      this.output.textContent = this.failure;
+      this.output.className = 'mate-output error';
+    }
     if (!found) return;
     const seconds = (found.milliseconds / 1000).toFixed(1);
     const summary = document.createElement('p');
