@@ -513,14 +513,35 @@ fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
 
-fn write_position(start: &StandardShogiPosition, out: &mut String) {
+/// The pieces the even start has and `start` lacks, as `PI` lists them
+/// (`82HI22KA` for a two-piece handicap), if `start` is the even start
+/// with pieces taken off and nothing in hand.
+fn removed_from_even(start: &StandardShogiPosition) -> Option<String> {
+    if !start.hand(Color::Sente).is_empty() || !start.hand(Color::Gote).is_empty() {
+        return None;
+    }
     let standard = StandardShogiPosition::start();
-    if start == &standard
-        || (start.to_text().split(' ').next() == standard.to_text().split(' ').next()
-            && start.hand(Color::Sente).is_empty()
-            && start.hand(Color::Gote).is_empty())
-    {
-        out.push_str("PI\n");
+    let mut removed = String::new();
+    for rank in 0..9u8 {
+        for file in (0..9u8).rev() {
+            let square = Square::from_coords(file, rank).expect("on the board");
+            match (standard.piece_at(square), start.piece_at(square)) {
+                (even, now) if even == now => {}
+                (Some(piece), None) => {
+                    removed.push_str(&square_code(square));
+                    removed.push_str(code_of(piece.role));
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(removed)
+}
+
+fn write_position(start: &StandardShogiPosition, out: &mut String) {
+    if let Some(removed) = removed_from_even(start) {
+        // The even start, or a handicap: `PI` and the pieces taken off.
+        out.push_str(&format!("PI{removed}\n"));
     } else {
         for rank in 0..9u8 {
             out.push_str(&format!("P{}", rank + 1));
@@ -630,6 +651,38 @@ mod tests {
             read("PI\n+\n+7776FU\nTx\n").unwrap_err().kind,
             CsaErrorKind::BadTime(_)
         ));
+    }
+
+    #[test]
+    fn handicap_starts_are_written_as_pi_with_the_pieces_taken_off() {
+        let two_pieces = StandardShogiPosition::from_text(
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        )
+        .unwrap();
+        let mut record = Record::new(two_pieces);
+        record
+            .moves
+            .push(RecordedMove::new(two_pieces.parse_move("5a4b").unwrap()));
+        let text = write(&record);
+        assert!(text.contains("\nPI82HI22KA\n-\n-5142OU\n"), "{text}");
+        assert_eq!(read(&text).unwrap(), record);
+        let ten_pieces = StandardShogiPosition::from_text(
+            "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        )
+        .unwrap();
+        let text = write(&Record::new(ten_pieces));
+        assert!(
+            text.contains("\nPI91KY81KE71GI61KI41KI31GI21KE11KY82HI22KA\n-\n"),
+            "{text}"
+        );
+        assert_eq!(read(&text).unwrap().start, ten_pieces);
+        // Not a handicap: a diagram.
+        let moved = StandardShogiPosition::from_text(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1",
+        )
+        .unwrap();
+        assert!(write(&Record::new(moved)).contains("\nP1-KY"));
+        assert!(write(&Record::new(StandardShogiPosition::start())).contains("\nPI\n+\n"));
     }
 
     #[test]
