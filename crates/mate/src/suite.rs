@@ -113,6 +113,9 @@ pub fn counted_length<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -
 /// let root = StandardShogiPosition::from_text("7nk/7l1/9/7N1/9/9/9/9/9 b PL 1").unwrap();
 /// let lance = root.parse_move("L*1b").unwrap();
 /// assert!(meets_uchifuzume(&root, &[lance]));
+/// // Without a pawn in hand there is nothing to step round.
+/// let lance_only = StandardShogiPosition::from_text("7nk/7l1/9/7N1/9/9/9/9/9 b L 1").unwrap();
+/// assert!(!meets_uchifuzume(&lance_only, &[lance]));
 /// ```
 pub fn meets_uchifuzume<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -> bool {
     let mut position = *root;
