@@ -10,6 +10,8 @@ export interface PlayedMove {
   notation: string;
   color: Color;
   position: string;
+  /** Whether the position after it is check. */
+  check: boolean;
 }
 
 export interface Outcome {
@@ -155,20 +157,13 @@ export const importFile = (file: Blob, filename: string, format?: string, varian
   return call('POST', `/api/games/import?${query}`, undefined, { bytes: file });
 };
 
-/** One move of a mate line, with the position after it. */
-export interface MateStep {
-  usi: string;
-  notation: string;
-  position: string;
-  check: boolean;
-}
-
 /** What the server's mate solver found in a position of a game. */
 export interface MateFound {
   ply: number;
   answer: 'mate' | 'nomate' | 'unknown';
   length: number;
-  line: MateStep[];
+  /** The line, each move as the game's moves are written. */
+  line: PlayedMove[];
   nodes: number;
   milliseconds: number;
 }

@@ -64,6 +64,24 @@ pub struct MoveView {
     pub check: bool,
 }
 
+impl MoveView {
+    /// `m`, played in `before` (after `previous`), which led to `after`.
+    pub(crate) fn new<P: Served>(
+        before: &P,
+        m: Move,
+        previous: Option<Move>,
+        after: &P,
+    ) -> MoveView {
+        MoveView {
+            usi: P::move_to_text(m),
+            notation: P::notation(before, m, previous),
+            color: before.turn(),
+            position: after.to_text(),
+            check: after.is_check(),
+        }
+    }
+}
+
 /// Everything the page shows of a game, computed by replaying it.
 #[derive(Clone, Debug)]
 pub struct GameView {
@@ -228,15 +246,8 @@ fn view<P: Served>(game: &Game<P>) -> GameView {
         .iter()
         .enumerate()
         .map(|(index, &m)| {
-            let before = &positions[index];
             let previous = index.checked_sub(1).map(|i| game.moves()[i]);
-            MoveView {
-                usi: P::move_to_text(m),
-                notation: P::notation(before, m, previous),
-                color: before.turn(),
-                position: positions[index + 1].to_text(),
-                check: positions[index + 1].is_check(),
-            }
+            MoveView::new(&positions[index], m, previous, &positions[index + 1])
         })
         .collect();
     GameView {

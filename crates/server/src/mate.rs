@@ -8,10 +8,11 @@
 //! and in number: beyond the server's count (`App::mate_searches`) they
 //! wait their turn.
 
-use crate::live::{AnyGame, Served};
+use crate::live::{AnyGame, MoveView, Served};
 use crate::names::Opponent;
 use crate::refusal::Refusal;
 use crate::seats::Mode;
+use crate::state::MoveJson;
 use axum::http::StatusCode;
 use koma_mate::{MateAnswer, MateLimits, MateSearch, Solver};
 use koma_rules::Game;
@@ -25,21 +26,8 @@ pub const DEFAULT_SECONDS: u64 = 10;
 /// The solver's table, MiB.
 const TABLE_MEGABYTES: usize = 64;
 
-/// One move of a mate line, as the page shows it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct MateStep {
-    /// USI text.
-    pub usi: String,
-    /// Japanese KIF-style notation (`☗２二銀打`).
-    pub notation: String,
-    /// The position after it (SFEN).
-    pub position: String,
-    /// Whether it gives check.
-    pub check: bool,
-}
-
 /// `GET /api/games/{id}/mate`: what the solver found.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize)]
 pub struct MateJson {
     /// The move (ply) whose position was searched.
     pub ply: usize,
@@ -47,8 +35,9 @@ pub struct MateJson {
     pub answer: &'static str,
     /// A mate's length in plies (useless interpositions not counted).
     pub length: u16,
-    /// The mate line; empty otherwise.
-    pub line: Vec<MateStep>,
+    /// The mate line, each move as the game's moves are written (with the
+    /// position after it); empty otherwise.
+    pub line: Vec<MoveJson>,
     /// Nodes searched.
     pub nodes: u64,
     /// Time taken, milliseconds.
@@ -111,15 +100,11 @@ fn search<P: Served + MateSearch>(
     let line = moves
         .into_iter()
         .map(|m| {
-            let notation = P::notation(&position, m, previous);
+            let before = position.clone();
             position.play_unchecked(m);
+            let view = MoveView::new(&before, m, previous, &position);
             previous = Some(m);
-            MateStep {
-                usi: P::move_to_text(m),
-                notation,
-                position: position.to_text(),
-                check: position.is_check(),
-            }
+            MoveJson::new(P::VARIANT, view)
         })
         .collect();
     Ok(MateJson {
@@ -146,6 +131,7 @@ mod tests {
         assert_eq!(found.line.len(), 1);
         assert_eq!(found.line[0].usi, "G*1b");
         assert_eq!(found.line[0].notation, "☗１二金打");
+        assert_eq!(found.line[0].color, "sente");
         assert!(found.line[0].check);
         assert!(found.line[0].position.starts_with("7nk/8G/"));
         let start = AnyGame::new(Variant::Shogi, None).unwrap();

@@ -3,11 +3,24 @@
 //! so that the answers' types do not depend on the store.
 
 use super::clock;
-use super::live::GameView;
+use super::live::{GameView, MoveView};
 use super::names;
 use super::state::{GameState, MoveJson, OutcomeJson};
 use super::store::StoredGame;
-use koma_rules::Color;
+use koma_rules::{Color, Variant};
+
+impl MoveJson {
+    /// A move of a game of `variant`, as the API writes it.
+    pub fn new(variant: Variant, view: MoveView) -> MoveJson {
+        MoveJson {
+            usi: view.usi,
+            notation: view.notation,
+            color: names::color_name(variant, view.color),
+            position: view.position,
+            check: view.check,
+        }
+    }
+}
 
 impl GameState {
     /// The state of `stored`, whose replay shows `view`.
@@ -35,13 +48,7 @@ impl GameState {
         let moves: Vec<MoveJson> = view
             .moves
             .into_iter()
-            .map(|m| MoveJson {
-                usi: m.usi,
-                notation: m.notation,
-                color: color(m.color),
-                position: m.position,
-                check: m.check,
-            })
+            .map(|m| MoveJson::new(variant, m))
             .collect();
         GameState {
             id: stored.id.to_string(),
