@@ -26,7 +26,9 @@
 
 use koma_mate::suite::meets_uchifuzume;
 use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
-use koma_rules::{parse_sfen, write_sfen, Color, Piece, Role, Square, StandardShogiPosition};
+use koma_rules::{
+    parse_sfen, write_sfen, Color, Piece, Role, Shogi, ShogiVariant, Square, StandardShogiPosition,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
@@ -36,22 +38,20 @@ const NODE_LIMIT: u64 = 300_000;
 /// The most nodes a step of a climb may take: most steps lead nowhere.
 const CLIMB_NODE_LIMIT: u64 = 60_000;
 
-/// The roles a problem's pieces are drawn from: every one but the king.
-const ROLES: [Role; 7] = [
-    Role::Pawn,
-    Role::Lance,
-    Role::Knight,
-    Role::Silver,
-    Role::Gold,
-    Role::Bishop,
-    Role::Rook,
-];
+/// The roles a problem's pieces are drawn from: those a shogi hand holds
+/// (every one but the king, unpromoted).
+const ROLES: &[Role] = <Shogi as ShogiVariant>::SPEC.hand_roles;
+/// How many [`ROLES`] there are.
+const SET: usize = ROLES.len();
 
 /// How many of each of [`ROLES`] a shogi set has, counted on the rules'
 /// start position.
-fn full_set() -> [(Role, u8); 7] {
+fn full_set() -> [(Role, u8); SET] {
     let start = StandardShogiPosition::start();
-    ROLES.map(|role| (role, start.by_role(role).count() as u8))
+    std::array::from_fn(|index| {
+        let role = ROLES[index];
+        (role, start.by_role(role).count() as u8)
+    })
 }
 
 fn main() {
@@ -265,7 +265,7 @@ fn random_problem(rng: &mut ChaCha8Rng) -> StandardShogiPosition {
         for _ in 0..rng.random_range(0..=4) {
             place_near(rng, &mut position, &mut stock, Color::Gote, king, 2);
         }
-        let mut sente_hand = [0u8; 7];
+        let mut sente_hand = [0u8; SET];
         for _ in 0..rng.random_range(0..=3) {
             if let Some(index) = draw(rng, &mut stock) {
                 sente_hand[index] += 1;
@@ -282,7 +282,7 @@ fn random_problem(rng: &mut ChaCha8Rng) -> StandardShogiPosition {
 fn place_near(
     rng: &mut ChaCha8Rng,
     position: &mut StandardShogiPosition,
-    stock: &mut [(Role, u8); 7],
+    stock: &mut [(Role, u8); SET],
     color: Color,
     king: Square,
     reach: i8,
@@ -309,7 +309,7 @@ fn place_near(
 
 /// Takes a random piece out of `stock`, weighted by what is left; its
 /// index in [`ROLES`].
-fn draw(rng: &mut ChaCha8Rng, stock: &mut [(Role, u8); 7]) -> Option<usize> {
+fn draw(rng: &mut ChaCha8Rng, stock: &mut [(Role, u8); SET]) -> Option<usize> {
     let total: u32 = stock.iter().map(|&(_, n)| n as u32).sum();
     if total == 0 {
         return None;
@@ -329,8 +329,8 @@ fn draw(rng: &mut ChaCha8Rng, stock: &mut [(Role, u8); 7]) -> Option<usize> {
 /// allow it (a dead piece, two pawns on a file, gote in check).
 fn assemble(
     mut position: StandardShogiPosition,
-    sente_hand: &[u8; 7],
-    gote_hand: &[(Role, u8); 7],
+    sente_hand: &[u8; SET],
+    gote_hand: &[(Role, u8); SET],
 ) -> Option<StandardShogiPosition> {
     for (index, &role) in ROLES.iter().enumerate() {
         position.set_hand_count(Color::Sente, role, sente_hand[index]);
@@ -399,7 +399,7 @@ fn mutate(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<Stand
     let mut position = *problem;
     let king = position.king(Color::Gote)?;
     let mut stock = full_set();
-    let mut sente_hand = [0u8; 7];
+    let mut sente_hand = [0u8; SET];
     for (index, &role) in ROLES.iter().enumerate() {
         stock[index].1 = position.hand(Color::Gote).count(role);
         sente_hand[index] = position.hand(Color::Sente).count(role);
