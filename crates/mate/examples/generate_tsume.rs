@@ -383,13 +383,17 @@ fn retract(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<Stan
     }
     position.set_turn(Color::Sente);
     position.refresh();
-    let text = write_sfen(&position);
-    let retracted = parse_sfen(&text).ok()?;
-    let held: u8 = ROLES
-        .iter()
-        .map(|&role| retracted.hand(Color::Sente).count(role))
-        .sum();
-    (held <= 5).then_some(retracted)
+    let retracted = parse_sfen(&write_sfen(&position)).ok()?;
+    holds_few(&retracted).then_some(retracted)
+}
+
+/// The most pieces sente may hold: more makes dull problems.
+const MOST_HELD: u8 = 5;
+
+/// Whether sente holds at most [`MOST_HELD`] pieces.
+fn holds_few(problem: &StandardShogiPosition) -> bool {
+    let hand = problem.hand(Color::Sente);
+    ROLES.iter().map(|&role| hand.count(role)).sum::<u8>() <= MOST_HELD
 }
 
 /// One random change: a piece moved, added from gote's hand, taken off to
@@ -465,7 +469,5 @@ fn mutate(rng: &mut ChaCha8Rng, problem: &StandardShogiPosition) -> Option<Stand
         _ => return None,
     }
     let problem = assemble(position, &sente_hand, &stock)?;
-    // A sente hand of more than five pieces makes dull problems.
-    let held: u8 = sente_hand.iter().sum();
-    (held <= 5).then_some(problem)
+    holds_few(&problem).then_some(problem)
 }
