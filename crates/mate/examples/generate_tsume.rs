@@ -27,7 +27,8 @@
 use koma_mate::suite::meets_uchifuzume;
 use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
 use koma_rules::{
-    parse_sfen, write_sfen, Color, Piece, Role, Shogi, ShogiVariant, Square, StandardShogiPosition,
+    parse_sfen, write_sfen, Color, Move, Piece, Role, Shogi, ShogiVariant, Square,
+    StandardShogiPosition,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -205,11 +206,7 @@ fn tag(solver: &mut Solver, text: &str) {
                     std::process::exit(1)
                 };
                 let rest: Vec<&str> = fields.collect();
-                let tag = if meets_uchifuzume(&problem, line) {
-                    " uchifuzume"
-                } else {
-                    ""
-                };
+                let tag = uchifuzume_tag(&problem, line);
                 println!("{sfen}\tmate {}{tag}\t{}", report.length, rest.join("\t"));
             }
             _ => println!("{line}"),
@@ -231,16 +228,22 @@ fn answer(solver: &mut Solver, problem: &StandardShogiPosition) -> (MateAnswer, 
     (report.answer, report.length)
 }
 
+/// What follows a mate's length on its suite line: ` uchifuzume` when
+/// its `line` steps round an illegal pawn-drop mate.
+fn uchifuzume_tag(problem: &StandardShogiPosition, line: &[Move]) -> &'static str {
+    if meets_uchifuzume(problem, line) {
+        " uchifuzume"
+    } else {
+        ""
+    }
+}
+
 /// Prints a solved problem as a suite line; false for an unknown one.
 fn print(problem: &StandardShogiPosition, report: &MateReport) -> bool {
     let sfen = write_sfen(problem);
     match report.answer {
         MateAnswer::Mate(ref line) if report.shortest => {
-            let tag = if meets_uchifuzume(problem, line) {
-                " uchifuzume"
-            } else {
-                ""
-            };
+            let tag = uchifuzume_tag(problem, line);
             println!("{sfen}\tmate {}{tag}\t{}", report.length, report.nodes)
         }
         MateAnswer::NoMate => println!("{sfen}\tnomate\t{}", report.nodes),
