@@ -3,76 +3,13 @@
 
 use super::KifErrorKind;
 use crate::kanji;
-use koma_rules::{Color, Piece, Position, Role, ShogiPosition, ShogiVariant, Square, Variant};
+use koma_rules::{
+    Color, Handicap, Piece, Position, Role, ShogiPosition, ShogiVariant, Square,
+    StandardShogiPosition, Variant,
+};
 
-/// Named starts of standard shogi; the handicapped side (上手, Gote) moves
-/// first.
-const SHOGI_STARTS: [(&str, &str); 16] = [
-    (
-        "平手",
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-    ),
-    (
-        "香落ち",
-        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "右香落ち",
-        "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "角落ち",
-        "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "飛車落ち",
-        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "飛香落ち",
-        "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "二枚落ち",
-        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "三枚落ち",
-        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "四枚落ち",
-        "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "五枚落ち",
-        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "左五枚落ち",
-        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "六枚落ち",
-        "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "左七枚落ち",
-        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "右七枚落ち",
-        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "八枚落ち",
-        "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-    (
-        "十枚落ち",
-        "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-    ),
-];
+/// The `手合割` of an even game of shogi.
+const EVEN_NAME: &str = "平手";
 
 /// The `手合割` of minishogi, as Kifu for Windows names it.
 pub const MINISHOGI_NAME: &str = "5五将棋";
@@ -87,7 +24,7 @@ pub fn game_of_handicap(name: &str) -> Option<Variant> {
         Some(Variant::Minishogi)
     } else if name == SPEAR_NAME {
         Some(Variant::Spear)
-    } else if SHOGI_STARTS.iter().any(|(n, _)| *n == name) {
+    } else if name == EVEN_NAME || name.parse::<Handicap>().is_ok_and(|h| h.japanese() == name) {
         Some(Variant::Shogi)
     } else {
         None
@@ -113,8 +50,11 @@ pub fn handicap_start<V: ShogiVariant>(
             found: game,
         }),
         Some(Variant::Shogi) => {
-            let sfen = SHOGI_STARTS.iter().find(|(n, _)| *n == name).map(|p| p.1);
-            let position = ShogiPosition::<V>::from_text(sfen.unwrap_or_default())
+            let start = match name.parse::<Handicap>() {
+                Ok(handicap) => handicap.position().to_text(),
+                Err(_) => ShogiPosition::<V>::start().to_text(),
+            };
+            let position = ShogiPosition::<V>::from_text(&start)
                 .map_err(|e| KifErrorKind::InvalidPosition(e.to_string()))?;
             Ok(Some(position))
         }
@@ -128,10 +68,14 @@ pub fn handicap_name<V: ShogiVariant>(start: &ShogiPosition<V>) -> Option<&'stat
     let board_and_turn = |sfen: &str| sfen.rsplit_once(' ').map(|(head, _)| head.to_owned());
     let text = board_and_turn(&start.to_text())?;
     match V::VARIANT {
-        Variant::Shogi => SHOGI_STARTS
-            .iter()
-            .find(|(_, sfen)| board_and_turn(sfen).as_deref() == Some(&text))
-            .map(|(name, _)| *name),
+        Variant::Shogi => {
+            let even = board_and_turn(&ShogiPosition::<V>::start().to_text());
+            if even == Some(text.clone()) {
+                return Some(EVEN_NAME);
+            }
+            let position = StandardShogiPosition::from_text(&start.to_text()).ok()?;
+            Handicap::of_position(&position).map(Handicap::japanese)
+        }
         Variant::Minishogi | Variant::Spear => {
             let name = if V::VARIANT == Variant::Spear {
                 SPEAR_NAME
