@@ -8,7 +8,7 @@ mod fake_engine;
 
 use common::{koma, scratch};
 use koma_records::{read_any, AnyRecord};
-use koma_rules::Color;
+use koma_rules::{Color, Position};
 
 /// Not a test: the fake engine's entry point when this program is started
 /// as an engine, its behaviour in a last argument that starts with `=`.
@@ -203,6 +203,59 @@ fn openings_from_a_file_are_each_played_twice() {
 }
 
 #[test]
+fn a_handicap_match_keeps_engine1_as_the_receiver() {
+    let dir = scratch("handicap-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let json = run_match(
+        &fake("Alpha", ""),
+        &fake("Beta", "resign@3"),
+        &[
+            "--variant",
+            "shogi",
+            "--games",
+            "4",
+            "--movetime",
+            "0.05",
+            "--handicap",
+            "two-piece",
+            "--engine1-side",
+            "sente",
+            "--random-plies",
+            "2",
+            "--seed",
+            "11",
+            "--records",
+            &dir,
+            "--records-format",
+            "kifu",
+        ],
+    );
+    assert_eq!(field(&json, "games"), "4", "{json}");
+    assert_eq!(field(&json, "wins"), "4", "Beta resigns every game: {json}");
+    let two_piece = koma_rules::Handicap::TwoPiece.position();
+    let mut openings = Vec::new();
+    for (name, record) in records_in(&dir) {
+        let AnyRecord::Shogi(record) = record else {
+            panic!("{name} is not shogi");
+        };
+        assert_eq!(record.start.to_text(), two_piece.to_text(), "{name}");
+        assert_eq!(record.headers.sente.as_deref(), Some("Alpha"), "{name}");
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        assert!(
+            text.contains("手合割：二枚落ち") && text.contains("下手：Alpha"),
+            "{name}: {text}"
+        );
+        openings.push(record.moves[..2].iter().map(|m| m.m).collect::<Vec<_>>());
+    }
+    openings.sort();
+    openings.dedup();
+    assert!(
+        openings.len() > 1,
+        "each game draws its own opening: {openings:?}"
+    );
+}
+
+#[test]
 fn faulty_engines_lose_and_are_restarted() {
     // Beta crashes on its second move in every game: it must be restarted
     // for the second game and lose both.
@@ -309,6 +362,9 @@ fn mistakes_in_the_arguments_are_explained() {
     };
     assert!(with(&["--tc", "1", "--records-format", "csa"]).contains("cannot hold spear"));
     assert!(with(&["--tc", "0+1"]).contains("base time"));
+    assert!(with(&["--tc", "1", "--handicap", "bishop"]).contains("handicaps are shogi's"));
+    assert!(with(&["--tc", "1", "--handicap", "queen"]).contains("unknown handicap"));
+    assert!(with(&["--tc", "1", "--engine1-side", "north"]).contains("not a side"));
     assert!(with(&["--tc", "1+1", "--byoyomi", "1"]).contains("not both"));
     assert!(
         with(&["--tc", "1", "--each", "proto=uci", "--byoyomi", "1"])

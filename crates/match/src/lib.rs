@@ -24,7 +24,7 @@ use adjudication::Rules;
 use clap::Args;
 use clock::Limits;
 use koma_records::Format;
-use koma_rules::{with_position, Color, Position, Variant};
+use koma_rules::{with_position, Color, Handicap, Position, Variant};
 use koma_usi::client::{Engine, EngineConfig, TrafficLog};
 use koma_usi::Dialect;
 use play::{Player, Settings};
@@ -106,6 +106,16 @@ pub struct MatchArgs {
     /// Depth of engine 1's search that judges a random opening.
     #[arg(long, value_name = "N", default_value_t = 6)]
     balance_depth: u32,
+    /// Shogi only: every game starts from this handicap (lance, bishop,
+    /// two-piece... or 二枚落ち); random openings start there too and are
+    /// not balanced, a handicap being unbalanced by design.
+    #[arg(long, value_name = "NAME", conflicts_with = "openings")]
+    handicap: Option<Handicap>,
+    /// Engine 1 plays this side (sente or gote) in every game, each game
+    /// from an opening of its own; by default each opening is played twice,
+    /// colours swapped. In a handicap game Gote is the giver (上手).
+    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    engine1_side: Option<Color>,
     /// Play the openings of --openings in random order.
     #[arg(long, requires = "openings")]
     shuffle: bool,
@@ -192,6 +202,21 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     }
     let concurrency = args.concurrency.clamp(1, args.games.div_ceil(2));
     let seed = args.seed.unwrap_or_else(records_out::now);
+    let start = match args.handicap {
+        Some(handicap) if variant != Variant::Shogi => {
+            return Err(format!(
+                "--handicap {handicap}: handicaps are shogi's; this match is {variant}"
+            ))
+        }
+        Some(handicap) => P::from_text(&handicap.position().to_text())
+            .map_err(|e| format!("--handicap {handicap}: {e}"))?,
+        None => P::start(),
+    };
+    let balance_cp = if args.handicap.is_some() {
+        0
+    } else {
+        args.balance_cp
+    };
     let source: OpeningSource<P> = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
             let mut list = openings::load::<P>(path)?;
@@ -201,12 +226,13 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
             OpeningSource::List(Arc::new(list))
         }
         (None, Some(plies)) if plies > 0 => OpeningSource::Random {
+            start,
             plies,
             seed,
-            balance_cp: args.balance_cp,
+            balance_cp,
             balance_depth: args.balance_depth.max(1),
         },
-        _ => OpeningSource::Start,
+        _ => OpeningSource::Start(start),
     };
     let mut sink = records_out::RecordSink::new::<P>(
         args.records.clone(),
@@ -263,6 +289,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         stop: AtomicBool::new(false),
         event: args.event.clone(),
         time_control: limits.describe(),
+        engine1_color: args.engine1_side,
     });
     let make = |config: &EngineConfig, name: &str, label: &str| Player {
         config: config.clone(),
@@ -334,6 +361,15 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
 }
 
 /// The time limits from the arguments, checked against the protocols.
+/// `sente` or `gote` (also `black`/`white` and `first`/`second`).
+fn parse_side(text: &str) -> Result<Color, String> {
+    match text.to_lowercase().as_str() {
+        "sente" | "black" | "first" => Ok(Color::Sente),
+        "gote" | "white" | "second" => Ok(Color::Gote),
+        _ => Err(format!("{text:?} is not a side: expected sente or gote")),
+    }
+}
+
 fn limits(
     args: &MatchArgs,
     configs: [&EngineConfig; 2],

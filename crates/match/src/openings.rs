@@ -15,10 +15,10 @@ pub struct Opening<P: Position> {
 }
 
 impl<P: Position> Opening<P> {
-    /// The game's start position with no moves.
-    pub fn start_position() -> Opening<P> {
+    /// `start` with no moves.
+    pub fn at(start: P) -> Opening<P> {
         Opening {
-            start: P::start(),
+            start,
             moves: Vec::new(),
         }
     }
@@ -151,10 +151,10 @@ pub fn shuffle<T>(list: &mut [T], rng: &mut Rng) {
     }
 }
 
-/// `plies` random legal moves from the start; `None` if the game ended on
+/// `plies` random legal moves from `start`; `None` if the game ended on
 /// the way (the caller draws another).
-pub fn random<P: Position>(rng: &mut Rng, plies: usize) -> Option<Opening<P>> {
-    let start = P::start();
+pub fn random<P: Position>(rng: &mut Rng, start: &P, plies: usize) -> Option<Opening<P>> {
+    let start = start.clone();
     let mut position = start.clone();
     let mut moves = Vec::with_capacity(plies);
     for _ in 0..plies {
@@ -218,11 +218,11 @@ mod tests {
     #[test]
     fn random_openings_are_legal_and_repeatable() {
         let mut rng = Rng::new(7);
-        let opening = random::<SpearPosition>(&mut rng, 6).unwrap();
+        let opening = random::<SpearPosition>(&mut rng, &SpearPosition::start(), 6).unwrap();
         assert_eq!(opening.moves.len(), 6);
         let mut again = Rng::new(7);
         assert_eq!(
-            random::<SpearPosition>(&mut again, 6),
+            random::<SpearPosition>(&mut again, &SpearPosition::start(), 6),
             Some(opening.clone())
         );
         let mut game = koma_rules::Game::new(opening.start);

@@ -477,7 +477,7 @@ mod tests {
         let mut first = fake(sente, "First", Variant::Spear);
         let mut second = fake(gote, "Second", Variant::Spear);
         let stop = AtomicBool::new(false);
-        let opening = Opening::start_position();
+        let opening = Opening::at(SpearPosition::start());
         play([&mut first, &mut second], &opening, settings, &stop).expect("not stopped")
     }
 
@@ -594,7 +594,7 @@ mod tests {
         let mut first = fake("", "White", Variant::Pawns);
         let mut second = fake("", "Black", Variant::Pawns);
         let stop = AtomicBool::new(false);
-        let opening = Opening::<PawnsPosition>::start_position();
+        let opening = Opening::at(PawnsPosition::start());
         let game = play(
             [&mut first, &mut second],
             &opening,
@@ -614,7 +614,7 @@ mod tests {
         let mut first = fake("", "First", Variant::Spear);
         let mut second = fake("", "Second", Variant::Spear);
         let stop = AtomicBool::new(true);
-        let opening = Opening::<SpearPosition>::start_position();
+        let opening = Opening::at(SpearPosition::start());
         let settings = settings(Variant::Spear, 5000);
         assert!(play([&mut first, &mut second], &opening, &settings, &stop).is_none());
     }

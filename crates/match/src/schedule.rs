@@ -14,12 +14,14 @@ use std::sync::{mpsc, Arc};
 /// Where the games' openings come from.
 #[derive(Clone, Debug)]
 pub enum OpeningSource<P: Position> {
-    /// The start position every game.
-    Start,
+    /// This start position every game (the game's own, or a handicap's).
+    Start(P),
     /// The file's openings, in turn.
     List(Arc<Vec<Opening<P>>>),
     /// Random openings that engine 1 finds balanced.
     Random {
+        /// Where the random plies start.
+        start: P,
         /// Random plies from the start.
         plies: usize,
         /// The seed; each pair draws from `seed` and its number.
@@ -64,6 +66,9 @@ pub struct Shared {
     pub event: String,
     /// The time control named in the records.
     pub time_control: String,
+    /// Engine 1's side in every game; `None`: each opening is played
+    /// twice, colours swapped.
+    pub engine1_color: Option<Color>,
 }
 
 /// Starts `concurrency` workers, each with the engines `players` makes;
@@ -88,8 +93,9 @@ pub fn spawn<P: Position>(
     (workers, reports)
 }
 
-/// A worker: takes pairs of games until none are left, each pair one
-/// opening played with both colours, engine 1 Sente first.
+/// A worker: takes pairs of games until none are left. A pair is one
+/// opening played with both colours, engine 1 Sente first; when engine 1
+/// keeps one side, each game of the pair has an opening of its own.
 fn work<P: Position>(
     shared: &Shared,
     mut players: [Player; 2],
@@ -102,36 +108,27 @@ fn work<P: Position>(
         if pair >= pairs || shared.stop.load(Ordering::Relaxed) {
             break;
         }
-        let opening = match source {
-            OpeningSource::Start => Opening::start_position(),
-            OpeningSource::List(list) => list[pair % list.len()].clone(),
-            OpeningSource::Random {
-                plies,
-                seed,
-                balance_cp,
-                balance_depth,
-            } => {
-                let mut rng = Rng::new(
-                    seed.wrapping_add(pair as u64)
-                        .wrapping_mul(0x2545_f491_4f6c_dd1d),
-                );
-                balanced_opening::<P>(
-                    &mut players[0],
-                    &mut rng,
-                    *plies,
-                    *balance_cp,
-                    *balance_depth,
-                    &shared.settings,
-                )
-            }
-        };
+        let mut pair_opening: Option<Opening<P>> = None;
         let games_in_pair = (shared.games - 2 * pair).min(2);
         for index in 0..games_in_pair {
-            let engine1_color = if index == 0 {
-                Color::Sente
-            } else {
-                Color::Gote
+            let round = 2 * pair + index + 1;
+            let engine1_color = match (shared.engine1_color, index) {
+                (Some(color), _) => color,
+                (None, 0) => Color::Sente,
+                (None, _) => Color::Gote,
             };
+            // Swapped colours replay the pair's opening; a kept side draws
+            // a new one for every game.
+            let draw = if shared.engine1_color.is_some() {
+                round - 1
+            } else {
+                pair
+            };
+            let opening = match &pair_opening {
+                Some(opening) if shared.engine1_color.is_none() => opening.clone(),
+                _ => choose_opening(source, draw, &mut players[0], &shared.settings),
+            };
+            pair_opening = Some(opening.clone());
             let [first, second] = &mut players;
             let seats = match engine1_color {
                 Color::Sente => [first, second],
@@ -142,7 +139,6 @@ fn work<P: Position>(
             let Some(game) = play::play(seats, &opening, &shared.settings, &shared.stop) else {
                 break;
             };
-            let round = 2 * pair + index + 1;
             let info = records_out::GameInfo {
                 sente: names[0].clone(),
                 gote: names[1].clone(),
@@ -171,19 +167,54 @@ fn work<P: Position>(
     }
 }
 
+/// The `draw`th opening of `source`.
+fn choose_opening<P: Position>(
+    source: &OpeningSource<P>,
+    draw: usize,
+    judge: &mut Player,
+    settings: &Settings,
+) -> Opening<P> {
+    match source {
+        OpeningSource::Start(start) => Opening::at(start.clone()),
+        OpeningSource::List(list) => list[draw % list.len()].clone(),
+        OpeningSource::Random {
+            start,
+            plies,
+            seed,
+            balance_cp,
+            balance_depth,
+        } => {
+            let mut rng = Rng::new(
+                seed.wrapping_add(draw as u64)
+                    .wrapping_mul(0x2545_f491_4f6c_dd1d),
+            );
+            balanced_opening::<P>(
+                judge,
+                &mut rng,
+                start,
+                *plies,
+                *balance_cp,
+                *balance_depth,
+                settings,
+            )
+        }
+    }
+}
+
 /// A random opening that engine 1, searching to `depth`, scores within
 /// `balance_cp` without a mate. After 100 tries, the last one drawn.
 fn balanced_opening<P: Position>(
     player: &mut Player,
     rng: &mut Rng,
+    start: &P,
     plies: usize,
     balance_cp: i32,
     depth: u32,
     settings: &Settings,
 ) -> Opening<P> {
-    let mut last = Opening::start_position();
+    let mut last = Opening::at(start.clone());
     for _ in 0..100 {
-        let Some(opening) = openings::random::<P>(rng, plies) else {
+        let Some(opening) = openings::random::<P>(rng, start, plies) else {
             continue;
         };
         if balance_cp <= 0 {
