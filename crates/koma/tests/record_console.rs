@@ -117,3 +117,35 @@ fn loaded_records_tell_their_game_and_can_be_continued_part_way() {
         "{text}"
     );
 }
+
+#[test]
+fn a_handicap_game_starts_with_the_giver_and_is_recorded_by_name() {
+    let path = scratch("handicap.kifu");
+    let _ = std::fs::remove_file(&path);
+    let out = koma(
+        &["shogi", "--handicap", "角落ち", "--record", &path],
+        "7g7f\n3c3d\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Bishop handicap (角落ち): Gote is the giver (上手) and moves first."),
+        "{text}"
+    );
+    // Sente cannot open: Gote, the giver, moves first.
+    assert!(
+        text.contains("Illegal: that piece belongs to the opponent."),
+        "{text}"
+    );
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("手合割：角落ち"), "{saved}");
+    assert_eq!(
+        usi_of(&path),
+        "position sfen lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d"
+    );
+
+    let refused = koma(&["shogi", "--handicap", "rook", "--variant", "spear"], "");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("handicaps are shogi's"));
+    let unknown = koma(&["shogi", "--handicap", "nine-piece"], "");
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown handicap"));
+}

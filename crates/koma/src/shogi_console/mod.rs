@@ -13,8 +13,8 @@ use history::{History, Undone};
 use koma_records::file::{self as record_file, parse_format};
 use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
-    Color, EndReason, GameError, Minishogi, Move, Outcome, Position, Shogi, ShogiPosition,
-    ShogiVariant, Spear, Variant,
+    Color, EndReason, GameError, Handicap, Minishogi, Move, Outcome, Position, Shogi,
+    ShogiPosition, ShogiVariant, Spear, Variant,
 };
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -56,6 +56,13 @@ pub struct ShogiArgs {
     /// Start from this SFEN instead of the start position.
     #[arg(long, conflicts_with = "load")]
     position: Option<String>,
+    /// A handicap game of shogi: lance, right-lance, bishop, rook,
+    /// rook-lance, two-piece, three-piece, four-piece, five-piece,
+    /// left-five-piece, six-piece, left-seven-piece, right-seven-piece,
+    /// eight-piece or ten-piece (or the Japanese name). The giver (上手)
+    /// plays Gote and moves first.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["load", "position"])]
+    handicap: Option<Handicap>,
     /// Open this record (KIF, KIFU, KI2, CSA, USI) to replay or continue it.
     #[arg(long, value_name = "FILE")]
     load: Option<String>,
@@ -63,6 +70,15 @@ pub struct ShogiArgs {
     /// if FILE holds a game already, continue it.
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
+}
+
+/// The handicap `start` is the start of, in shogi.
+fn handicap_of<V: ShogiVariant>(start: &ShogiPosition<V>) -> Option<Handicap> {
+    if V::VARIANT != Variant::Shogi {
+        return None;
+    }
+    let start = ShogiPosition::<Shogi>::from_text(&start.to_text()).ok()?;
+    Handicap::of_position(&start)
 }
 
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
@@ -118,8 +134,22 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         (Some((record, _)), _) => record.variant(),
         (None, asked) => asked.unwrap_or(Variant::Shogi),
     };
+    if let Some(handicap) = args.handicap {
+        if variant != Variant::Shogi || args.record.is_some() && opened.is_some() {
+            return Err(match opened {
+                Some(_) => format!(
+                    "--handicap {handicap}: the record file already holds a game; choose another file"
+                ),
+                None => format!("--handicap {handicap}: handicaps are shogi's, not {variant}'s"),
+            });
+        }
+    }
+    let position = match args.handicap {
+        Some(handicap) => Some(handicap.position().to_text()),
+        None => args.position.clone(),
+    };
     let setup = Setup {
-        position: args.position.clone(),
+        position,
         opened: opened.map(|(record, how)| (record.clone(), how)),
         recording,
         style,
@@ -288,7 +318,14 @@ impl<V: ShogiVariant> Console<V> {
                         .map_err(|e| ConsoleError::Setup(format!("bad position: {e}")))?,
                     None => ShogiPosition::<V>::start(),
                 };
-                (Record::new(start), 0, None)
+                let greeting = handicap_of(&start).map(|handicap| {
+                    format!(
+                        "{} handicap ({}): Gote is the giver (上手) and moves first.",
+                        handicap.title(),
+                        handicap.japanese()
+                    )
+                });
+                (Record::new(start), 0, greeting)
             }
         };
         let history = History::new(record, cursor).map_err(ConsoleError::Setup)?;
