@@ -279,6 +279,59 @@ fn a_game_can_start_anywhere_and_carries_headers() {
     assert_eq!(state["outcome"]["message"], "Sente wins by checkmate.");
 }
 
+#[test]
+fn a_handicap_game_starts_with_the_computer_as_giver() {
+    let server = start();
+    let reply = server.post(
+        "/api/games",
+        &json!({
+            "variant": "shogi",
+            "handicap": "two-piece",
+            "opponent": { "kind": "computer", "level": 1, "color": "gote" }
+        }),
+    );
+    assert_eq!(reply.status, 201);
+    let state = reply.json();
+    assert_eq!(state["handicap"], "two-piece");
+    assert_eq!(
+        state["start"],
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    // The giver, Gote, moves first: the computer opens.
+    let id = state["id"].as_str().unwrap().to_owned();
+    let state = wait_for_ply(&server, &id, 1);
+    assert_eq!(state["moves"][0]["color"], "gote");
+    assert_eq!(state["turn"], "sente");
+    // An even game has no handicap in its state; a KIF names it on export.
+    let even = server
+        .post("/api/games", &json!({ "variant": "shogi" }))
+        .json();
+    assert!(even.get("handicap").is_none(), "{even}");
+    let kif = server.get(&format!("/api/games/{id}/record?format=kifu"));
+    let kif = String::from_utf8_lossy(&kif.body);
+    assert!(kif.contains("手合割：二枚落ち"), "{kif}");
+
+    for (request, refusal) in [
+        (
+            json!({ "variant": "shogi", "handicap": "nine-piece" }),
+            "Unknown handicap",
+        ),
+        (
+            json!({ "variant": "minishogi", "handicap": "bishop" }),
+            "Handicaps are shogi's",
+        ),
+        (
+            json!({ "variant": "shogi", "handicap": "bishop", "position": "startpos" }),
+            "not both",
+        ),
+    ] {
+        let reply = server.post("/api/games", &request);
+        assert_eq!(reply.status, 422, "{request}");
+        let text = String::from_utf8_lossy(&reply.body);
+        assert!(text.contains(refusal), "{request}: {text}");
+    }
+}
+
 /// Polls game `id` until `ply` moves have been played.
 fn wait_for_ply(server: &serve_client::Server, id: &str, ply: u64) -> Value {
     for _ in 0..300 {

@@ -14,7 +14,7 @@ use super::state::{GameState, HeadersView};
 use super::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_records::{read_any, write_any, Format, LoadError};
-use koma_rules::{Color, Variant};
+use koma_rules::{Color, Handicap, Position, UnknownHandicap, Variant};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -48,6 +48,9 @@ pub struct NewGame {
     /// Start position, SFEN or FEN.
     #[serde(default)]
     pub position: Option<String>,
+    /// A shogi handicap (`two-piece`, `二枚落ち`...) in place of a position.
+    #[serde(default)]
+    pub handicap: Option<String>,
     /// Names and the like.
     #[serde(default)]
     pub headers: Option<HeadersView>,
@@ -341,8 +344,27 @@ impl Games {
                 .map_err(Refusal::unprocessable)?,
             ),
         };
-        let game =
-            AnyGame::new(variant, request.position.as_deref()).map_err(Refusal::unprocessable)?;
+        let position = match (&request.handicap, request.position) {
+            (None, position) => position,
+            (Some(_), Some(_)) => {
+                return Err(Refusal::unprocessable(
+                    "Give a handicap or a position, not both.",
+                ))
+            }
+            (Some(_), None) if variant != Variant::Shogi => {
+                return Err(Refusal::unprocessable(format!(
+                    "Handicaps are shogi's; this game is {}.",
+                    variant.name()
+                )))
+            }
+            (Some(name), None) => {
+                let handicap: Handicap = name.parse().map_err(|e: UnknownHandicap| {
+                    Refusal::unprocessable(sentence(&e.to_string()))
+                })?;
+                Some(handicap.position().to_text())
+            }
+        };
+        let game = AnyGame::new(variant, position.as_deref()).map_err(Refusal::unprocessable)?;
         let mut headers = request.headers.unwrap_or_default();
         if let Some(control) = &control {
             headers

@@ -26,6 +26,9 @@ pub struct GameState {
     pub ply: usize,
     /// Start position (SFEN or FEN).
     pub start: String,
+    /// The shogi handicap the game starts from (`two-piece`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<&'static str>,
     /// Current position (SFEN or FEN).
     pub position: String,
     /// Side to move.

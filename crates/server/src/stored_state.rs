@@ -7,7 +7,7 @@ use super::live::{GameView, MoveView};
 use super::names;
 use super::state::{GameState, MoveJson, OutcomeJson};
 use super::store::StoredGame;
-use koma_rules::{Color, Variant};
+use koma_rules::{Color, Handicap, Position, StandardShogiPosition, Variant};
 
 impl MoveJson {
     /// A move of a game of `variant`, as the API writes it.
@@ -56,6 +56,11 @@ impl GameState {
             version: stored.version,
             ply: moves.len(),
             start: stored.start.clone(),
+            handicap: (variant == Variant::Shogi)
+                .then(|| StandardShogiPosition::from_text(&stored.start).ok())
+                .flatten()
+                .and_then(|start| Handicap::of_position(&start))
+                .map(Handicap::name),
             position: view.position,
             turn: color(view.turn),
             check: view.check,
