@@ -50,12 +50,21 @@ export interface TimeControl {
 /** The seat tokens by side: only in the answer that creates a game. */
 export type SeatTokens = Partial<Record<Color, string>>;
 
+/** A shogi handicap: the API's name, and how people say it. */
+export interface Handicap {
+  name: string;
+  title: string;
+  japanese: string;
+}
+
 export interface GameState {
   id: string;
   variant: VariantId;
   version: number;
   ply: number;
   start: string;
+  /** The standard shogi handicap the game starts from, if any. */
+  handicap?: Handicap;
   position: string;
   turn: Color;
   check: boolean;
@@ -121,6 +130,8 @@ export interface NewGameOptions {
   mode?: Mode;
   clock?: TimeControl;
   position?: string;
+  /** A shogi handicap by its API name (`two-piece`): the giver, Gote, moves first. */
+  handicap?: string;
 }
 
 /** Creates a game; the answer carries the seat tokens of its human sides. */

@@ -381,9 +381,9 @@ export class App {
     this.boardArea.dataset.bottom = this.orientation;
     for (const [id, color] of [['hand-top', top], ['hand-bottom', this.orientation]] as const) {
       const hand = byId(id);
-      hand.dataset.label = sideName(variant, color);
+      hand.dataset.label = sideName(variant, color, this.state?.handicap);
       hand.dataset.color = color;
-      hand.title = `${sideName(variant, color)}: pieces in hand`;
+      hand.title = `${sideName(variant, color, this.state?.handicap)}: pieces in hand`;
     }
   }
 
@@ -399,10 +399,10 @@ export class App {
       main.textContent = mateStep;
     } else if (state.outcome && !reviewing) {
       main.className = 'outcome';
-      main.textContent = inPlayersWords(state.variant, state.outcome.message);
+      main.textContent = inPlayersWords(state.variant, state.outcome.message, state.handicap);
     } else if (!reviewing) {
       main.className = 'turn';
-      main.textContent = `${sideName(state.variant, state.turn)} to move${state.check ? ' — check!' : ''}`;
+      main.textContent = `${sideName(state.variant, state.turn, state.handicap)} to move${state.check ? ' — check!' : ''}`;
       const opponent = state.opponent;
       const seating = this.seating;
       if (opponent.kind === 'computer')
@@ -414,6 +414,14 @@ export class App {
     }
     line.appendChild(main);
     this.status.appendChild(line);
+    if (state.handicap && state.variant === 'shogi') {
+      const note = document.createElement('div');
+      note.className = 'handicap-note';
+      note.id = 'handicap-note';
+      const { title, japanese } = state.handicap;
+      note.textContent = `${title} handicap (${japanese}): Uwate ☖ gives it and moves first; Shitate ☗ receives.`;
+      this.status.appendChild(note);
+    }
     const seat = this.seatNote(state);
     if (seat) {
       const note = document.createElement('div');
@@ -433,7 +441,7 @@ export class App {
   private seatNote(state: GameState): string | undefined {
     const seating = this.seating;
     if (!seating || seating.watching) return 'You are watching this game: only its players can move.';
-    if (state.mode === 'shared' && seating.sides.length === 1) return `You play ${sideName(state.variant, seating.sides[0])}.`;
+    if (state.mode === 'shared' && seating.sides.length === 1) return `You play ${sideName(state.variant, seating.sides[0], state.handicap)}.`;
     return undefined;
   }
 
@@ -450,8 +458,8 @@ export class App {
   private showResult(state: GameState): void {
     const outcome = state.outcome;
     if (!outcome) return;
-    byId('result-title').textContent = outcome.winner ? `${sideName(state.variant, outcome.winner)} wins!` : 'Draw.';
-    byId('result-detail').textContent = inPlayersWords(state.variant, outcome.message);
+    byId('result-title').textContent = outcome.winner ? `${sideName(state.variant, outcome.winner, state.handicap)} wins!` : 'Draw.';
+    byId('result-detail').textContent = inPlayersWords(state.variant, outcome.message, state.handicap);
     this.result.hidden = false;
     byId<HTMLButtonElement>('result-close').focus();
   }

@@ -4,7 +4,7 @@
 // reaches zero here, the page asks the server for the state shortly after
 // (the server declares the timeout, or says how much time is really left).
 
-import type { ClockState, Color, GameState } from './api';
+import type { ClockState, Color, GameState, Handicap } from './api';
 import { opposite, sideName } from './sides';
 import type { VariantId } from './variants';
 
@@ -40,6 +40,7 @@ interface Reading {
 export class Clocks {
   private clock: ClockState | null = null;
   private variant: VariantId = 'spear';
+  private handicap?: Handicap;
   private bottom: Color = 'sente';
   private receivedAt = 0;
   private over = false;
@@ -59,6 +60,7 @@ export class Clocks {
   show(state: GameState, receivedAt: number, bottom: Color): void {
     this.clock = state.clock;
     this.variant = state.variant;
+    this.handicap = state.handicap;
     this.bottom = bottom;
     this.receivedAt = receivedAt;
     this.over = !!state.outcome;
@@ -120,7 +122,7 @@ export class Clocks {
     if (inByoyomi) extra = 'byoyomi';
     else if (clock.byoyomiMs > 0) extra = `+${seconds(clock.byoyomiMs)}s byoyomi`;
     else if (clock.incrementMs > 0) extra = `+${seconds(clock.incrementMs)}s a move`;
-    const name = sideName(this.variant, side);
+    const name = sideName(this.variant, side, this.handicap);
     const state = {
       color: side,
       running: reading.running ? 'true' : 'false',

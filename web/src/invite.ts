@@ -16,7 +16,7 @@ interface Link {
 
 function linksOf(state: GameState, seating: Seating): Link[] {
   const links: Link[] = [];
-  const name = (side: Color): string => sideName(state.variant, side);
+  const name = (side: Color): string => sideName(state.variant, side, state.handicap);
   for (const side of colorsOf(state.variant)) {
     const token = seating.invited[side];
     if (token && !seating.holds(side))

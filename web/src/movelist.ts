@@ -28,7 +28,7 @@ export function renderMoveList(list: HTMLOListElement, state: GameState, shownPl
   if (state.outcome) {
     const li = document.createElement('li');
     li.className = 'outcome';
-    li.textContent = inPlayersWords(state.variant, state.outcome.message);
+    li.textContent = inPlayersWords(state.variant, state.outcome.message, state.handicap);
     list.appendChild(li);
   }
   const current = list.querySelector<HTMLElement>('button.current');

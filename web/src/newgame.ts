@@ -2,7 +2,7 @@
 // screen, a person on another machine, or the computer), the clock.
 
 import type { Color, NewGameOptions, Opponent, TimeControl } from './api';
-import { colorsOf } from './sides';
+import { moversOf } from './sides';
 import { isVariantId, type VariantId } from './variants';
 
 const STORAGE_VARIANT = 'koma.variant';
@@ -37,6 +37,7 @@ export class NewGameForm {
   private readonly variant = byId<HTMLSelectElement>('variant');
   private readonly opponent = byId<HTMLSelectElement>('opponent');
   private readonly clock = byId<HTMLSelectElement>('time-control');
+  private readonly handicap = byId<HTMLSelectElement>('handicap');
 
   constructor(onSubmit: () => void) {
     const storedVariant = localStorage.getItem(STORAGE_VARIANT) ?? '';
@@ -47,7 +48,8 @@ export class NewGameForm {
       event.preventDefault();
       onSubmit();
     });
-    this.opponent.addEventListener('change', () => this.showOptions());
+    for (const select of [this.opponent, this.variant, this.handicap])
+      select.addEventListener('change', () => this.showOptions());
     this.showOptions();
   }
 
@@ -59,6 +61,12 @@ export class NewGameForm {
   /** Shows the game now on the board as the one chosen. */
   showVariant(variant: VariantId): void {
     this.variant.value = variant;
+    this.showOptions();
+  }
+
+  /** The handicap chosen, when the game is shogi. */
+  private chosenHandicap(): string | undefined {
+    return this.selectedVariant() === 'shogi' && this.handicap.value ? this.handicap.value : undefined;
   }
 
   /** Back to a game between people at this screen (when the computer cannot play). */
@@ -70,12 +78,14 @@ export class NewGameForm {
   /** Reads the form, and remembers the game and clock chosen. */
   read(): NewGameChoice {
     const variant = this.selectedVariant();
-    const [first, second] = colorsOf(variant);
+    const handicap = this.chosenHandicap();
+    const [first, second] = moversOf(variant, !!handicap);
     localStorage.setItem(STORAGE_VARIANT, variant);
     localStorage.setItem(STORAGE_CLOCK, this.clock.value);
     const clock = parseTimeControl(this.clock.value);
     const choice: NewGameChoice = { variant, options: { opponent: { kind: 'human' } } };
     if (clock) choice.options.clock = clock;
+    if (handicap) choice.options.handicap = handicap;
     if (this.opponent.value === 'computer') {
       const level = Math.min(20, Math.max(1, Number(byId<HTMLInputElement>('level').value) || 1));
       const color = byId<HTMLSelectElement>('computer-color').value === 'first' ? first : second;
@@ -90,5 +100,14 @@ export class NewGameForm {
   private showOptions(): void {
     byId('computer-options').hidden = this.opponent.value !== 'computer';
     byId('remote-options').hidden = this.opponent.value !== 'remote';
+    byId('handicap-options').hidden = this.selectedVariant() !== 'shogi';
+    // In a handicap game the first mover is the giver: say so where a side is chosen.
+    const handicap = !!this.chosenHandicap();
+    for (const id of ['computer-color', 'my-side']) {
+      for (const option of byId<HTMLSelectElement>(id).options) {
+        const first = option.value === 'first';
+        option.textContent = handicap ? (first ? 'first (Uwate, the giver)' : 'second (Shitate)') : option.value;
+      }
+    }
   }
 }

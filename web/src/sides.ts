@@ -1,11 +1,17 @@
 // The two sides of each game, as the API writes them and as players say them.
 
-import type { Color } from './api';
+import type { Color, Handicap } from './api';
 import type { VariantId } from './variants';
 
 /** The first and the second mover's names in the API. */
 export function colorsOf(variant: VariantId): [Color, Color] {
   return variant === 'pawns' ? ['white', 'black'] : ['sente', 'gote'];
+}
+
+/** Who moves first and second in a game that may start from a handicap: there the giver, Gote, opens. */
+export function moversOf(variant: VariantId, handicap: boolean): [Color, Color] {
+  const [first, second] = colorsOf(variant);
+  return handicap && variant === 'shogi' ? [second, first] : [first, second];
 }
 
 export function opposite(variant: VariantId, color: Color): Color {
@@ -27,9 +33,14 @@ export function sideOf(variant: VariantId, name: string): Color | undefined {
   return undefined;
 }
 
-/** A side's name as its game's players say it. */
-export function sideName(variant: VariantId, color: Color): string {
+/**
+ * A side's name as its game's players say it; in a handicap game of shogi,
+ * the receiver (Sente) is Shitate and the giver (Gote) Uwate, as lishogi
+ * names them.
+ */
+export function sideName(variant: VariantId, color: Color, handicap?: Handicap): string {
   const first = color === 'sente' || color === 'white';
+  if (handicap && variant === 'shogi') return first ? 'Shitate ☗' : 'Uwate ☖';
   switch (variant) {
     case 'spear':
       return first ? 'Black ☗' : 'White ☖';

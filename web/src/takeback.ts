@@ -27,9 +27,9 @@ export function renderTakeback(element: HTMLElement, state: GameState, seating: 
   element.textContent = '';
   const text = document.createElement('span');
   text.className = 'takeback-text';
-  const other = sideName(state.variant, opposite(state.variant, asker));
+  const other = sideName(state.variant, opposite(state.variant, asker), state.handicap);
   if (answering) {
-    text.textContent = `${sideName(state.variant, asker)} asks to take back a move.`;
+    text.textContent = `${sideName(state.variant, asker, state.handicap)} asks to take back a move.`;
     element.appendChild(text);
     const button = (id: string, label: string, title: string, action: () => void): void => {
       const b = document.createElement('button');
@@ -46,7 +46,7 @@ export function renderTakeback(element: HTMLElement, state: GameState, seating: 
     text.textContent = `You asked to take back your move: waiting for ${other} to answer.`;
     element.appendChild(text);
   } else {
-    text.textContent = `${sideName(state.variant, asker)} asks to take back a move; ${other} has not answered yet.`;
+    text.textContent = `${sideName(state.variant, asker, state.handicap)} asks to take back a move; ${other} has not answered yet.`;
     element.appendChild(text);
   }
 }
@@ -56,7 +56,7 @@ export function takebackNews(previous: GameState, next: GameState, seating: Seat
   const asker = previous.takeback;
   if (previous.mode !== 'shared' || !asker || next.takeback || next.outcome) return undefined;
   const mine = seating.holds(asker) && !seating.sides.some((side) => side !== asker);
-  const other = sideName(next.variant, opposite(next.variant, asker));
+  const other = sideName(next.variant, opposite(next.variant, asker), next.handicap);
   if (next.ply < previous.ply) return mine ? `${other} accepted: your move was taken back.` : 'The move was taken back.';
   if (next.ply === previous.ply) return mine ? `${other} declined to take back your move.` : 'The takeback was declined.';
   return undefined;

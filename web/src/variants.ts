@@ -145,9 +145,17 @@ export const DROP_LETTERS: Record<string, string> = Object.fromEntries(
 
 /**
  * The server's sentences name the shogi sides sente and gote; Spear's
- * players are the seed's Black (sente, who moves first) and White (gote).
+ * players are the seed's Black (sente, who moves first) and White (gote),
+ * and in a handicap game of shogi they are Shitate (the receiver, sente)
+ * and Uwate (the giver, gote).
  */
-export function inPlayersWords(variant: VariantId, text: string): string {
+export function inPlayersWords(variant: VariantId, text: string, handicap?: object): string {
+  if (handicap && variant === 'shogi')
+    return text
+      .replace(/\bSente\b/g, 'Shitate')
+      .replace(/\bGote\b/g, 'Uwate')
+      .replace(/\bsente\b/g, 'shitate')
+      .replace(/\bgote\b/g, 'uwate');
   if (variant !== 'spear') return text;
   return text
     .replace(/\bSente\b/g, 'Black')

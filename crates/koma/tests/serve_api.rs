@@ -292,7 +292,8 @@ fn a_handicap_game_starts_with_the_computer_as_giver() {
     );
     assert_eq!(reply.status, 201);
     let state = reply.json();
-    assert_eq!(state["handicap"], "two-piece");
+    assert_eq!(state["handicap"]["name"], "two-piece");
+    assert_eq!(state["handicap"]["japanese"], "二枚落ち");
     assert_eq!(
         state["start"],
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"

@@ -6,11 +6,32 @@ use super::names::{self, Opponent};
 use super::seats::Mode;
 use koma_records::Headers;
 use koma_rules::{
-    Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition, ShogiVariant, Spear,
-    Variant,
+    Handicap, Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition,
+    ShogiVariant, Spear, Variant,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// A standard shogi handicap, by each of its names.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct HandicapJson {
+    /// As the API reads it: `two-piece`.
+    pub name: &'static str,
+    /// In English: `Two pieces`.
+    pub title: &'static str,
+    /// In Japanese, as KIF writes it: `二枚落ち`.
+    pub japanese: &'static str,
+}
+
+impl From<Handicap> for HandicapJson {
+    fn from(handicap: Handicap) -> HandicapJson {
+        HandicapJson {
+            name: handicap.name(),
+            title: handicap.title(),
+            japanese: handicap.japanese(),
+        }
+    }
+}
 
 /// A game as the page sees it.
 #[derive(Clone, Debug, Serialize)]
@@ -26,9 +47,9 @@ pub struct GameState {
     pub ply: usize,
     /// Start position (SFEN or FEN).
     pub start: String,
-    /// The shogi handicap the game starts from (`two-piece`), if any.
+    /// The shogi handicap the game starts from, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub handicap: Option<&'static str>,
+    pub handicap: Option<HandicapJson>,
     /// Current position (SFEN or FEN).
     pub position: String,
     /// Side to move.

@@ -5,7 +5,7 @@
 use super::clock;
 use super::live::{GameView, MoveView};
 use super::names;
-use super::state::{GameState, MoveJson, OutcomeJson};
+use super::state::{GameState, HandicapJson, MoveJson, OutcomeJson};
 use super::store::StoredGame;
 use koma_rules::{Color, Handicap, Position, StandardShogiPosition, Variant};
 
@@ -60,7 +60,7 @@ impl GameState {
                 .then(|| StandardShogiPosition::from_text(&stored.start).ok())
                 .flatten()
                 .and_then(|start| Handicap::of_position(&start))
-                .map(Handicap::name),
+                .map(HandicapJson::from),
             position: view.position,
             turn: color(view.turn),
             check: view.check,
