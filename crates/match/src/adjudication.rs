@@ -2,7 +2,7 @@
 //! agree are decided: a maximum length, resignation and draw by the
 //! engines' own scores, and the check of a declaration of a win by impasse.
 
-use koma_rules::{Color, Position, Variant};
+use koma_rules::{Color, Declaration, ImpasseRule, Position, Variant};
 use koma_usi::client::Score;
 
 /// When the runner ends a game on the engines' behalf.
@@ -97,60 +97,13 @@ impl ScoreHistory {
     }
 }
 
-/// Whether the side to move may declare a win by impasse (入玉宣言) here:
-/// the 27-point rule of standard shogi (as in USI's `bestmove win`, the
-/// CSA protocol and computer shogi tournaments). Its king in the enemy
-/// camp, not in check, at least 10 other pieces in the camp, and pieces
-/// in the camp and in hand worth 28 points for Sente, 27 for Gote (rook
-/// and bishop 5, others 1). The other games have no such rule.
+/// Whether the side to move may declare a win by impasse (入玉宣言) here,
+/// as USI's `bestmove win` claims: the 27-point rule of standard shogi
+/// (the CSA protocol's, and computer shogi tournaments'), judged by the
+/// rules ([`Position::impasse_declaration`]). The other games have no such
+/// rule.
 pub fn may_declare<P: Position>(position: &P) -> bool {
-    if P::VARIANT != Variant::Shogi || position.is_check() {
-        return false;
-    }
-    let sfen = position.to_text();
-    let mut fields = sfen.split_whitespace();
-    let (Some(board), Some(_), Some(hand)) = (fields.next(), fields.next(), fields.next()) else {
-        return false;
-    };
-    let sente = position.turn() == Color::Sente;
-    let ours = |c: char| c.is_ascii_uppercase() == sente;
-    let value = |c: char| match c.to_ascii_lowercase() {
-        'r' | 'b' => 5,
-        _ => 1,
-    };
-    let rows: Vec<&str> = board.split('/').collect();
-    // Sente's enemy camp is the top three rows of the SFEN, Gote's the bottom.
-    let camp = if sente {
-        &rows[..3.min(rows.len())]
-    } else {
-        &rows[rows.len().saturating_sub(3)..]
-    };
-    let mut king = false;
-    let mut pieces = 0;
-    let mut points = 0;
-    for row in camp {
-        for c in row.chars().filter(|c| c.is_ascii_alphabetic() && ours(*c)) {
-            if c.eq_ignore_ascii_case(&'k') {
-                king = true;
-            } else {
-                pieces += 1;
-                points += value(c);
-            }
-        }
-    }
-    let mut count = 0u32;
-    for c in hand.chars() {
-        if let Some(digit) = c.to_digit(10) {
-            count = count * 10 + digit;
-        } else {
-            if ours(c) {
-                points += value(c) * count.max(1);
-            }
-            count = 0;
-        }
-    }
-    let needed = if sente { 28 } else { 27 };
-    king && pieces >= 10 && points >= needed
+    position.impasse_declaration(ImpasseRule::TwentySeven) == Declaration::Win
 }
 
 #[cfg(test)]

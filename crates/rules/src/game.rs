@@ -1,6 +1,7 @@
 //! A game: start position, moves, undo, and how it ended.
 
 use crate::color::Color;
+use crate::declaration::{Declaration, ImpasseRule, Shortfall};
 use crate::moves::Move;
 use crate::outcome::{EndReason, Outcome};
 use crate::position::{IllegalMove, MoveError, Position};
@@ -15,6 +16,8 @@ pub enum GameError {
     Syntax(String),
     /// The move is not legal in the current position.
     Illegal(IllegalMove),
+    /// An impasse declaration that the rule does not allow now.
+    InvalidDeclaration(Shortfall),
 }
 
 impl fmt::Display for GameError {
@@ -23,6 +26,9 @@ impl fmt::Display for GameError {
             GameError::Finished(outcome) => write!(f, "the game is over ({})", outcome.reason),
             GameError::Syntax(message) => f.write_str(message),
             GameError::Illegal(illegal) => illegal.reason.fmt(f),
+            GameError::InvalidDeclaration(shortfall) => {
+                write!(f, "no impasse declaration: {shortfall}")
+            }
         }
     }
 }
@@ -151,6 +157,48 @@ impl<P: Position> Game<P> {
         }
         self.declared = Some(outcome);
         Ok(())
+    }
+
+    /// What an impasse declaration by the side to move would give now
+    /// under `rule` (see [`Declaration`]).
+    pub fn impasse_declaration(&self, rule: ImpasseRule) -> Declaration {
+        self.position().impasse_declaration(rule)
+    }
+
+    /// The side to move declares impasse under `rule`: a valid declaration
+    /// ends the game (won by the declarer, or drawn under the 24-point rule
+    /// with 24 to 30 points); an invalid one changes nothing and says why.
+    ///
+    /// ```
+    /// use koma_rules::{EndReason, Game, GameError, ImpasseRule, Outcome, Color, Position,
+    ///     Shortfall, StandardShogiPosition};
+    ///
+    /// let mut game = Game::new(StandardShogiPosition::start());
+    /// assert_eq!(
+    ///     game.declare_impasse(ImpasseRule::TwentySeven),
+    ///     Err(GameError::InvalidDeclaration(Shortfall::KingOutsideCamp))
+    /// );
+    /// assert_eq!(game.outcome(), None);
+    ///
+    /// let entered = "+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b R5P 1";
+    /// let mut game = Game::new(StandardShogiPosition::from_text(entered).unwrap());
+    /// let won = Outcome::win(Color::Sente, EndReason::Impasse);
+    /// assert_eq!(game.declare_impasse(ImpasseRule::TwentySeven), Ok(won));
+    /// assert_eq!(game.outcome(), Some(won));
+    /// ```
+    pub fn declare_impasse(&mut self, rule: ImpasseRule) -> Result<Outcome, GameError> {
+        if let Some(existing) = self.outcome() {
+            return Err(GameError::Finished(existing));
+        }
+        let outcome = match self.impasse_declaration(rule) {
+            Declaration::Win => Outcome::win(self.position().turn(), EndReason::Impasse),
+            Declaration::Draw => Outcome::draw(EndReason::Impasse),
+            Declaration::Invalid(shortfall) => {
+                return Err(GameError::InvalidDeclaration(shortfall))
+            }
+        };
+        self.declared = Some(outcome);
+        Ok(outcome)
     }
 
     /// Sennichite, judged at the current position.

@@ -2,6 +2,7 @@
 //! console programs and the server.
 
 use crate::color::Color;
+use crate::declaration::{Declaration, ImpasseRule, Shortfall};
 use crate::moves::{Move, MoveList};
 use crate::outcome::Outcome;
 use crate::variant::Variant;
@@ -138,6 +139,12 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn move_to_text(m: Move) -> String;
     /// Why `m` is not legal here; `None` if it is.
     fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
+    /// What an impasse declaration by the side to move would give under
+    /// `rule`: only standard shogi has the rule.
+    fn impasse_declaration(&self, rule: ImpasseRule) -> Declaration {
+        let _ = rule;
+        Declaration::Invalid(Shortfall::NoRule)
+    }
 
     /// Every legal move.
     fn legal_moves(&self) -> MoveList {

@@ -2,6 +2,7 @@
 //! implementation of the shogi family.
 
 use crate::color::Color;
+use crate::declaration::{Declaration, ImpasseRule};
 use crate::moves::{Move, MoveList};
 use crate::outcome::Outcome;
 use crate::position::{IllegalReason, Position};
@@ -154,6 +155,10 @@ impl<V: ShogiVariant> Position for ShogiPosition<V> {
 
     fn start() -> Self {
         ShogiPosition::start()
+    }
+
+    fn impasse_declaration(&self, rule: ImpasseRule) -> Declaration {
+        ShogiPosition::impasse_declaration(self, rule)
     }
 
     fn from_text(text: &str) -> Result<Self, SfenError> {

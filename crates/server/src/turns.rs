@@ -77,6 +77,7 @@ impl Games {
                     GameError::Illegal(illegal) => {
                         format!("{text} cannot be played: {}.", illegal.reason)
                     }
+                    other @ GameError::InvalidDeclaration(_) => sentence(&other.to_string()),
                 })
             })
         })
