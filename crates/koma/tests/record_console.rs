@@ -149,3 +149,57 @@ fn a_handicap_game_starts_with_the_giver_and_is_recorded_by_name() {
     let unknown = koma(&["shogi", "--handicap", "nine-piece"], "");
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown handicap"));
 }
+
+#[test]
+fn declare_ends_a_shogi_game_by_impasse_under_either_rule() {
+    // Sente's king and ten pieces in Gote's camp, 18 points there.
+    let entered = |hand: &str| format!("+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b {hand} 1");
+    let short = koma(&["shogi", "--position", &entered("R4P")], "declare\nquit\n");
+    let text = String::from_utf8_lossy(&short.stdout);
+    assert!(
+        text.contains(
+            "No impasse declaration under the 27-point rule: 27 points are held; 28 are needed."
+        ),
+        "{text}"
+    );
+
+    let path = scratch("declared.kifu");
+    let _ = std::fs::remove_file(&path);
+    let won = koma(
+        &["shogi", "--position", &entered("R5P"), "--record", &path],
+        "declare\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&won.stdout);
+    assert!(
+        text.contains("Game over: Sente wins by impasse declaration (入玉宣言)"),
+        "{text}"
+    );
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("入玉勝ち"), "{saved}");
+
+    let path = scratch("jishogi.csa");
+    let _ = std::fs::remove_file(&path);
+    let drawn = koma(
+        &[
+            "shogi",
+            "--position",
+            &entered("R5P"),
+            "--impasse",
+            "24",
+            "--record",
+            &path,
+        ],
+        "declare\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&drawn.stdout);
+    assert!(
+        text.contains("Game over: draw by impasse (jishogi, 持将棋)"),
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&path).unwrap().contains("%JISHOGI"));
+
+    let wrong = koma(&["shogi", "--impasse", "25"], "");
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("expected 27 or 24"));
+    let mini = koma(&["shogi", "--variant", "minishogi"], "declare\nquit\n");
+    assert!(String::from_utf8_lossy(&mini.stdout).contains("this game has no impasse rule"));
+}

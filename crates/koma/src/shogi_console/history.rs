@@ -2,7 +2,7 @@
 //! loaded), a cursor, and the game up to the cursor.
 
 use koma_records::{Ending, Record, RecordedMove};
-use koma_rules::{Game, GameError, Move, Outcome, Position};
+use koma_rules::{Game, GameError, ImpasseRule, Move, Outcome, Position};
 
 /// A record and the point of it on the board.
 pub struct History<P: Position> {
@@ -125,6 +125,15 @@ impl<P: Position> History<P> {
         self.game.resign(side)?;
         self.record.ending = Some(Ending::Resignation);
         Ok(())
+    }
+
+    /// The side to move declares impasse under `rule`; a valid declaration
+    /// ends the game and the record says so (入玉勝ち, or 持将棋 drawn).
+    pub fn declare(&mut self, rule: ImpasseRule) -> Result<Outcome, GameError> {
+        let side = self.game.position().turn();
+        let outcome = self.game.declare_impasse(rule)?;
+        self.record.ending = Some(Ending::from_outcome(outcome, side));
+        Ok(outcome)
     }
 
     /// Starts again from `record`'s start with no moves, keeping nothing.

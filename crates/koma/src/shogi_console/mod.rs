@@ -13,7 +13,7 @@ use history::{History, Undone};
 use koma_records::file::{self as record_file, parse_format};
 use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
-    Color, EndReason, GameError, Handicap, Minishogi, Move, Outcome, Position, Shogi,
+    Color, EndReason, GameError, Handicap, ImpasseRule, Minishogi, Move, Outcome, Position, Shogi,
     ShogiPosition, ShogiVariant, Spear, Variant,
 };
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -63,6 +63,11 @@ pub struct ShogiArgs {
     /// plays Gote and moves first.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["load", "position"])]
     handicap: Option<Handicap>,
+    /// The impasse rule that judges `declare` in shogi: 27 (the CSA rule of
+    /// computer shogi: 28 points for Sente, 27 for Gote) or 24 (the JSA's
+    /// for amateurs: 31 points win, 24 to 30 draw).
+    #[arg(long, value_name = "POINTS", default_value = "27")]
+    impasse: ImpasseRule,
     /// Open this record (KIF, KIFU, KI2, CSA, USI) to replay or continue it.
     #[arg(long, value_name = "FILE")]
     load: Option<String>,
@@ -149,6 +154,7 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         None => args.position.clone(),
     };
     let setup = Setup {
+        impasse: args.impasse,
         position,
         opened: opened.map(|(record, how)| (record.clone(), how)),
         recording,
@@ -182,6 +188,7 @@ enum Opened {
 
 /// What the console starts from.
 struct Setup {
+    impasse: ImpasseRule,
     position: Option<String>,
     opened: Option<(AnyRecord, Opened)>,
     recording: Option<(String, Format)>,
@@ -215,6 +222,7 @@ enum Command {
     Move(String),
     Undo,
     Resign,
+    Declare,
     Moves,
     Board,
     New,
@@ -235,6 +243,7 @@ fn parse_command(line: &str) -> Option<Command> {
     let command = match (word.to_ascii_lowercase().as_str(), &words[1..]) {
         ("undo" | "u", []) => Command::Undo,
         ("resign", []) => Command::Resign,
+        ("declare", []) => Command::Declare,
         ("moves", []) => Command::Moves,
         ("board" | "b", []) => Command::Board,
         ("new", []) => Command::New,
@@ -270,6 +279,7 @@ Files are numbered 9..1 from left to right, ranks a..i from top to bottom.
 Commands:
   undo          take back the last move (repeat to go further back)
   resign        the side to move gives up
+  declare       the side to move declares impasse (入玉宣言; shogi, see --impasse)
   moves         list the legal moves
   board         draw the board again
   next, back    step forwards or backwards through the game
@@ -293,6 +303,8 @@ struct Console<V: ShogiVariant> {
     echo: bool,
     /// What to say before the first board.
     greeting: Option<String>,
+    /// The rule that judges `declare`.
+    impasse: ImpasseRule,
 }
 
 impl<V: ShogiVariant> Console<V> {
@@ -335,6 +347,7 @@ impl<V: ShogiVariant> Console<V> {
             recording: setup.recording,
             echo: !io::stdin().is_terminal(),
             greeting,
+            impasse: setup.impasse,
         };
         console.autosave().map_err(ConsoleError::Setup)?;
         Ok(console)
@@ -448,6 +461,23 @@ impl<V: ShogiVariant> Console<V> {
                         self.changed(output)?;
                         self.announce_end(output)?;
                     }
+                    Err(error) => writeln!(output, "{error}.")?,
+                }
+            }
+            Command::Declare => {
+                if !self.continue_here(input, output)? {
+                    return Ok(true);
+                }
+                match self.history.declare(self.impasse) {
+                    Ok(_) => {
+                        self.changed(output)?;
+                        self.announce_end(output)?;
+                    }
+                    Err(GameError::InvalidDeclaration(shortfall)) => writeln!(
+                        output,
+                        "No impasse declaration under the {}-point rule: {shortfall}.",
+                        self.impasse
+                    )?,
                     Err(error) => writeln!(output, "{error}.")?,
                 }
             }
@@ -740,6 +770,10 @@ fn describe(outcome: Outcome) -> String {
         EndReason::Resignation => "resignation".to_owned(),
         EndReason::Repetition => "fourfold repetition (sennichite)".to_owned(),
         EndReason::PerpetualCheck => "perpetual check (the checking side loses)".to_owned(),
+        EndReason::Impasse if outcome.winner.is_some() => {
+            "impasse declaration (入玉宣言)".to_owned()
+        }
+        EndReason::Impasse => "impasse (jishogi, 持将棋)".to_owned(),
         other => other.to_string(),
     };
     match outcome.winner {
