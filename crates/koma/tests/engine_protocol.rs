@@ -184,6 +184,36 @@ fn a_mated_side_resigns_and_mates_are_reported_in_plies() {
 }
 
 #[test]
+fn a_winning_impasse_declaration_is_bestmove_win_and_is_played_for() {
+    let mut engine = Engine::start("usi");
+    // Sente's king and ten pieces in Gote's camp, 28 points: declare.
+    let declarable = "+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b R5P 1";
+    engine.send(&format!("position sfen {declarable}"));
+    engine.send("go btime 10000 wtime 10000");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "win", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("27-point rule")), "{lines:#?}");
+    // 27 points are one short: no declaration, a move.
+    engine.send("position sfen +R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b R4P 1");
+    engine.send("go depth 2");
+    assert_ne!(engine.bestmove(SHORT).0, "win");
+    // Nine pieces in the camp and 28 points: any piece dropped there
+    // makes the declaration valid next move, and the search sees it.
+    engine.send("position sfen +R+BSSKGG+N+N/L8/9/9/9/9/9/9/k8 b R6P 1");
+    engine.send("go depth 3");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert!(best.contains('*') && best.ends_with(['a', 'b', 'c']), "{best}");
+    assert!(lines.iter().any(|l| l.contains("score mate 3")), "{lines:#?}");
+    // Without the rule, the engine neither declares nor plays for it.
+    engine.send("setoption name EnteringKingRule value NoEnteringKing");
+    engine.send(&format!("position sfen {declarable}"));
+    engine.send("go depth 2");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_ne!(best, "win");
+    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:#?}");
+}
+
+#[test]
 fn bad_input_is_reported_and_harmless() {
     let mut engine = Engine::start("usi");
     for line in [

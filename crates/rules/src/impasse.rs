@@ -93,14 +93,17 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         if V::VARIANT != Variant::Shogi {
             return Declaration::Invalid(Shortfall::NoRule);
         }
+        // The king's square first: the search asks at every node, and
+        // almost always the answer is no.
+        let turn = self.turn();
+        let camp = V::SPEC.zone(turn);
+        if !self.king(turn).is_some_and(|king| camp.contains(king)) {
+            return Declaration::Invalid(Shortfall::KingOutsideCamp);
+        }
         if self.checkers().any() {
             return Declaration::Invalid(Shortfall::InCheck);
         }
-        let turn = self.turn();
         let count = self.impasse_count(turn);
-        if !count.king_in_camp {
-            return Declaration::Invalid(Shortfall::KingOutsideCamp);
-        }
         if count.pieces_in_camp < 10 {
             return Declaration::Invalid(Shortfall::FewPieces {
                 in_camp: count.pieces_in_camp,

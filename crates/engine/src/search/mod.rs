@@ -25,6 +25,7 @@ use crate::history::History;
 use crate::limits::{Limits, TimePlan};
 use crate::score::*;
 use crate::tt::TranspositionTable;
+use koma_rules::{ImpasseRule, Variant};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
 
@@ -37,6 +38,9 @@ pub struct EngineOptions {
     pub skill: u8,
     /// How many best lines to search and report.
     pub multipv: u32,
+    /// The impasse rule under which the engine declares (`bestmove win`)
+    /// when its declaration wins; `None`: it never declares.
+    pub impasse: Option<ImpasseRule>,
 }
 
 impl Default for EngineOptions {
@@ -45,6 +49,7 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(50),
             skill: crate::skill::MAX_SKILL,
             multipv: 1,
+            impasse: Some(ImpasseRule::TwentySeven),
         }
     }
 }
@@ -161,6 +166,10 @@ impl<P: Evaluate> Engine<P> {
                 .collect(),
             root_moves,
             root_depth: 0,
+            impasse: self
+                .options
+                .impasse
+                .filter(|_| P::VARIANT == Variant::Shogi),
             game: std::marker::PhantomData,
         };
         let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);

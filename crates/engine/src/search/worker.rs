@@ -10,7 +10,7 @@ use crate::limits::TimePlan;
 use crate::params::*;
 use crate::score::*;
 use crate::tt::TranspositionTable;
-use koma_rules::{Color, Move, Variant};
+use koma_rules::{Color, Declaration, ImpasseRule, Move, Variant};
 use std::time::Instant;
 
 /// One root move with what the search found for it.
@@ -52,6 +52,9 @@ pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) root_moves: Vec<RootMove>,
     pub(super) root_depth: i32,
+    /// The impasse rule a declaration wins under (shogi only); a node
+    /// where the side to move may declare is won on the spot.
+    pub(super) impasse: Option<ImpasseRule>,
     pub(super) game: std::marker::PhantomData<P>,
 }
 
@@ -132,6 +135,12 @@ impl<P: Evaluate> Worker<'_, P> {
     /// The value of a position whose result the evaluation already knows.
     #[inline]
     pub(super) fn known(&self, position: &P, ply: usize) -> Option<Value> {
+        if let Some(rule) = self.impasse {
+            if position.impasse_declaration(rule) == Declaration::Win {
+                // Declaring ends the game at once, like a mate in one.
+                return Some(mate_in(ply + 1));
+            }
+        }
         position.known_result().map(|plies| match plies {
             0 => mated_in(ply),
             n if n > 0 => mate_in(ply + n as usize),

@@ -11,7 +11,7 @@ use crate::Dialect;
 use command::{Command, GoParams};
 use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_mate::MateLimits;
-use koma_rules::Variant;
+use koma_rules::{ImpasseRule, Variant};
 use output::Output;
 use session::{limits_of, new_session, Session};
 use std::io::BufRead;
@@ -168,6 +168,10 @@ impl Protocol {
             "option name MoveOverhead type spin default {} min 0 max 5000",
             EngineOptions::default().move_overhead.as_millis()
         ));
+        self.say(
+            "option name EnteringKingRule type combo default CSARule27 \
+             var CSARule27 var CSARule24 var NoEnteringKing",
+        );
         self.say("option name Clear Hash type button");
         self.say(usi_ok);
     }
@@ -215,6 +219,23 @@ impl Protocol {
                 }
                 None => self.say("info string MoveOverhead needs milliseconds"),
             },
+            "enteringkingrule" => {
+                let rule = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("csarule27" | "27") => Some(Some(ImpasseRule::TwentySeven)),
+                    Some("csarule24" | "24") => Some(Some(ImpasseRule::TwentyFour)),
+                    Some("noenteringking" | "none") => Some(None),
+                    _ => None,
+                };
+                match rule {
+                    Some(rule) => {
+                        self.options.impasse = rule;
+                        self.session.set_options(self.options);
+                    }
+                    None => self.say(
+                        "info string EnteringKingRule is CSARule27, CSARule24 or NoEnteringKing",
+                    ),
+                }
+            }
             "clearhash" => self.session.new_game(),
             "usiponder" | "ponder" | "threads" => {}
             _ => self.say(&format!("info string unknown option {}", shorten(name))),

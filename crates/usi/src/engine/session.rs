@@ -5,7 +5,7 @@ use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
 use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
-use koma_rules::{Color, Position, Variant};
+use koma_rules::{Color, Declaration, ImpasseRule, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -61,6 +61,11 @@ pub fn new_session(
     })
 }
 
+/// Says why the engine declares.
+fn declaration_line(rule: ImpasseRule) -> String {
+    format!("info string impasse declaration wins under the {rule}-point rule")
+}
+
 impl<P: Evaluate + MateSearch> GameSession<P> {
     fn engine(&self) -> std::sync::MutexGuard<'_, Engine<P>> {
         // A search thread that panicked leaves a usable engine behind.
@@ -107,10 +112,31 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
             let mut engine = engine
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let declaration = match (engine.options.impasse, positions.last()) {
+                (Some(rule), Some(root)) if dialect == Dialect::Usi => {
+                    Some(rule).filter(|&rule| root.impasse_declaration(rule) == Declaration::Win)
+                }
+                _ => None,
+            };
+            // A winning declaration needs no search, unless the GUI waits
+            // for `stop` (pondering, infinite) before it wants an answer.
+            if let Some(rule) = declaration {
+                if !limits.infinite && !limits.ponder {
+                    output.line(&declaration_line(rule));
+                    output.line("bestmove win");
+                    return;
+                }
+            }
             let result = engine.search(&positions, &limits, &control, &mut |info| {
                 output.line(&info_line::<P>(info, dialect));
             });
-            output.line(&bestmove_line::<P>(&result, dialect));
+            match declaration {
+                Some(rule) => {
+                    output.line(&declaration_line(rule));
+                    output.line("bestmove win");
+                }
+                None => output.line(&bestmove_line::<P>(&result, dialect)),
+            }
         })
     }
 
