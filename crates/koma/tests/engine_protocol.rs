@@ -192,7 +192,10 @@ fn a_winning_impasse_declaration_is_bestmove_win_and_is_played_for() {
     engine.send("go btime 10000 wtime 10000");
     let (best, lines) = engine.bestmove(SHORT);
     assert_eq!(best, "win", "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("27-point rule")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("27-point rule")),
+        "{lines:#?}"
+    );
     // 27 points are one short: no declaration, a move.
     engine.send("position sfen +R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b R4P 1");
     engine.send("go depth 2");
@@ -202,15 +205,24 @@ fn a_winning_impasse_declaration_is_bestmove_win_and_is_played_for() {
     engine.send("position sfen +R+BSSKGG+N+N/L8/9/9/9/9/9/9/k8 b R6P 1");
     engine.send("go depth 3");
     let (best, lines) = engine.bestmove(SHORT);
-    assert!(best.contains('*') && best.ends_with(['a', 'b', 'c']), "{best}");
-    assert!(lines.iter().any(|l| l.contains("score mate 3")), "{lines:#?}");
+    assert!(
+        best.contains('*') && best.ends_with(['a', 'b', 'c']),
+        "{best}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 3")),
+        "{lines:#?}"
+    );
     // Without the rule, the engine neither declares nor plays for it.
     engine.send("setoption name EnteringKingRule value NoEnteringKing");
     engine.send(&format!("position sfen {declarable}"));
     engine.send("go depth 2");
     let (best, lines) = engine.bestmove(SHORT);
     assert_ne!(best, "win");
-    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:#?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("score mate")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
