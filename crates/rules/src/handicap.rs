@@ -1,7 +1,7 @@
 //! Handicap games of shogi (駒落ち): the giver (上手) plays without some of
 //! their pieces, takes Gote's side and moves first.
 
-use crate::{Color, Position, Square, StandardShogiPosition};
+use crate::{Color, Position, ShogiPosition, ShogiVariant, Square, StandardShogiPosition, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -239,16 +239,20 @@ impl Handicap {
         position
     }
 
-    /// The handicap whose start `position` is (its move number aside).
-    pub fn of_position(position: &StandardShogiPosition) -> Option<Handicap> {
-        let board_and_turn = |p: &StandardShogiPosition| {
-            let text = p.to_text();
-            text.rsplit_once(' ').map(|(head, _)| head.to_owned())
-        };
-        let wanted = board_and_turn(position)?;
-        Handicap::ALL
-            .into_iter()
-            .find(|handicap| board_and_turn(&handicap.position()).as_deref() == Some(&wanted))
+    /// The handicap whose start `position` is (its move number aside);
+    /// `None` in the 5×5 games, which have no handicaps.
+    pub fn of_position<V: ShogiVariant>(position: &ShogiPosition<V>) -> Option<Handicap> {
+        fn board_and_turn(sfen: String) -> Option<String> {
+            sfen.rsplit_once(' ').map(|(head, _)| head.to_owned())
+        }
+        // Every handicap start has Gote to move: even games are told at once.
+        if V::VARIANT != Variant::Shogi || position.turn() != Color::Gote {
+            return None;
+        }
+        let wanted = board_and_turn(position.to_text())?;
+        Handicap::ALL.into_iter().find(|handicap| {
+            board_and_turn(handicap.position().to_text()).as_deref() == Some(&wanted)
+        })
     }
 }
 

@@ -77,15 +77,6 @@ pub struct ShogiArgs {
     record: Option<String>,
 }
 
-/// The handicap `start` is the start of, in shogi.
-fn handicap_of<V: ShogiVariant>(start: &ShogiPosition<V>) -> Option<Handicap> {
-    if V::VARIANT != Variant::Shogi {
-        return None;
-    }
-    let start = ShogiPosition::<Shogi>::from_text(&start.to_text()).ok()?;
-    Handicap::of_position(&start)
-}
-
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
     match text
         .parse()
@@ -330,7 +321,7 @@ impl<V: ShogiVariant> Console<V> {
                         .map_err(|e| ConsoleError::Setup(format!("bad position: {e}")))?,
                     None => ShogiPosition::<V>::start(),
                 };
-                let greeting = handicap_of(&start).map(|handicap| {
+                let greeting = Handicap::of_position(&start).map(|handicap| {
                     format!(
                         "{} handicap ({}): Gote is the giver (上手) and moves first.",
                         handicap.title(),

@@ -4,8 +4,7 @@
 use super::KifErrorKind;
 use crate::kanji;
 use koma_rules::{
-    Color, Handicap, Piece, Position, Role, ShogiPosition, ShogiVariant, Square,
-    StandardShogiPosition, Variant,
+    Color, Handicap, Piece, Position, Role, ShogiPosition, ShogiVariant, Square, Variant,
 };
 
 /// The `手合割` of an even game of shogi.
@@ -73,8 +72,7 @@ pub fn handicap_name<V: ShogiVariant>(start: &ShogiPosition<V>) -> Option<&'stat
             if even == Some(text.clone()) {
                 return Some(EVEN_NAME);
             }
-            let position = StandardShogiPosition::from_text(&start.to_text()).ok()?;
-            Handicap::of_position(&position).map(Handicap::japanese)
+            Handicap::of_position(start).map(Handicap::japanese)
         }
         Variant::Minishogi | Variant::Spear => {
             let name = if V::VARIANT == Variant::Spear {

@@ -5,7 +5,7 @@ use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
 use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
-use koma_rules::{Color, Declaration, ImpasseRule, Position, Variant};
+use koma_rules::{Color, Declaration, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -59,11 +59,6 @@ pub fn new_session(
             dialect,
         })
     })
-}
-
-/// Says why the engine declares.
-fn declaration_line(rule: ImpasseRule) -> String {
-    format!("info string impasse declaration wins under the {rule}-point rule")
 }
 
 impl<P: Evaluate + MateSearch> GameSession<P> {
@@ -120,22 +115,19 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
             };
             // A winning declaration needs no search, unless the GUI waits
             // for `stop` (pondering, infinite) before it wants an answer.
-            if let Some(rule) = declaration {
-                if !limits.infinite && !limits.ponder {
-                    output.line(&declaration_line(rule));
-                    output.line("bestmove win");
-                    return;
-                }
-            }
-            let result = engine.search(&positions, &limits, &control, &mut |info| {
-                output.line(&info_line::<P>(info, dialect));
+            let waits = limits.infinite || limits.ponder;
+            let result = (declaration.is_none() || waits).then(|| {
+                engine.search(&positions, &limits, &control, &mut |info| {
+                    output.line(&info_line::<P>(info, dialect));
+                })
             });
-            match declaration {
-                Some(rule) => {
-                    output.line(&declaration_line(rule));
-                    output.line("bestmove win");
-                }
-                None => output.line(&bestmove_line::<P>(&result, dialect)),
+            if let Some(rule) = declaration {
+                output.line(&format!(
+                    "info string impasse declaration wins under the {rule}-point rule"
+                ));
+                output.line("bestmove win");
+            } else if let Some(result) = result {
+                output.line(&bestmove_line::<P>(&result, dialect));
             }
         })
     }
