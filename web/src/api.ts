@@ -57,6 +57,16 @@ export interface Handicap {
   japanese: string;
 }
 
+/** Shogi's impasse rule, and what a declaration by the side to move would give now. */
+export interface Impasse {
+  /** 27 (the CSA rule) or 24 (the JSA amateur rule). */
+  rule: 27 | 24;
+  /** Set when the side to move may declare now. */
+  declaration: 'win' | 'draw' | null;
+  /** Why it may not, as a sentence. */
+  shortfall: string | null;
+}
+
 export interface GameState {
   id: string;
   variant: VariantId;
@@ -65,6 +75,8 @@ export interface GameState {
   start: string;
   /** The standard shogi handicap the game starts from, if any. */
   handicap?: Handicap;
+  /** Shogi only. */
+  impasse?: Impasse;
   position: string;
   turn: Color;
   check: boolean;
@@ -132,6 +144,8 @@ export interface NewGameOptions {
   position?: string;
   /** A shogi handicap by its API name (`two-piece`): the giver, Gote, moves first. */
   handicap?: string;
+  /** Shogi's impasse rule: 27 points (default) or 24. */
+  impasse?: 27 | 24;
 }
 
 /** Creates a game; the answer carries the seat tokens of its human sides. */
@@ -151,6 +165,10 @@ export const undo = (id: string, ply: number, token?: string, decline = false): 
 /** The token's side resigns. */
 export const resign = (id: string, ply: number, token?: string): Promise<GameState> =>
   call('POST', `/api/games/${encodeURIComponent(id)}/resign`, { ply, token });
+
+/** The side to move declares impasse (shogi). */
+export const declare = (id: string, ply: number, token?: string): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/declare`, { ply, token });
 
 /** Opens pasted text; `format` and `variant` may be left to the server. */
 export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {

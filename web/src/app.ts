@@ -8,6 +8,7 @@ import { ApiError, Live, type Color, type GameState } from './api';
 import type { Board, BoardView } from './board';
 import { ChessBoard } from './chess-board';
 import { Clocks } from './clock';
+import { impasseNote, renderDeclare } from './declare';
 import { renderInvite } from './invite';
 import { renderLegend, usePieces } from './legend';
 import { MatePanel } from './mate';
@@ -303,6 +304,7 @@ export class App {
     byId<HTMLButtonElement>('next').disabled = !reviewing;
     byId<HTMLButtonElement>('last').disabled = !reviewing;
     this.renderActions(state);
+    renderDeclare(byId<HTMLButtonElement>('declare'), state, seating);
     renderTakeback(byId('takeback'), state, seating, {
       accept: () => this.answerTakeback(false),
       decline: () => this.answerTakeback(true),
@@ -422,6 +424,14 @@ export class App {
       note.textContent = `${title} handicap (${japanese}): Uwate ☖ gives it and moves first; Shitate ☗ receives.`;
       this.status.appendChild(note);
     }
+    const impasse = reviewing ? undefined : impasseNote(state);
+    if (impasse) {
+      const note = document.createElement('div');
+      note.className = 'impasse-note';
+      note.id = 'impasse-note';
+      note.textContent = impasse;
+      this.status.appendChild(note);
+    }
     const seat = this.seatNote(state);
     if (seat) {
       const note = document.createElement('div');
@@ -497,6 +507,10 @@ export class App {
         const seat = state.mode === 'shared' ? seating.takebackSeat(state) : state.turn;
         return api.undo(state.id, state.ply, seating.tokenFor(...(seat ? [seat] : [])));
       });
+    });
+    byId('declare').addEventListener('click', () => {
+      this.shownPly = undefined;
+      void this.change((state) => api.declare(state.id, state.ply, this.seating?.tokenFor(state.turn)));
     });
     byId('resign').addEventListener('click', () => {
       void this.change((state) => api.resign(state.id, state.ply, this.seating?.tokenFor(state.turn)));

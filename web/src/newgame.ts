@@ -1,5 +1,6 @@
-// The new-game form in the top bar: the game, the opponent (a person at this
-// screen, a person on another machine, or the computer), the clock.
+// The new-game form in the top bar: the game (for shogi, a handicap and the
+// impasse rule), the opponent (a person at this screen, a person on another
+// machine, or the computer), the clock.
 
 import type { Color, NewGameOptions, Opponent, TimeControl } from './api';
 import { moversOf } from './sides';
@@ -38,6 +39,7 @@ export class NewGameForm {
   private readonly opponent = byId<HTMLSelectElement>('opponent');
   private readonly clock = byId<HTMLSelectElement>('time-control');
   private readonly handicap = byId<HTMLSelectElement>('handicap');
+  private readonly impasse = byId<HTMLSelectElement>('impasse');
 
   constructor(onSubmit: () => void) {
     const storedVariant = localStorage.getItem(STORAGE_VARIANT) ?? '';
@@ -86,6 +88,7 @@ export class NewGameForm {
     const choice: NewGameChoice = { variant, options: { opponent: { kind: 'human' } } };
     if (clock) choice.options.clock = clock;
     if (handicap) choice.options.handicap = handicap;
+    if (variant === 'shogi') choice.options.impasse = this.impasse.value === '24' ? 24 : 27;
     if (this.opponent.value === 'computer') {
       const level = Math.min(20, Math.max(1, Number(byId<HTMLInputElement>('level').value) || 1));
       const color = byId<HTMLSelectElement>('computer-color').value === 'first' ? first : second;
@@ -101,6 +104,7 @@ export class NewGameForm {
     byId('computer-options').hidden = this.opponent.value !== 'computer';
     byId('remote-options').hidden = this.opponent.value !== 'remote';
     byId('handicap-options').hidden = this.selectedVariant() !== 'shogi';
+    byId('impasse-options').hidden = this.selectedVariant() !== 'shogi';
     // In a handicap game the first mover is the giver: say so where a side is chosen.
     const handicap = !!this.chosenHandicap();
     for (const id of ['computer-color', 'my-side']) {

@@ -333,6 +333,139 @@ fn a_handicap_game_starts_with_the_computer_as_giver() {
     }
 }
 
+/// Sente's king and ten pieces in the camp, with `hand` in hand.
+fn entered(hand: &str) -> String {
+    format!("+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b {hand} 1")
+}
+
+#[test]
+fn impasse_is_declared_by_the_side_to_move_and_judged_by_the_games_rule() {
+    let server = start();
+    // 28 points under the 27-point rule (the default): Sente wins.
+    let game = server.create_with(&json!({ "variant": "shogi", "position": entered("R5P") }));
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(game["impasse"]["rule"], 27);
+    assert_eq!(game["impasse"]["declaration"], "win");
+    let reply = server.post(&format!("/api/games/{id}/declare"), &json!({ "ply": 0 }));
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    let state = reply.json();
+    assert_eq!(state["outcome"]["reason"], "impasse");
+    assert_eq!(state["outcome"]["winner"], "sente");
+    assert_eq!(state["impasse"]["declaration"], Value::Null);
+    let kif = server.get(&format!("/api/games/{id}/record?format=kifu"));
+    assert!(String::from_utf8_lossy(&kif.body).contains("入玉勝ち"));
+    let csa = server.get(&format!("/api/games/{id}/record?format=csa"));
+    assert!(String::from_utf8_lossy(&csa.body).contains("%KACHI"));
+    // An undo takes the declaration back.
+    let undone = server.post(&format!("/api/games/{id}/undo"), &json!({ "ply": 0 }));
+    assert_eq!(undone.json()["outcome"], Value::Null);
+
+    // One point short: refused with the reason, and nothing changes.
+    let short = server.create_with(&json!({ "variant": "shogi", "position": entered("R4P") }));
+    assert_eq!(short["impasse"]["declaration"], Value::Null);
+    assert_eq!(
+        short["impasse"]["shortfall"],
+        "27 points are held; 28 are needed."
+    );
+    let short_id = short["id"].as_str().unwrap();
+    let reply = server.post(
+        &format!("/api/games/{short_id}/declare"),
+        &json!({ "ply": 0 }),
+    );
+    assert_eq!(reply.status, 422);
+    let text = String::from_utf8_lossy(&reply.body);
+    assert!(
+        text.contains(
+            "Sente cannot declare under the 27-point rule: 27 points are held; 28 are needed."
+        ),
+        "{text}"
+    );
+    assert_eq!(reply.json()["state"]["outcome"], Value::Null);
+
+    // The 24-point rule, chosen at creation: 28 points draw.
+    let human = server.create_with(&json!({
+        "variant": "shogi", "position": entered("R5P"), "impasse": 24
+    }));
+    assert_eq!(human["impasse"]["rule"], 24);
+    assert_eq!(human["impasse"]["declaration"], "draw");
+    let human_id = human["id"].as_str().unwrap();
+    // Only the side to move declares.
+    let gote = serve_client::token(human_id, "gote").unwrap();
+    let reply = server.post(
+        &format!("/api/games/{human_id}/declare"),
+        &json!({ "ply": 0, "token": gote }),
+    );
+    assert_eq!(reply.status, 403);
+    let reply = server.post(
+        &format!("/api/games/{human_id}/declare"),
+        &json!({ "ply": 0 }),
+    );
+    let state = reply.json();
+    assert_eq!(state["outcome"]["winner"], Value::Null);
+    assert_eq!(state["outcome"]["message"], "Draw by impasse (jishogi).");
+
+    for (request, refusal) in [
+        (json!({ "variant": "shogi", "impasse": 25 }), "27 (points"),
+        (json!({ "variant": "shogi", "impasse": [27] }), "27 (points"),
+        (
+            json!({ "variant": "minishogi", "impasse": "27" }),
+            "Only shogi",
+        ),
+    ] {
+        let reply = server.post("/api/games", &request);
+        assert_eq!(reply.status, 422, "{request}");
+        let text = String::from_utf8_lossy(&reply.body);
+        assert!(text.contains(refusal), "{request}: {text}");
+    }
+    let spear = server.create("spear");
+    assert!(spear.get("impasse").is_none(), "{spear}");
+    let spear_id = spear["id"].as_str().unwrap();
+    let reply = server.post(
+        &format!("/api/games/{spear_id}/declare"),
+        &json!({ "ply": 0 }),
+    );
+    assert_eq!(reply.status, 422);
+}
+
+#[test]
+fn the_computer_declares_as_soon_as_it_wins_and_an_undo_takes_back_the_move_before() {
+    let server = start();
+    let game = server.create_with(&json!({
+        "variant": "shogi",
+        "position": "+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 w R5P 1",
+        "opponent": { "kind": "computer", "level": 1, "color": "sente" }
+    }));
+    let id = game["id"].as_str().unwrap().to_owned();
+    // Gote (the person) moves; the computer, with 28 points, declares.
+    server.play(&id, 0, &["9i9h"]);
+    let mut state = Value::Null;
+    for _ in 0..300 {
+        state = server.get(&format!("/api/games/{id}")).json();
+        if !state["outcome"].is_null() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(state["outcome"]["reason"], "impasse", "{state}");
+    assert_eq!(state["outcome"]["winner"], "sente");
+    assert_eq!(state["ply"], 1);
+    let gote = serve_client::token(&id, "gote").unwrap();
+    let undone = server
+        .post(
+            &format!("/api/games/{id}/undo"),
+            &json!({ "ply": 1, "token": gote }),
+        )
+        .json();
+    assert_eq!(undone["ply"], 0, "{undone}");
+    assert_eq!(undone["outcome"], Value::Null);
+    assert_eq!(undone["turn"], "gote");
+}
+
 /// Polls game `id` until `ply` moves have been played.
 fn wait_for_ply(server: &serve_client::Server, id: &str, ply: u64) -> Value {
     for _ in 0..300 {

@@ -307,3 +307,31 @@ fn foreign_tables_and_a_newer_schema_are_refused() {
     let stderr = refused(&db.url);
     assert!(stderr.contains("newer Koma"), "{stderr}");
 }
+
+#[test]
+fn a_database_of_schema_2_is_brought_to_schema_3_and_its_shogi_games_keep_27_points() {
+    let db = database();
+    let id = {
+        let server = serve(&db);
+        let game = Game::create(&server, json!({ "variant": "shogi", "impasse": 24 }));
+        game.play(&server, 0, "7g7f");
+        game.id
+    };
+    let mut admin = connect(&db.url);
+    admin
+        .batch_execute(
+            "ALTER TABLE koma_games DROP COLUMN impasse; UPDATE koma_schema SET version = 2",
+        )
+        .unwrap();
+    let server = serve(&db);
+    let state = server.get(&format!("/api/games/{id}")).json();
+    assert_eq!(usi_list(&state), ["7g7f"]);
+    assert_eq!(state["impasse"]["rule"], 27, "{state}");
+    let version: i64 = admin
+        .query_one("SELECT version FROM koma_schema", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(version, 3);
+    let game = Game::create(&server, json!({ "variant": "shogi", "impasse": "24" }));
+    assert_eq!(game.state(&server)["impasse"]["rule"], 24);
+}

@@ -5,7 +5,7 @@ use super::app::{blocking, App};
 use super::assets;
 use super::rate::HTTP_PER_SECOND;
 use super::refusal::Refusal;
-use super::requests::{ChangeRequest, MoveRequest, ResignRequest, UndoRequest};
+use super::requests::{ChangeRequest, DeclareRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::NewGame;
 use super::state;
 use super::ws;
@@ -38,6 +38,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/declare", post(declare))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/mate", get(mate))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -245,6 +246,15 @@ async fn resign(
     body: Body,
 ) -> Response {
     change::<ResignRequest>(app, id, headers, body).await
+}
+
+async fn declare(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    change::<DeclareRequest>(app, id, headers, body).await
 }
 
 /// `GET /api/games/{id}/mate?ply=N&seconds=S`: mate search on the position

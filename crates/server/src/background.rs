@@ -6,7 +6,7 @@ use super::clock;
 use super::live::AnyGame;
 use super::names::Opponent;
 use super::refusal::Refusal;
-use super::service::{lock, Actor, Games, StateMessage, Watch};
+use super::service::{lock, Actor, Games, StateMessage, Watch, DECLARE};
 use super::state::GameState;
 use super::store::{Declared, GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
@@ -92,7 +92,7 @@ impl Games {
         });
         match (result, after) {
             (Ok(stored), Some(game)) => {
-                self.broadcast(id, &GameState::new(&stored, game.view()));
+                self.broadcast(id, &GameState::new(&stored, &game));
                 Ok(Some((stored, game)))
             }
             (Err(StoreError::Refused(_)), _) => Ok(None),
@@ -273,13 +273,20 @@ impl Games {
         let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
         let version = stored.version;
         let game_id = stored.id;
+        let impasse = stored.impasse_rule();
         runtime.spawn_blocking(move || {
             let id = game_id.to_string();
-            let played = picker.pick(&game, level, budget).is_some_and(|text| {
-                games
-                    .play_at(&id, game.ply() as u64, Some(version), &text, Actor::Server)
+            let ply = game.ply() as u64;
+            let played = picker
+                .pick(&game, level, budget, impasse)
+                .is_some_and(|text| {
+                    if text == DECLARE {
+                        games.declare_at(&id, ply, Some(version), Actor::Server)
+                    } else {
+                        games.play_at(&id, ply, Some(version), &text, Actor::Server)
+                    }
                     .is_ok()
-            });
+                });
             lock(&games.thinking).remove(&game_id);
             // If the game moved on meanwhile and the computer is to move in
             // the new position, it thinks again (never twice on one version).

@@ -1,10 +1,11 @@
 //! The computer opponent of the board: Koma's engine, at the level the
-//! player chose.
+//! player chose. At every level it declares impasse as soon as the
+//! declaration wins, as `koma usi` answers `bestmove win`.
 
 use super::live::AnyGame;
-use super::service::MovePicker;
+use super::service::{MovePicker, DECLARE};
 use koma_engine::{Engine, Evaluate, Limits, SearchControl, MAX_SKILL};
-use koma_rules::Game;
+use koma_rules::{Declaration, Game, ImpasseRule};
 use std::time::Duration;
 
 /// Hash table per search: the server may run several games at once.
@@ -25,8 +26,17 @@ impl Default for EnginePicker {
     }
 }
 
-fn pick_in<P: Evaluate>(game: &Game<P>, level: u8, think: Duration) -> Option<String> {
+fn pick_in<P: Evaluate>(
+    game: &Game<P>,
+    level: u8,
+    think: Duration,
+    impasse: Option<ImpasseRule>,
+) -> Option<String> {
+    if impasse.is_some_and(|rule| game.impasse_declaration(rule) == Declaration::Win) {
+        return Some(DECLARE.to_owned());
+    }
     let mut engine = Engine::<P>::new(HASH_MEGABYTES);
+    engine.options.impasse = impasse;
     engine.options.skill = level.min(MAX_SKILL);
     engine.options.move_overhead = Duration::ZERO;
     let result = engine.search(
@@ -39,13 +49,19 @@ fn pick_in<P: Evaluate>(game: &Game<P>, level: u8, think: Duration) -> Option<St
 }
 
 impl MovePicker for EnginePicker {
-    fn pick(&self, game: &AnyGame, level: u8, budget: Option<Duration>) -> Option<String> {
+    fn pick(
+        &self,
+        game: &AnyGame,
+        level: u8,
+        budget: Option<Duration>,
+        impasse: Option<ImpasseRule>,
+    ) -> Option<String> {
         let think = budget.map_or(self.think, |budget| budget.min(self.think));
         match game {
-            AnyGame::Spear(game) => pick_in(game, level, think),
-            AnyGame::Minishogi(game) => pick_in(game, level, think),
-            AnyGame::Shogi(game) => pick_in(game, level, think),
-            AnyGame::Pawns(game) => pick_in(game, level, think),
+            AnyGame::Spear(game) => pick_in(game, level, think, impasse),
+            AnyGame::Minishogi(game) => pick_in(game, level, think, impasse),
+            AnyGame::Shogi(game) => pick_in(game, level, think, impasse),
+            AnyGame::Pawns(game) => pick_in(game, level, think, impasse),
         }
     }
 }

@@ -4,9 +4,9 @@
 use super::names;
 use koma_records::{AnyRecord, Headers, Record};
 use koma_rules::{
-    Color, Game, GameError, IllegalMove, IllegalReason, MinishogiPosition, Move, Outcome,
-    PawnsPosition, Position, ShogiPosition, ShogiVariant, SpearPosition, StandardShogiPosition,
-    Variant,
+    Color, Declaration, Game, GameError, IllegalMove, IllegalReason, ImpasseRule,
+    MinishogiPosition, Move, Outcome, PawnsPosition, Position, ShogiPosition, ShogiVariant,
+    SpearPosition, StandardShogiPosition, Variant,
 };
 
 /// The most moves a game may hold. Every request replays the game, and a
@@ -372,6 +372,18 @@ impl AnyGame {
     /// `color` resigns.
     pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
         each_game!(self, g => g.resign(color))
+    }
+
+    /// What an impasse declaration by the side to move would give now
+    /// under `rule` (never valid outside shogi).
+    pub fn impasse_declaration(&self, rule: ImpasseRule) -> Declaration {
+        each_game!(self, g => g.impasse_declaration(rule))
+    }
+
+    /// The side to move declares impasse under `rule`: the game ends if
+    /// the declaration is valid, and is unchanged if not.
+    pub fn declare_impasse(&mut self, rule: ImpasseRule) -> Result<Outcome, GameError> {
+        each_game!(self, g => g.declare_impasse(rule))
     }
 
     /// Ends the game for a reason the positions do not show (a flag).

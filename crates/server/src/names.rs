@@ -179,6 +179,32 @@ pub mod variant_serde {
     }
 }
 
+/// Serde for an optional impasse rule, written as its points: `"27"`.
+pub mod impasse_serde {
+    use koma_rules::ImpasseRule;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `"27"` or `"24"`, or null.
+    pub fn serialize<S: Serializer>(
+        rule: &Option<ImpasseRule>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match rule {
+            Some(rule) => serializer.collect_str(rule),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Reads `"27"` or `"24"`, or null.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<ImpasseRule>, D::Error> {
+        Option::<String>::deserialize(deserializer)?
+            .map(|text| text.parse().map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

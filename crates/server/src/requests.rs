@@ -1,5 +1,6 @@
 //! The changes a player asks for, the same over HTTP (`POST
-//! /api/games/{id}/moves`, `/undo`, `/resign`) and as WebSocket messages,
+//! /api/games/{id}/moves`, `/undo`, `/resign`, `/declare`) and as WebSocket
+//! messages,
 //! read and carried out once.
 
 use super::refusal::Refusal;
@@ -46,7 +47,15 @@ pub struct ResignRequest {
     token: Option<String>,
 }
 
-/// Any of the three, as a WebSocket message says which: `{"type": "move", …}`.
+/// Declare impasse (shogi): the side to move, by its seat.
+#[derive(Debug, Deserialize)]
+pub struct DeclareRequest {
+    ply: serde_json::Value,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// Any of these, as a WebSocket message says which: `{"type": "move", …}`.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ChangeRequest {
@@ -56,6 +65,8 @@ pub enum ChangeRequest {
     Undo(UndoRequest),
     /// See [`ResignRequest`].
     Resign(ResignRequest),
+    /// See [`DeclareRequest`].
+    Declare(DeclareRequest),
 }
 
 impl From<MoveRequest> for ChangeRequest {
@@ -76,6 +87,12 @@ impl From<ResignRequest> for ChangeRequest {
     }
 }
 
+impl From<DeclareRequest> for ChangeRequest {
+    fn from(request: DeclareRequest) -> ChangeRequest {
+        ChangeRequest::Declare(request)
+    }
+}
+
 impl ChangeRequest {
     /// Carries out the change on game `id`; the state afterwards.
     pub fn apply(self, games: &Arc<Games>, id: &str) -> Result<GameState, Refusal> {
@@ -87,6 +104,7 @@ impl ChangeRequest {
             ChangeRequest::Resign(r) => {
                 games.resign(id, ply_of(&r.ply)?, r.color.as_deref(), r.token.as_deref())
             }
+            ChangeRequest::Declare(r) => games.declare(id, ply_of(&r.ply)?, r.token.as_deref()),
         }
     }
 }

@@ -14,7 +14,7 @@ use super::state::{GameState, HeadersView};
 use super::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_records::{read_any, write_any, Format, LoadError};
-use koma_rules::{Color, Handicap, Position, UnknownHandicap, Variant};
+use koma_rules::{Color, Handicap, ImpasseRule, Position, UnknownHandicap, Variant};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -25,10 +25,20 @@ use tokio::sync::{broadcast, Notify};
 /// without one refuses computer opponents).
 pub trait MovePicker: Send + Sync + 'static {
     /// The move to play in `game` at strength `level` (1–20), as USI/UCI
-    /// text, thinking at most `budget` if given (its clock); `None` if
-    /// there is none.
-    fn pick(&self, game: &AnyGame, level: u8, budget: Option<Duration>) -> Option<String>;
+    /// text, thinking at most `budget` if given (its clock), or [`DECLARE`]
+    /// to declare impasse under `impasse`, the game's rule; `None` if there
+    /// is no move.
+    fn pick(
+        &self,
+        game: &AnyGame,
+        level: u8,
+        budget: Option<Duration>,
+        impasse: Option<ImpasseRule>,
+    ) -> Option<String>;
 }
+
+/// What a [`MovePicker`] answers to declare impasse, as USI's `bestmove win`.
+pub const DECLARE: &str = "win";
 
 /// A file to download.
 pub struct Download {
@@ -64,6 +74,10 @@ pub struct NewGame {
     /// The clocks, if the game is timed.
     #[serde(default)]
     pub clock: Option<ClockRequest>,
+    /// Shogi's impasse rule: 27 (the default) or 24, as a number or text
+    /// (any JSON, checked here).
+    #[serde(default)]
+    pub impasse: Option<serde_json::Value>,
 }
 
 /// A time control in seconds, checked before it is kept (any JSON, so that
@@ -164,6 +178,20 @@ pub(super) fn sentence(text: &str) -> String {
     out
 }
 
+/// The impasse rule a new game asks for: 27 or 24, as a number or text.
+fn impasse_rule(value: &serde_json::Value) -> Result<ImpasseRule, Refusal> {
+    let text = match value {
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) => s.chars().take(20).collect(),
+        _ => String::new(),
+    };
+    text.parse().map_err(|_| {
+        Refusal::unprocessable(
+            "The impasse rule must be 27 (points, the CSA rule) or 24 (the JSA amateur rule).",
+        )
+    })
+}
+
 /// A library message ending a sentence of ours: full stop added.
 fn finish(text: &str) -> String {
     let text = text.trim();
@@ -216,7 +244,7 @@ impl Games {
     }
 
     pub(super) fn state_of(stored: &StoredGame) -> Result<GameState, Refusal> {
-        Ok(GameState::new(stored, Self::replay(stored)?.view()))
+        Ok(GameState::new(stored, &Self::replay(stored)?))
     }
 
     /// The state of game `id`. A flag that has fallen is declared now; if
@@ -232,7 +260,7 @@ impl Games {
             }
         }
         self.after_look(&stored, &game);
-        Ok(GameState::new(&stored, game.view()))
+        Ok(GameState::new(&stored, &game))
     }
 
     /// `GET /api/games/{id}/mate`: the game and the move (`ply`, the
@@ -258,6 +286,7 @@ impl Games {
         opponent: Opponent,
         mode: Mode,
         clock: Option<Clock>,
+        impasse: Option<ImpasseRule>,
     ) -> Result<GameState, Refusal> {
         let id = GameId::random().map_err(Refusal::internal)?;
         let variant = game.variant();
@@ -276,6 +305,7 @@ impl Games {
             mode,
             takeback: None,
             clock,
+            impasse,
         };
         if let Some(clock) = &mut stored.clock {
             clock.restart(game.ply(), game.outcome().is_some(), clock::now_ms());
@@ -285,7 +315,7 @@ impl Games {
             _ => Refusal::internal("the game could not be kept"),
         })?;
         self.after_change(&stored, &game);
-        let mut state = GameState::new(&stored, game.view());
+        let mut state = GameState::new(&stored, &game);
         state.seats = Some(
             Color::ALL
                 .into_iter()
@@ -364,6 +394,16 @@ impl Games {
                 Some(handicap.position().to_text())
             }
         };
+        let impasse = match &request.impasse {
+            None => None,
+            Some(_) if variant != Variant::Shogi => {
+                return Err(Refusal::unprocessable(format!(
+                    "Only shogi has an impasse rule; this game is {}.",
+                    variant.name()
+                )))
+            }
+            Some(value) => Some(impasse_rule(value)?),
+        };
         let game = AnyGame::new(variant, position.as_deref()).map_err(Refusal::unprocessable)?;
         let mut headers = request.headers.unwrap_or_default();
         if let Some(control) = &control {
@@ -371,7 +411,14 @@ impl Games {
                 .time_control
                 .get_or_insert_with(|| control.describe());
         }
-        self.insert(game, headers, opponent, mode, control.map(Clock::new))
+        self.insert(
+            game,
+            headers,
+            opponent,
+            mode,
+            control.map(Clock::new),
+            impasse,
+        )
     }
 
     fn opponent(&self, variant: Variant, asked: OpponentRequest) -> Result<Opponent, Refusal> {
@@ -454,7 +501,14 @@ impl Games {
             })
         })?;
         let (game, headers) = AnyGame::from_record(record).map_err(Refusal::unprocessable)?;
-        self.insert(game, headers.into(), Opponent::Human, Mode::Local, None)
+        self.insert(
+            game,
+            headers.into(),
+            Opponent::Human,
+            Mode::Local,
+            None,
+            None,
+        )
     }
 
     /// `GET /api/games/{id}/record?format=…`.
@@ -590,7 +644,7 @@ impl Games {
         });
         match (result, after) {
             (Ok(stored), Some(game)) => {
-                let state = GameState::new(&stored, game.view());
+                let state = GameState::new(&stored, &game);
                 self.broadcast(id, &state);
                 self.after_change(&stored, &game);
                 if flag_fell {

@@ -17,10 +17,12 @@
 //!
 //! A game is kept as a row of plain data (see [`SCHEMA`]): its id, game,
 //! start position, moves as USI/UCI text, a declared ending, headers and
-//! opponent as JSON, its version, seats, takeback request and clocks, and
+//! opponent as JSON, its version, seats, takeback request, clocks and
+//! impasse rule, and
 //! when it was created and last changed. The `koma_schema` table holds the
 //! schema's version for migrations (a file of schema 1, from before seats
-//! and clocks, is brought to 2 when opened), and the file's
+//! and clocks, or of schema 2, from before impasse rules, is brought to 3
+//! when opened), and the file's
 //! `application_id` says that it is Koma's, so that a foreign database is
 //! refused rather than written into.
 
@@ -36,7 +38,7 @@ use std::time::Duration;
 const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-const SCHEMA_VERSION: i64 = 2;
+const SCHEMA_VERSION: i64 = 3;
 
 /// How long a change waits for another process holding the file's write
 /// lock before it fails.
@@ -45,7 +47,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The tables of a new file.
 const SCHEMA: &str = "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 2.
+    -- The version of this schema: 3.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -80,7 +82,10 @@ CREATE TABLE games (
     takeback TEXT,
     -- The clocks as JSON (control, main time left, running since); NULL
     -- for an untimed game.
-    clock TEXT
+    clock TEXT,
+    -- Schema 3. A shogi game's impasse rule, '27' or '24'; NULL in the
+    -- other games, and in shogi games of schema 2 (judged by 27 points).
+    impasse TEXT
 ) STRICT;
 ";
 
@@ -92,6 +97,13 @@ ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'local';
 ALTER TABLE games ADD COLUMN takeback TEXT;
 ALTER TABLE games ADD COLUMN clock TEXT;
 UPDATE koma_schema SET version = 2;
+";
+
+/// Brings a file of schema 2 to schema 3: its shogi games keep the
+/// 27-point impasse rule they were played under.
+const MIGRATE_2_TO_3: &str = "
+ALTER TABLE games ADD COLUMN impasse TEXT;
+UPDATE koma_schema SET version = 3;
 ";
 
 /// Games in a SQLite file.
@@ -126,6 +138,7 @@ fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreErr
                     mode: row.get(10)?,
                     takeback: row.get(11)?,
                     clock: row.get(12)?,
+                    impasse: row.get(13)?,
                 })
             },
         )
@@ -210,7 +223,11 @@ impl SqliteStore {
                 .map_err(|_| Prepare::Refused("is damaged: it has no schema version".to_owned()))?;
             match version {
                 Some(SCHEMA_VERSION) => {}
-                Some(1) => transaction.execute_batch(MIGRATE_1_TO_2)?,
+                Some(1) => {
+                    transaction.execute_batch(MIGRATE_1_TO_2)?;
+                    transaction.execute_batch(MIGRATE_2_TO_3)?;
+                }
+                Some(2) => transaction.execute_batch(MIGRATE_2_TO_3)?,
                 Some(newer) if newer > SCHEMA_VERSION => {
                     return Err(Prepare::Refused(format!(
                         "was written by a newer Koma (schema version {newer}; this one knows \
@@ -249,12 +266,13 @@ impl SqliteStore {
         let sql = if new {
             "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
              declared_reason, headers, opponent, version, created_at, updated_at, seats, mode, \
-             takeback, clock) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)"
+             takeback, clock, impasse) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)"
         } else {
             "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
              declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, \
-             updated_at = ?10, seats = ?11, mode = ?12, takeback = ?13, clock = ?14 \
+             updated_at = ?10, seats = ?11, mode = ?12, takeback = ?13, clock = ?14, \
+             impasse = ?15 \
              WHERE id = ?1"
         };
         connection.execute(
@@ -273,7 +291,8 @@ impl SqliteStore {
                 row.seats,
                 row.mode,
                 row.takeback,
-                row.clock
+                row.clock,
+                row.impasse
             ],
         )
     }
@@ -408,6 +427,7 @@ mod tests {
                 main_ms: [299_000, 12],
                 running_since: Some(1_790_000_000_000),
             }),
+            impasse: Some(koma_rules::ImpasseRule::TwentyFour),
         }
     }
 
@@ -425,6 +445,7 @@ mod tests {
         draw.mode = Mode::Local;
         draw.takeback = None;
         draw.clock = None;
+        draw.impasse = None;
         {
             let store = SqliteStore::open(&temp.file()).unwrap();
             store.insert(game(1)).unwrap();
@@ -514,23 +535,26 @@ mod tests {
         assert!(error.contains("is a folder"), "{error}");
     }
 
+    /// The tables of a file of schema 1.
+    const SCHEMA_1: &str = "CREATE TABLE koma_schema (version INTEGER NOT NULL) STRICT;
+         INSERT INTO koma_schema (version) VALUES (1);
+         CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, variant TEXT NOT NULL,
+           start TEXT NOT NULL, moves TEXT NOT NULL, declared_winner TEXT,
+           declared_reason TEXT, headers TEXT NOT NULL, opponent TEXT NOT NULL,
+           version INTEGER NOT NULL, created_at INTEGER NOT NULL,
+           updated_at INTEGER NOT NULL) STRICT;";
+
     #[test]
-    fn a_file_of_schema_1_is_brought_to_schema_2_and_its_games_kept() {
+    fn a_file_of_schema_1_is_brought_to_schema_3_and_its_games_kept() {
         let temp = Temp::new("migrate");
         let path = temp.file();
         {
             let old = Connection::open(&path).unwrap();
             old.pragma_update(None, "application_id", APPLICATION_ID)
                 .unwrap();
+            old.execute_batch(SCHEMA_1).unwrap();
             old.execute_batch(
-                "CREATE TABLE koma_schema (version INTEGER NOT NULL) STRICT;
-                 INSERT INTO koma_schema (version) VALUES (1);
-                 CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, variant TEXT NOT NULL,
-                   start TEXT NOT NULL, moves TEXT NOT NULL, declared_winner TEXT,
-                   declared_reason TEXT, headers TEXT NOT NULL, opponent TEXT NOT NULL,
-                   version INTEGER NOT NULL, created_at INTEGER NOT NULL,
-                   updated_at INTEGER NOT NULL) STRICT;
-                 INSERT INTO games VALUES ('00000000000000aa', 'spear',
+                "INSERT INTO games VALUES ('00000000000000aa', 'spear',
                    'lbsgk/4p/5/P4/KGSBL b - 1', '5d5c', NULL, NULL, '{}',
                    '{\"kind\":\"human\"}', 2, 0, 0);",
             )
@@ -540,13 +564,51 @@ mod tests {
         let old = store.get("00000000000000aa".parse().unwrap()).unwrap();
         assert_eq!(old.moves, ["5d5c"]);
         assert_eq!((old.seats, old.mode, old.clock), (None, Mode::Local, None));
+        assert_eq!(old.impasse, None);
         store.insert(game(1)).unwrap();
         assert_eq!(store.get(game(1).id).unwrap(), game(1));
         let version: i64 = store
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
+    }
+
+    #[test]
+    fn a_file_of_schema_2_is_brought_to_schema_3_with_the_27_point_rule() {
+        let temp = Temp::new("migrate-2");
+        let path = temp.file();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.pragma_update(None, "application_id", APPLICATION_ID)
+                .unwrap();
+            old.execute_batch(SCHEMA_1).unwrap();
+            old.execute_batch(MIGRATE_1_TO_2).unwrap();
+            old.execute_batch(
+                "INSERT INTO games VALUES ('00000000000000bb', 'shogi',
+                   'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', '7g7f',
+                   NULL, NULL, '{}', '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL,
+                   NULL);",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let old = store.get("00000000000000bb".parse().unwrap()).unwrap();
+        assert_eq!(
+            (old.moves.as_slice(), old.impasse),
+            (&["7g7f".to_owned()][..], None)
+        );
+        assert_eq!(
+            old.impasse_rule(),
+            Some(koma_rules::ImpasseRule::TwentySeven)
+        );
+        store.insert(game(2)).unwrap();
+        assert_eq!(store.get(game(2).id).unwrap(), game(2));
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 3);
     }
 
     #[test]

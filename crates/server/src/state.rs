@@ -33,6 +33,20 @@ impl From<Handicap> for HandicapJson {
     }
 }
 
+/// A shogi game's impasse rule, and what a declaration by the side to
+/// move would give now.
+#[derive(Clone, Debug, Serialize)]
+pub struct ImpasseJson {
+    /// The rule's points: 27 (CSA) or 24 (JSA amateur rule).
+    pub rule: u32,
+    /// `"win"` or `"draw"` when the side to move may declare now (the
+    /// Declare button), `None` when it may not.
+    pub declaration: Option<&'static str>,
+    /// Why it may not, as a sentence; `None` when it may, and once the
+    /// game is over.
+    pub shortfall: Option<String>,
+}
+
 /// A game as the page sees it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -50,6 +64,9 @@ pub struct GameState {
     /// The shogi handicap the game starts from, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub handicap: Option<HandicapJson>,
+    /// The impasse rule and the declaration now: shogi only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impasse: Option<ImpasseJson>,
     /// Current position (SFEN or FEN).
     pub position: String,
     /// Side to move.

@@ -10,7 +10,7 @@ use super::names::{self, Opponent};
 use super::refusal::Refusal;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
-use koma_rules::{EndReason, Outcome, Variant};
+use koma_rules::{EndReason, ImpasseRule, Outcome, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -129,6 +129,20 @@ pub struct StoredGame {
     /// The clocks of a timed game.
     #[serde(default)]
     pub clock: Option<Clock>,
+    /// The impasse rule chosen for a shogi game; `None` for the other
+    /// games and for shogi games kept before the choice existed (schema
+    /// 2), which are judged by the 27-point rule.
+    #[serde(default, with = "names::impasse_serde")]
+    pub impasse: Option<ImpasseRule>,
+}
+
+impl StoredGame {
+    /// The rule that judges an impasse declaration in this game: shogi's
+    /// chosen one (27 points unless another was chosen), `None` in the
+    /// games without impasse.
+    pub fn impasse_rule(&self) -> Option<ImpasseRule> {
+        (self.variant == Variant::Shogi).then(|| self.impasse.unwrap_or_default())
+    }
 }
 
 /// Why a store could not do what was asked.
@@ -272,6 +286,7 @@ mod tests {
             mode: Mode::Local,
             takeback: None,
             clock: None,
+            impasse: None,
         }
     }
 
@@ -316,5 +331,14 @@ mod tests {
         assert!(text.contains("\"variant\":\"spear\""), "{text}");
         let back: StoredGame = serde_json::from_str(&text).unwrap();
         assert_eq!(back, game(255));
+        let mut shogi = game(1);
+        shogi.variant = Variant::Shogi;
+        assert_eq!(shogi.impasse_rule(), Some(ImpasseRule::TwentySeven));
+        shogi.impasse = Some(ImpasseRule::TwentyFour);
+        let text = serde_json::to_string(&shogi).unwrap();
+        assert!(text.contains("\"impasse\":\"24\""), "{text}");
+        let back: StoredGame = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.impasse_rule(), Some(ImpasseRule::TwentyFour));
+        assert_eq!(game(1).impasse_rule(), None, "Spear has no impasse");
     }
 }

@@ -7,7 +7,7 @@ use super::names::Opponent;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use super::store::{Declared, GameId, StoreError, StoredGame};
-use koma_rules::Variant;
+use koma_rules::{ImpasseRule, Variant};
 
 /// The columns of a game, as written: each field is the column of the
 /// same name.
@@ -25,11 +25,12 @@ pub struct Row {
     pub mode: String,
     pub takeback: Option<String>,
     pub clock: Option<String>,
+    pub impasse: Option<String>,
 }
 
 /// The columns read and written, in [`Row`]'s order.
 pub const COLUMNS: &str = "id, variant, start, moves, declared_winner, declared_reason, headers, \
-     opponent, version, seats, mode, takeback, clock";
+     opponent, version, seats, mode, takeback, clock, impasse";
 
 impl Row {
     /// The columns of `game`, or why it cannot be stored.
@@ -69,6 +70,7 @@ impl Row {
                 Some(clock) => Some(json("clock", serde_json::to_string(clock))?),
                 None => None,
             },
+            impasse: game.impasse.map(|rule| rule.to_string()),
         })
     }
 
@@ -97,6 +99,13 @@ impl Row {
             ),
             None => None,
         };
+        let impasse: Option<ImpasseRule> = match &self.impasse {
+            Some(text) => Some(
+                text.parse()
+                    .map_err(|e| format!("its impasse rule cannot be read: {e}"))?,
+            ),
+            None => None,
+        };
         Ok(StoredGame {
             id,
             variant,
@@ -113,6 +122,7 @@ impl Row {
             mode,
             takeback: self.takeback,
             clock,
+            impasse,
         })
     }
 

@@ -3,11 +3,12 @@
 //! so that the answers' types do not depend on the store.
 
 use super::clock;
-use super::live::{GameView, MoveView};
+use super::live::{AnyGame, MoveView};
 use super::names;
-use super::state::{GameState, HandicapJson, MoveJson, OutcomeJson};
+use super::service::sentence;
+use super::state::{GameState, HandicapJson, ImpasseJson, MoveJson, OutcomeJson};
 use super::store::StoredGame;
-use koma_rules::{Color, Handicap, Position, StandardShogiPosition, Variant};
+use koma_rules::{Color, Declaration, Handicap, Position, StandardShogiPosition, Variant};
 
 impl MoveJson {
     /// A move of a game of `variant`, as the API writes it.
@@ -23,9 +24,23 @@ impl MoveJson {
 }
 
 impl GameState {
-    /// The state of `stored`, whose replay shows `view`.
-    pub fn new(stored: &StoredGame, view: GameView) -> GameState {
+    /// The state of `stored`, replayed as `game`.
+    pub fn new(stored: &StoredGame, game: &AnyGame) -> GameState {
         let variant = stored.variant;
+        let impasse = stored.impasse_rule().map(|rule| {
+            let (declaration, shortfall) = match game.impasse_declaration(rule) {
+                _ if game.outcome().is_some() => (None, None),
+                Declaration::Win => (Some("win"), None),
+                Declaration::Draw => (Some("draw"), None),
+                Declaration::Invalid(why) => (None, Some(sentence(&why.to_string()))),
+            };
+            ImpasseJson {
+                rule: rule.points(),
+                declaration,
+                shortfall,
+            }
+        });
+        let view = game.view();
         let color = |c: Color| names::color_name(variant, c);
         let hands = view.hands.map(|hands| {
             Color::ALL
@@ -61,6 +76,7 @@ impl GameState {
                 .flatten()
                 .and_then(|start| Handicap::of_position(&start))
                 .map(HandicapJson::from),
+            impasse,
             position: view.position,
             turn: color(view.turn),
             check: view.check,

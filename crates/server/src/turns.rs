@@ -1,6 +1,6 @@
 //! What players do to a game: move, take back (at once, or by asking the
-//! other player in a shared game) and resign, each for the seat whose
-//! token came with the request.
+//! other player in a shared game), declare impasse and resign, each for
+//! the seat whose token came with the request.
 
 use super::live::{AnyGame, Undone, MAX_MOVES};
 use super::names;
@@ -118,8 +118,19 @@ impl Games {
                     "A loss on time cannot be taken back: the time is spent.",
                 ));
             }
+            let declared = game.declared().map(|outcome| outcome.reason);
             match game.undo() {
                 Some(Undone::Move) if computer == Some(game.turn()) && game.ply() > 0 => {
+                    game.undo();
+                    Ok(())
+                }
+                // The computer's impasse declaration: it would only declare
+                // again, so the person's move before it goes too.
+                Some(Undone::Ending)
+                    if declared == Some(EndReason::Impasse)
+                        && computer == Some(game.turn())
+                        && game.ply() > 0 =>
+                {
                     game.undo();
                     Ok(())
                 }
@@ -192,6 +203,66 @@ impl Games {
         }
         *game = trial;
         Some(())
+    }
+
+    /// `POST /api/games/{id}/declare`: the side to move declares impasse
+    /// (入玉宣言) under the game's rule. A valid declaration ends the game
+    /// (a win, or a draw under the 24-point rule); an invalid one is
+    /// refused with its reason and changes nothing, as lishogi does for
+    /// people (only an engine's `bestmove win` loses when invalid).
+    pub fn declare(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        token: Option<&str>,
+    ) -> Result<GameState, Refusal> {
+        self.declare_at(id, ply, None, Actor::Player(token))
+    }
+
+    /// Declares for `actor` if the game is at `ply` (and at `version`, if
+    /// given): the computer declares through here too.
+    pub(super) fn declare_at(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        version: Option<u64>,
+        actor: Actor<'_>,
+    ) -> Result<GameState, Refusal> {
+        self.change_version(id, ply, version, actor, &mut |seated| {
+            let variant = seated.stored.variant;
+            let Some(rule) = seated.stored.impasse_rule() else {
+                return Err(Refusal::unprocessable(format!(
+                    "{} has no impasse declaration.",
+                    names::variant_title(variant)
+                )));
+            };
+            let game = &mut *seated.game;
+            if let Some(outcome) = game.outcome() {
+                return Err(Refusal::unprocessable(format!(
+                    "The game is over. {}",
+                    names::outcome_message(variant, outcome, game.turn())
+                )));
+            }
+            if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
+                return Err(Refusal::forbidden(
+                    "not-your-turn",
+                    format!(
+                        "Only the side to move may declare: it is {}'s turn, and this seat plays {}.",
+                        names::color_title(variant, game.turn()),
+                        names::color_title(variant, seat)
+                    ),
+                ));
+            }
+            game.declare_impasse(rule).map(|_| ()).map_err(|error| {
+                Refusal::unprocessable(match error {
+                    GameError::InvalidDeclaration(why) => format!(
+                        "{} cannot declare under the {rule}-point rule: {why}.",
+                        names::color_title(variant, game.turn())
+                    ),
+                    other => sentence(&other.to_string()),
+                })
+            })
+        })
     }
 
     /// `POST /api/games/{id}/resign`: the seat's side resigns (in a game

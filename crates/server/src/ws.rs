@@ -149,7 +149,7 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             return Some(error(
                 app,
                 id,
-                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\" or \"resign\"."),
+                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\", \"declare\" or \"resign\"."),
             ))
         }
     };

@@ -61,11 +61,13 @@ pub fn token(id: &str, side: &str) -> Option<String> {
 
 /// `body` with the token a player would send, unless it has one: for a
 /// move, the token of the side to move at its `ply`; for a resignation, of
-/// its `color` (else the side to move); for an undo, of the side to move.
+/// its `color` (else the side to move); for an undo or a declaration, of
+/// the side to move.
 /// Tests of the seats themselves send their tokens explicitly.
 fn with_token(path: &str, body: &Value) -> Value {
     let mut parts = path.trim_start_matches("/api/games/").split('/');
-    let (Some(id), Some("moves" | "undo" | "resign")) = (parts.next(), parts.next()) else {
+    let (Some(id), Some("moves" | "undo" | "resign" | "declare")) = (parts.next(), parts.next())
+    else {
         return body.clone();
     };
     if body.get("token").is_some() || !body.is_object() {
