@@ -6,7 +6,7 @@
 //! Sente, and square `CR` is USI file `C`, rank `a + R − 1`.
 
 use clap::Args;
-use koma_rules::{Color, Move, Position, Role, SpearPosition, Square};
+use koma_rules::{seed_letter, Color, Move, Position, Role, SpearPosition, Square};
 use std::io::{self, BufRead, Write};
 
 /// `koma spear` reads moves such as `p 54 53` from standard input and prints
@@ -32,20 +32,12 @@ struct SpearGame {
     hands: [Vec<Role>; 2],
 }
 
-/// A parsed move line, before it is checked against the position.
-struct MoveLine {
-    color: Color,
-    role: Role,
-    from: Option<Square>,
-    to: Square,
-}
-
 /// Whether a protocol line ends the program or carries a move.
 enum Line {
     Blank,
     Quit,
-    Move(MoveLine),
-    Malformed,
+    /// A move line, read against the position when played.
+    Move(String),
 }
 
 /// Runs the protocol on standard input and output.
@@ -78,9 +70,9 @@ pub fn play(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         match parse_line(&text) {
             Line::Blank => continue,
             Line::Quit => return Ok(()),
-            Line::Malformed => {}
             Line::Move(line) => {
-                if let Some(m) = game.resolve(&line) {
+                // Any line that is not a legal move leaves the state as it is.
+                if let Ok(m) = game.position.parse_seed_move(&line) {
                     game.play(m);
                 }
             }
@@ -101,103 +93,14 @@ pub fn play(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
 }
 
 fn parse_line(text: &str) -> Line {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Line::Blank;
-    }
-    if trimmed == "0" {
-        return Line::Quit;
-    }
-    let fields: Vec<&str> = trimmed
-        .split([' ', '\t'])
-        .filter(|field| !field.is_empty())
-        .collect();
-    let [letter, from, to] = fields[..] else {
-        return Line::Malformed;
-    };
-    let mut letters = letter.chars();
-    let (Some(letter), None) = (letters.next(), letters.next()) else {
-        return Line::Malformed;
-    };
-    let Some(role) = role_of_letter(letter) else {
-        return Line::Malformed;
-    };
-    let color = if letter.is_ascii_uppercase() {
-        Color::Gote
-    } else {
-        Color::Sente
-    };
-    let from = match from {
-        "00" => None,
-        square => match parse_square(square) {
-            Some(square) => Some(square),
-            None => return Line::Malformed,
-        },
-    };
-    match parse_square(to) {
-        Some(to) => Line::Move(MoveLine {
-            color,
-            role,
-            from,
-            to,
-        }),
-        None => Line::Malformed,
-    }
-}
-
-fn role_of_letter(letter: char) -> Option<Role> {
-    match letter.to_ascii_uppercase() {
-        'K' => Some(Role::King),
-        'G' => Some(Role::Gold),
-        'S' => Some(Role::Silver),
-        'B' => Some(Role::Bishop),
-        'L' => Some(Role::Lance),
-        'P' => Some(Role::Pawn),
-        _ => None,
-    }
-}
-
-/// Square `CR` (column, row, each 1..5).
-fn parse_square(text: &str) -> Option<Square> {
-    match text.as_bytes() {
-        [column @ b'1'..=b'5', row @ b'1'..=b'5'] => Square::from_coords(column - b'1', row - b'1'),
-        _ => None,
+    match text.trim() {
+        "" => Line::Blank,
+        "0" => Line::Quit,
+        line => Line::Move(line.to_owned()),
     }
 }
 
 impl SpearGame {
-    /// The legal move a line stands for, if any.
-    fn resolve(&self, line: &MoveLine) -> Option<Move> {
-        if line.color != self.position.turn() {
-            return None;
-        }
-        match line.from {
-            None => {
-                let m = Move::Drop {
-                    role: line.role,
-                    to: line.to,
-                };
-                self.position.is_legal(m).then_some(m)
-            }
-            Some(from) => {
-                let piece = self.position.piece_at(from)?;
-                if piece.color != line.color || piece.role.unpromoted() != line.role {
-                    return None;
-                }
-                // Promotion is compulsory and automatic: exactly one of the
-                // two forms can be legal.
-                [false, true]
-                    .into_iter()
-                    .map(|promote| Move::Board {
-                        from,
-                        to: line.to,
-                        promote,
-                    })
-                    .find(|&m| self.position.is_legal(m))
-            }
-        }
-    }
-
     fn play(&mut self, m: Move) {
         let mover = self.position.turn();
         match m {
@@ -226,14 +129,14 @@ fn write_state(game: &SpearGame, output: &mut impl Write) -> io::Result<()> {
             let square = Square::from_coords(column, row).expect("on the board");
             squares.push(match game.position.piece_at(square) {
                 None => '-',
-                Some(piece) => letter(piece.color, piece.role),
+                Some(piece) => seed_letter(piece.color, piece.role),
             });
         }
     }
     let hand = |color: Color| -> String {
         game.hands[color.index()]
             .iter()
-            .map(|&role| letter(color, role))
+            .map(|&role| seed_letter(color, role))
             .collect()
     };
     writeln!(
@@ -242,13 +145,4 @@ fn write_state(game: &SpearGame, output: &mut impl Write) -> io::Result<()> {
         hand(Color::Sente),
         hand(Color::Gote)
     )
-}
-
-/// The seed's letter: upper case for White (Gote), base letter when promoted.
-fn letter(color: Color, role: Role) -> char {
-    let letter = role.letter();
-    match color {
-        Color::Gote => letter,
-        Color::Sente => letter.to_ascii_lowercase(),
-    }
 }

@@ -83,6 +83,29 @@ proptest! {
     }
 
     #[test]
+    fn seed_notation_never_panics_and_every_legal_move_reads_back(
+        text in "[kgsblpKGSBLPx0-9 \t]{0,12}",
+        plies in 0..30usize,
+        choices in prop::collection::vec(any::<u16>(), 30),
+    ) {
+        let mut position = SpearPosition::start();
+        for &choice in &choices[..plies] {
+            let moves = position.legal_moves();
+            if moves.is_empty() || position.outcome().is_some() {
+                break;
+            }
+            position.play_unchecked(moves[choice as usize % moves.len()]);
+        }
+        if let Ok(m) = position.parse_seed_move(&text) {
+            prop_assert!(position.is_legal(m));
+        }
+        for &m in position.legal_moves().iter() {
+            let written = position.seed_move_text(m);
+            prop_assert_eq!(position.parse_seed_move(&written), Ok(m), "{}", written);
+        }
+    }
+
+    #[test]
     fn arbitrary_moves_never_panic(text in "[a-zA-Z0-9*+@=\u{e9}]{0,6}") {
         check_move::<SpearPosition>(&text);
         check_move::<MinishogiPosition>(&text);
