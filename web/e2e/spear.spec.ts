@@ -28,13 +28,66 @@ test('spear: drag and click moves, undo, flip, reload', async ({ page }) => {
   await dragMove(page, '5d', '5c'); // Black's soldier forward
   await clickMove(page, '1b', '1c'); // White's soldier forward
   expect(await lastMoveUsi(page), 'last move').toBe('1b1c');
-  await flipTest(page, 'sente', 'gote');
+  // Drawn as the seed draws it: White (Gote) at the bottom; Flip turns it.
+  await flipTest(page, 'gote', 'sente');
   await undoTest(page);
   // A reload shows the same game.
   const id = await body(page, 'gameId');
   await page.reload();
   await waitBody(page, 'gameId', id);
   await waitBody(page, 'ply', 1);
+});
+
+/** The edge labels of the board, in reading order: ranks top to bottom, files left to right. */
+async function edgeLabels(page: import('@playwright/test').Page): Promise<{ ranks: string[]; files: string[] }> {
+  return page.evaluate(() => {
+    const read = (selector: string, key: 'top' | 'left'): string[] =>
+      [...document.querySelectorAll<HTMLElement>(selector)]
+        .map((el) => ({ at: el.getBoundingClientRect()[key], text: el.textContent ?? '' }))
+        .sort((a, b) => a.at - b.at)
+        .map((label) => label.text);
+    return { ranks: read('#board coords.ranks coord', 'top'), files: read('#board coords.files coord', 'left') };
+  });
+}
+
+test("spear: the seed's view — White at the bottom, the seed's labels, moves like K 11 12", async ({ page }) => {
+  await newGame(page, 'spear');
+  await waitBody(page, 'orientation', 'gote');
+  expect(await page.getAttribute('#board-area', 'data-bottom')).toBe('gote');
+  expect(await edgeLabels(page), 'columns 1–5 left to right, rows 1–5 bottom to top').toEqual({
+    ranks: ['5', '4', '3', '2', '1'],
+    files: ['1', '2', '3', '4', '5'],
+  });
+  // White's king on 11 stands bottom left.
+  const king = await squareCenter(page, '1a');
+  const box = (await page.locator('#board').boundingBox())!;
+  expect(king.x < box.x + box.width / 5 && king.y > box.y + (box.height * 4) / 5, 'the king at the bottom left').toBe(true);
+  await dragMove(page, '5d', '5c'); // p 54 53
+  await clickMove(page, '1b', '1c'); // P 12 13
+  await waitBody(page, 'ply', 2);
+  const listed = async (): Promise<string[]> => page.$$eval('#move-list button', (buttons) => buttons.map((b) => b.textContent ?? ''));
+  expect(await listed()).toEqual(['Start', '1. p 54 53', '2. P 12 13']);
+  await expect(page.locator('#notation-options')).toBeVisible();
+  await screenshot(page, 'spear-seed-view');
+  await page.selectOption('#notation', 'japanese');
+  expect(await listed()).toEqual(['Start', '1. ☗５三歩(54)', '2. ☖１三歩(12)']);
+  await page.selectOption('#notation', 'seed');
+  // Flip still turns the board, labels and all.
+  await page.click('#flip');
+  await waitBody(page, 'orientation', 'sente');
+  expect(await edgeLabels(page)).toEqual({ ranks: ['1', '2', '3', '4', '5'], files: ['5', '4', '3', '2', '1'] });
+});
+
+test('spear: against the computer the person plays from the bottom', async ({ page }) => {
+  await page.selectOption('#variant', 'spear');
+  await page.selectOption('#opponent', 'computer');
+  await page.selectOption('#time-control', '');
+  await page.fill('#level', '1');
+  await page.selectOption('#computer-color', 'second');
+  const before = await body(page, 'gameId');
+  await page.click('#new-game-button');
+  await page.waitForFunction((old) => !!document.body.dataset.gameId && document.body.dataset.gameId !== old, before);
+  await waitBody(page, 'orientation', 'sente');
 });
 
 test('spear: compulsory promotion, a drop, and a king capture with the winner', async ({ page }) => {

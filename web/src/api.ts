@@ -12,6 +12,8 @@ export interface PlayedMove {
   position: string;
   /** Whether the position after it is check. */
   check: boolean;
+  /** Spear only: the move as its seed writes it, `K 11 12`. */
+  seed?: string;
 }
 
 export interface Outcome {

@@ -12,7 +12,7 @@ import { impasseNote, renderDeclare } from './declare';
 import { renderInvite } from './invite';
 import { renderLegend, usePieces } from './legend';
 import { MatePanel } from './mate';
-import { renderMoveList } from './movelist';
+import { renderMoveList, type SpearNotation } from './movelist';
 import { NewGameForm } from './newgame';
 import { fillSaveFormats, openFile, openText, save } from './records';
 import { putGameIdInUrl, routeFromUrl, type Route } from './route';
@@ -29,6 +29,7 @@ const byId = <T extends HTMLElement>(id: string): T => {
 };
 
 const STORAGE_PIECES = 'koma.pieces';
+const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
 
 export class App {
   private state?: GameState;
@@ -60,11 +61,15 @@ export class App {
   private readonly mate = new MatePanel(byId('mate-panel'), () => this.render());
   private messageText = '';
   private messageKind: 'info' | 'error' = 'info';
+  private readonly notationSelect = byId<HTMLSelectElement>('notation');
+  private spearNotation: SpearNotation = 'seed';
 
   constructor() {
     const storedSet = localStorage.getItem(STORAGE_PIECES);
     this.pieceSet = storedSet === 'letters' ? 'letters' : 'kanji';
     this.pieceSetSelect.value = this.pieceSet;
+    this.spearNotation = localStorage.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
+    this.notationSelect.value = this.spearNotation;
     this.bindControls();
   }
 
@@ -211,11 +216,16 @@ export class App {
     if (sameGame && previous && !previous.outcome && next.outcome) this.showResult(next);
   }
 
-  /** The side at the bottom: the player's (the only seat held, or the computer's opponent), else the first mover. */
+  /**
+   * The side at the bottom: the player's (the only seat held, or the
+   * computer's opponent); else the first mover, except in Spear, which is
+   * drawn as its seed draws it, White (the second mover) at the bottom.
+   */
   private bottomSide(state: GameState, seating: Seating): Color {
     if (seating.sides.length === 1) return seating.sides[0];
     const [first, second] = colorsOf(state.variant);
-    return state.opponent.kind === 'computer' && state.opponent.color === first ? second : first;
+    if (state.opponent.kind === 'computer') return state.opponent.color === first ? second : first;
+    return state.variant === 'spear' ? second : first;
   }
 
   // ---- drawing ----
@@ -298,7 +308,8 @@ export class App {
     }
     this.renderHandLabels(state.variant);
     this.renderStatus(state, shown, reviewing);
-    renderMoveList(this.moveList, state, shown, (ply) => this.goTo(ply));
+    byId('notation-options').hidden = state.variant !== 'spear';
+    renderMoveList(this.moveList, state, shown, (ply) => this.goTo(ply), this.spearNotation);
     byId<HTMLButtonElement>('first').disabled = shown === 0;
     byId<HTMLButtonElement>('previous').disabled = shown === 0;
     byId<HTMLButtonElement>('next').disabled = !reviewing;
@@ -578,6 +589,11 @@ export class App {
     });
 
     // Piece images.
+    this.notationSelect.addEventListener('change', () => {
+      this.spearNotation = this.notationSelect.value === 'japanese' ? 'japanese' : 'seed';
+      localStorage.setItem(STORAGE_SPEAR_NOTATION, this.spearNotation);
+      this.render();
+    });
     this.pieceSetSelect.addEventListener('change', () => {
       this.pieceSet = this.pieceSetSelect.value === 'letters' ? 'letters' : 'kanji';
       localStorage.setItem(STORAGE_PIECES, this.pieceSet);

@@ -1,9 +1,20 @@
 // The list of moves in notation; a click shows the position after that move.
+// Spear's moves are written as its seed writes them (`K 11 12`) unless the
+// player chose Japanese notation.
 
 import type { GameState } from './api';
 import { inPlayersWords } from './variants';
 
-export function renderMoveList(list: HTMLOListElement, state: GameState, shownPly: number, onPick: (ply: number) => void): void {
+/** How Spear's moves are written: the seed's `L FF TT`, or Japanese like the other shogi games. */
+export type SpearNotation = 'seed' | 'japanese';
+
+export function renderMoveList(
+  list: HTMLOListElement,
+  state: GameState,
+  shownPly: number,
+  onPick: (ply: number) => void,
+  spearNotation: SpearNotation = 'seed',
+): void {
   list.textContent = '';
   const item = (ply: number, text: string, title: string): HTMLLIElement => {
     const li = document.createElement('li');
@@ -23,7 +34,8 @@ export function renderMoveList(list: HTMLOListElement, state: GameState, shownPl
   list.appendChild(item(0, 'Start', 'The start position'));
   state.moves.forEach((move, index) => {
     const number = state.variant === 'pawns' ? '' : `${index + 1}. `;
-    list.appendChild(item(index + 1, number + move.notation, move.usi));
+    const text = spearNotation === 'seed' && move.seed ? move.seed : move.notation;
+    list.appendChild(item(index + 1, number + text, move.usi));
   });
   if (state.outcome) {
     const li = document.createElement('li');

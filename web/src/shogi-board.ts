@@ -32,7 +32,9 @@ export class ShogiBoard implements Board {
       orientation: asSg(orientation),
       activeColor: undefined,
       scaleDownPieces: false,
-      coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
+      // Spear's edges carry its seed's labels: columns 1–5 and rows 1–5,
+      // which are the USI files and ranks (rank a = row 1).
+      coordinates: { enabled: true, files: 'numeric', ranks: variant.id === 'spear' ? 'numeric' : 'japanese' },
       highlight: { lastDests: true, check: true, checkRoles: ['king'] },
       animation: { enabled: true, duration: 180 },
       hands: { inlined: false, roles: variant.handRoles },

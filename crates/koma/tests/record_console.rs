@@ -203,3 +203,41 @@ fn declare_ends_a_shogi_game_by_impasse_under_either_rule() {
     let mini = koma(&["shogi", "--variant", "minishogi"], "declare\nquit\n");
     assert!(String::from_utf8_lossy(&mini.stdout).contains("this game has no impasse rule"));
 }
+
+#[test]
+fn a_spear_game_played_in_the_seeds_view_reads_back_identically() {
+    let seed_view = ["shogi", "--variant", "spear", "--seed-view", "--ascii"];
+    let lines = "p 54 53\nP 12 13\nb 25 34\nB 41 52\nb 34 12\n1a1b\nl 15 13\nB 00 33\n";
+    for extension in ["kif", "usi"] {
+        let path = scratch(&format!("seed-view.{extension}"));
+        let played = koma(&seed_view, format!("{lines}board\nsave {path}\nquit\n"));
+        let played = String::from_utf8_lossy(&played.stdout).into_owned();
+        assert!(played.contains("Saved 8 moves"), "{played}");
+        // The record holds shogi's convention: Black's soldier 54-53 is 5d5c.
+        assert_eq!(
+            usi_of(&path),
+            "position sfen lbsgk/4p/5/P4/KGSBL b - 1 moves 5d5c 1b1c 2e3d 4a5b 3d1b+ 1a1b 1e1c B*3c",
+            "{extension}"
+        );
+        let mut args = seed_view.to_vec();
+        args.extend(["--load", &path]);
+        let loaded = koma(&args, "end\nquit\n");
+        let loaded = String::from_utf8_lossy(&loaded.stdout).into_owned();
+        // The last board drawn while playing is the one the record ends on.
+        let last_board = |text: &str| -> String {
+            let start = text.rfind("Black in hand").expect("a board");
+            text[start..]
+                .lines()
+                .take(11)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(last_board(&loaded), last_board(&played), "{extension}");
+        assert!(
+            last_board(&played).contains("3 | l  -  B  -  p |"),
+            "{played}"
+        );
+    }
+    let refused = koma(&["shogi", "--seed-view"], "quit\n");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--seed-view draws Spear"));
+}

@@ -62,7 +62,7 @@ pub use outcome::{EndReason, Outcome};
 pub use pawns::{FenError, PawnsPosition, UciMoveError};
 pub use position::{IllegalMove, IllegalReason, MoveError, Position};
 pub use role::{Piece, Role};
-pub use seed_notation::{seed_letter, seed_square, SeedMoveError};
+pub use seed_notation::{seed_letter, seed_move, seed_square, SeedMoveError};
 pub use sfen::{parse_sfen, write_sfen, SfenError};
 pub use shogi_position::{Hand, ShogiPosition, ShogiVariant};
 pub use spec::{PromotionRule, Spec};

@@ -71,6 +71,25 @@ fn role_of_letter(letter: char) -> Option<Role> {
     }
 }
 
+/// Move `m` of a `mover`'s piece of `role` (the piece on the move's
+/// square, or the piece dropped), in the seed's notation: `K 11 12`.
+///
+/// ```
+/// use koma_rules::{seed_move, Color, Move, Role, Square};
+///
+/// let to = Square::from_coords(2, 2).unwrap();
+/// assert_eq!(seed_move(Color::Sente, Role::Bishop, Move::Drop { role: Role::Bishop, to }), "b 00 33");
+/// ```
+pub fn seed_move(mover: Color, role: Role, m: Move) -> String {
+    let letter = seed_letter(mover, role);
+    match m {
+        Move::Board { from, to, .. } => {
+            format!("{letter} {} {}", seed_square(from), seed_square(to))
+        }
+        Move::Drop { to, .. } => format!("{letter} 00 {}", seed_square(to)),
+    }
+}
+
 impl SpearPosition {
     /// Move `m`, legal here, in the seed's notation.
     ///
@@ -82,21 +101,11 @@ impl SpearPosition {
     /// assert_eq!(start.seed_move_text(m), "p 54 53");
     /// ```
     pub fn seed_move_text(&self, m: Move) -> String {
-        let mover = self.turn();
-        match m {
-            Move::Board { from, to, .. } => {
-                let role = self.piece_at(from).map_or(Role::King, |piece| piece.role);
-                format!(
-                    "{} {} {}",
-                    seed_letter(mover, role),
-                    seed_square(from),
-                    seed_square(to)
-                )
-            }
-            Move::Drop { role, to } => {
-                format!("{} 00 {}", seed_letter(mover, role), seed_square(to))
-            }
-        }
+        let role = match m {
+            Move::Board { from, .. } => self.piece_at(from).map_or(Role::King, |piece| piece.role),
+            Move::Drop { role, .. } => role,
+        };
+        seed_move(self.turn(), role, m)
     }
 
     /// Reads a move in the seed's notation (fields separated by spaces or
@@ -106,7 +115,7 @@ impl SpearPosition {
     /// use koma_rules::{Position, SeedMoveError, SpearPosition};
     ///
     /// let start = SpearPosition::start();
-    /// assert_eq!(start.parse_seed_move("p 54 53"), start.parse_move("5d5c"));
+    /// assert_eq!(start.parse_seed_move("p 54 53").ok(), start.parse_move("5d5c").ok());
     /// assert_eq!(start.parse_seed_move("P 12 13"), Err(SeedMoveError::NotYourTurn));
     /// assert_eq!(start.parse_seed_move("p 54 52"), Err(SeedMoveError::Illegal));
     /// assert_eq!(start.parse_seed_move("p 5453"), Err(SeedMoveError::Syntax));

@@ -62,6 +62,8 @@ pub struct MoveView {
     pub position: String,
     /// Whether it gives check.
     pub check: bool,
+    /// In Spear, the move as its seed writes it: `K 11 12`.
+    pub seed: Option<String>,
 }
 
 impl MoveView {
@@ -78,6 +80,7 @@ impl MoveView {
             color: before.turn(),
             position: after.to_text(),
             check: after.is_check(),
+            seed: P::seed_notation(before, m),
         }
     }
 }
@@ -107,6 +110,10 @@ pub(crate) trait Served: Position {
     fn notation(before: &Self, m: Move, previous: Option<Move>) -> String;
     /// Pieces in hand by side, if the game has hands.
     fn hands(&self) -> Option<[Vec<(char, u8)>; 2]>;
+    /// `m`, played in `before`, in the seed's notation (Spear only).
+    fn seed_notation(_before: &Self, _m: Move) -> Option<String> {
+        None
+    }
 }
 
 impl<V: ShogiVariant> Served for ShogiPosition<V>
@@ -123,6 +130,18 @@ where
             "{mark}{}",
             koma_records::kif::move_text(before, m, previous.map(Move::to))
         )
+    }
+
+    /// `K 11 12`, `b 00 33`: Spear's moves as its seed writes them.
+    fn seed_notation(before: &Self, m: Move) -> Option<String> {
+        if V::VARIANT != Variant::Spear {
+            return None;
+        }
+        let role = match m {
+            Move::Board { from, .. } => before.piece_at(from)?.role,
+            Move::Drop { role, .. } => role,
+        };
+        Some(koma_rules::seed_move(before.turn(), role, m))
     }
 
     fn hands(&self) -> Option<[Vec<(char, u8)>; 2]> {
@@ -458,8 +477,15 @@ mod tests {
         spear.play_text("2e3d").unwrap();
         spear.play_text("5a5b").unwrap();
         spear.play_text("1e1b").unwrap();
-        let notation: Vec<String> = spear.view().moves.into_iter().map(|m| m.notation).collect();
+        let moves = spear.view().moves;
+        let notation: Vec<&str> = moves.iter().map(|m| m.notation.as_str()).collect();
         assert_eq!(notation, ["☗３四象(25)", "☖５二槍(51)", "☗１二槍成(15)"]);
+        // As the seed writes them: its Black is Sente (lower case).
+        let seed: Vec<&str> = moves.iter().filter_map(|m| m.seed.as_deref()).collect();
+        assert_eq!(seed, ["b 25 34", "L 51 52", "l 15 12"]);
+        let mut shogi = AnyGame::new(Variant::Shogi, None).unwrap();
+        shogi.play_text("7g7f").unwrap();
+        assert_eq!(shogi.view().moves[0].seed, None);
     }
 
     #[test]

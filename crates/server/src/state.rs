@@ -114,6 +114,9 @@ pub struct MoveJson {
     pub position: String,
     /// Whether the position after it is check.
     pub check: bool,
+    /// Spear only: the move as its seed writes it, `K 11 12`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 /// The end of a game.

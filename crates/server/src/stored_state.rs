@@ -19,6 +19,7 @@ impl MoveJson {
             color: names::color_name(variant, view.color),
             position: view.position,
             check: view.check,
+            seed: view.seed,
         }
     }
 }

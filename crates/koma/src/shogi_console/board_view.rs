@@ -10,6 +10,9 @@ pub struct Style {
     pub ascii: bool,
     /// ANSI colours (promoted pieces red, the last move highlighted, check in bold red).
     pub color: bool,
+    /// Spear as its seed draws it (see `seed_view.rs`): sides named Black
+    /// and White, White at the bottom.
+    pub seed_view: bool,
 }
 
 const RED: &str = "\x1b[31m";
@@ -53,7 +56,9 @@ pub fn hand_line<V: ShogiVariant>(
         .iter()
         .filter_map(|&role| {
             let count = position.hand(color).count(role);
-            let label = if style.ascii {
+            let label = if style.ascii && style.seed_view {
+                koma_rules::seed_letter(color, role).to_string()
+            } else if style.ascii {
                 role.letter().to_string()
             } else {
                 kanji(V::VARIANT, role).to_string()
@@ -73,8 +78,16 @@ pub fn hand_line<V: ShogiVariant>(
     format!("{name} in hand: {held}")
 }
 
-/// "▲Sente" or "Sente (b)".
+/// "▲Sente" or "Sente (b)"; in the seed's view "▲Black" or "Black".
 pub fn side_name(color: Color, style: Style) -> &'static str {
+    if style.seed_view {
+        return match (color, style.ascii) {
+            (Color::Sente, false) => "▲Black",
+            (Color::Gote, false) => "△White",
+            (Color::Sente, true) => "Black",
+            (Color::Gote, true) => "White",
+        };
+    }
     match (color, style.ascii) {
         (Color::Sente, false) => "▲Sente",
         (Color::Gote, false) => "△Gote",
@@ -137,7 +150,12 @@ pub fn status<V: ShogiVariant>(
     let mut out = String::new();
     if let Some(m) = last_move {
         let mover = side_name(!position.turn(), style);
-        out.push_str(&format!("Last move: {ply}. {mover} {m:?}\n"));
+        let text = if style.seed_view {
+            super::seed_view::last_move_text(position, m)
+        } else {
+            format!("{m:?}")
+        };
+        out.push_str(&format!("Last move: {ply}. {mover} {text}\n"));
     }
     out.push_str(&format!("{} to move.\n", side_name(position.turn(), style)));
     if position.checkers().any() {

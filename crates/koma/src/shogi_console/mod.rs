@@ -6,6 +6,7 @@
 
 mod board_view;
 mod history;
+mod seed_view;
 
 use board_view::{draw, side_name, status, Style};
 use clap::{Args, ValueEnum};
@@ -75,6 +76,11 @@ pub struct ShogiArgs {
     /// if FILE holds a game already, continue it.
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
+    /// Spear as its seed draws it: White at the bottom, columns 1-5 left
+    /// to right, rows 1-5 bottom to top, and moves `L FF TT` (K 11 12; 00
+    /// to drop) beside USI.
+    #[arg(long)]
+    seed_view: bool,
 }
 
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
@@ -99,6 +105,7 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
     let style = Style {
         ascii: args.ascii,
         color,
+        seed_view: args.seed_view,
     };
     let recording = match &args.record {
         Some(path) => Some((path.clone(), record_file::output_format(path, None)?)),
@@ -130,6 +137,11 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         (Some((record, _)), _) => record.variant(),
         (None, asked) => asked.unwrap_or(Variant::Shogi),
     };
+    if args.seed_view && variant != Variant::Spear {
+        return Err(format!(
+            "--seed-view draws Spear as its seed does; this game is {variant}"
+        ));
+    }
     if let Some(handicap) = args.handicap {
         if variant != Variant::Shogi || args.record.is_some() && opened.is_some() {
             return Err(match opened {
@@ -264,6 +276,13 @@ fn looks_like_a_move(word: &str) -> bool {
     word.contains('*') || word.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
+const SEED_HELP: &str = "\
+In the seed's view moves may also be written as the seed writes them: L FF TT,
+the piece letter (upper case White, lower case Black), the column and row it
+stands on (00 to drop from the hand) and the target: p 54 53, K 11 12, b 00 33.
+Columns are numbered 1..5 from left to right, rows 1..5 from bottom to top.
+";
+
 const HELP: &str = "\
 Moves are USI: 7g7f (from 7g to 7f), 8h2b+ (move and promote), P*5e (drop a pawn).
 Files are numbered 9..1 from left to right, ranks a..i from top to bottom.
@@ -359,7 +378,12 @@ impl<V: ShogiVariant> Console<V> {
             let Some(line) = self.read_line(&mut input, &mut output)? else {
                 return Ok(());
             };
-            let Some(command) = parse_command(&line) else {
+            let command = if self.style.seed_view && seed_view::is_seed_move_line(&line) {
+                Some(Command::Move(line.trim().to_owned()))
+            } else {
+                parse_command(&line)
+            };
+            let Some(command) = command else {
                 continue;
             };
             let keep_going = self.execute(command, &mut input, &mut output)?;
@@ -379,7 +403,12 @@ impl<V: ShogiVariant> Console<V> {
         let history = &mut self.history;
         match command {
             Command::Quit => return Ok(false),
-            Command::Help => write!(output, "{HELP}")?,
+            Command::Help => {
+                if self.style.seed_view {
+                    write!(output, "{SEED_HELP}")?;
+                }
+                write!(output, "{HELP}")?;
+            }
             Command::Board => self.show(output)?,
             Command::Moves => self.list_moves(output)?,
             Command::Next
@@ -432,7 +461,7 @@ impl<V: ShogiVariant> Console<V> {
                     Some(Undone::Ending(outcome)) => writeln!(
                         output,
                         "Took back the end of the game ({}).",
-                        describe(outcome)
+                        describe(outcome, self.style)
                     )?,
                     Some(Undone::Move(m)) => writeln!(output, "Took back {m:?}.")?,
                     None => {
@@ -579,7 +608,11 @@ impl<V: ShogiVariant> Console<V> {
         let game = self.history.game();
         let position = game.position();
         let last = game.moves().last().copied();
-        write!(output, "{}", draw(position, last, self.style))?;
+        if self.style.seed_view {
+            write!(output, "{}", seed_view::draw(position, last, self.style))?;
+        } else {
+            write!(output, "{}", draw(position, last, self.style))?;
+        }
         if game.outcome().is_none() {
             write!(
                 output,
@@ -610,10 +643,23 @@ impl<V: ShogiVariant> Console<V> {
             .position()
             .legal_moves()
             .iter()
-            .map(|&m| format!("{m:?}"))
+            .map(|&m| {
+                if self.style.seed_view {
+                    seed_view::move_text(self.history.game().position(), m)
+                } else {
+                    format!("{m:?}")
+                }
+            })
             .collect();
         moves.sort();
-        writeln!(output, "{} legal moves: {}", moves.len(), moves.join(" "))
+        // The seed's moves have spaces inside: separate them by commas.
+        let separator = if self.style.seed_view { ", " } else { " " };
+        writeln!(
+            output,
+            "{} legal moves: {}",
+            moves.len(),
+            moves.join(separator)
+        )
     }
 
     /// Plays a move typed by the user; `false` if input ended while asking.
@@ -628,13 +674,19 @@ impl<V: ShogiVariant> Console<V> {
                 writeln!(
                     output,
                     "The game is over ({}). Type undo, new or quit.",
-                    describe(outcome)
+                    describe(outcome, self.style)
                 )?;
                 return Ok(true);
             }
         }
         let position = *self.history.game().position();
-        let mut m = match position.parse_move(text) {
+        let seed_line = self.style.seed_view && seed_view::is_seed_move_line(text);
+        let parsed = if seed_line {
+            seed_view::parse_move(&position, text).map_err(|e| e.to_string())
+        } else {
+            position.parse_move(text).map_err(|e| e.to_string())
+        };
+        let mut m = match parsed {
             Ok(m) => m,
             Err(error) => {
                 let candidate = ShogiPosition::<V>::parse_move_syntax(text).ok();
@@ -729,7 +781,7 @@ impl<V: ShogiVariant> Console<V> {
 
     fn announce_end(&self, output: &mut impl Write) -> io::Result<()> {
         if let Some(outcome) = self.history.game().outcome() {
-            writeln!(output, "Game over: {}.", describe(outcome))?;
+            writeln!(output, "Game over: {}.", describe(outcome, self.style))?;
         }
         Ok(())
     }
@@ -756,7 +808,9 @@ fn promoted_twin<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> Optio
 }
 
 /// "Sente wins by checkmate", "Draw by fourfold repetition".
-fn describe(outcome: Outcome) -> String {
+/// How `outcome` came about, naming the sides as the view does (the seed
+/// names Spear's sides Black and White).
+fn describe(outcome: Outcome, style: Style) -> String {
     let reason = match outcome.reason {
         EndReason::Resignation => "resignation".to_owned(),
         EndReason::Repetition => "fourfold repetition (sennichite)".to_owned(),
@@ -767,9 +821,14 @@ fn describe(outcome: Outcome) -> String {
         EndReason::Impasse => "impasse (jishogi, 持将棋)".to_owned(),
         other => other.to_string(),
     };
+    let (first, second) = if style.seed_view {
+        ("Black", "White")
+    } else {
+        ("Sente", "Gote")
+    };
     match outcome.winner {
-        Some(Color::Sente) => format!("Sente wins by {reason}"),
-        Some(Color::Gote) => format!("Gote wins by {reason}"),
+        Some(Color::Sente) => format!("{first} wins by {reason}"),
+        Some(Color::Gote) => format!("{second} wins by {reason}"),
         None => format!("draw by {reason}"),
     }
 }
