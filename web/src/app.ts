@@ -427,28 +427,21 @@ export class App {
     }
     line.appendChild(main);
     this.status.appendChild(line);
-    if (state.handicap && state.variant === 'shogi') {
+    const notes: [string, string | undefined][] = [
+      [
+        'handicap-note',
+        state.handicap && state.variant === 'shogi'
+          ? `${state.handicap.title} handicap (${state.handicap.japanese}): Uwate ☖ gives it and moves first; Shitate ☗ receives.`
+          : undefined,
+      ],
+      ['impasse-note', reviewing ? undefined : impasseNote(state)],
+      ['seat-note', this.seatNote(state)],
+    ];
+    for (const [name, text] of notes) {
+      if (!text) continue;
       const note = document.createElement('div');
-      note.className = 'handicap-note';
-      note.id = 'handicap-note';
-      const { title, japanese } = state.handicap;
-      note.textContent = `${title} handicap (${japanese}): Uwate ☖ gives it and moves first; Shitate ☗ receives.`;
-      this.status.appendChild(note);
-    }
-    const impasse = reviewing ? undefined : impasseNote(state);
-    if (impasse) {
-      const note = document.createElement('div');
-      note.className = 'impasse-note';
-      note.id = 'impasse-note';
-      note.textContent = impasse;
-      this.status.appendChild(note);
-    }
-    const seat = this.seatNote(state);
-    if (seat) {
-      const note = document.createElement('div');
-      note.className = 'seat-note';
-      note.id = 'seat-note';
-      note.textContent = seat;
+      note.className = note.id = name;
+      note.textContent = text;
       this.status.appendChild(note);
     }
     const message = document.createElement('div');

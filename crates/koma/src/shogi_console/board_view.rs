@@ -45,6 +45,20 @@ fn cell(variant: Variant, piece: Option<Piece>, style: Style) -> String {
     }
 }
 
+/// A cell in colour, when colour is on: the last move's target in reverse
+/// video, promoted pieces in red.
+pub fn paint(text: String, piece: Option<Piece>, last_target: bool, style: Style) -> String {
+    if !style.color {
+        text
+    } else if last_target {
+        format!("{REVERSE}{text}{RESET}")
+    } else if piece.is_some_and(|p| p.role.is_promoted()) {
+        format!("{RED}{text}{RESET}")
+    } else {
+        text
+    }
+}
+
 /// The hand of `color` as a line, with counts.
 pub fn hand_line<V: ShogiVariant>(
     position: &ShogiPosition<V>,
@@ -117,15 +131,8 @@ pub fn draw<V: ShogiVariant>(
         for file in (0..files).rev() {
             let square = Square::from_coords(file, rank).expect("on the board");
             let piece = position.piece_at(square);
-            let mut text = cell(V::VARIANT, piece, style);
-            if style.color {
-                if highlight == Some(square) {
-                    text = format!("{REVERSE}{text}{RESET}");
-                } else if piece.is_some_and(|p| p.role.is_promoted()) {
-                    text = format!("{RED}{text}{RESET}");
-                }
-            }
-            out.push_str(&text);
+            let text = cell(V::VARIANT, piece, style);
+            out.push_str(&paint(text, piece, highlight == Some(square), style));
         }
         let rank_letter = (b'a' + rank) as char;
         if style.ascii {

@@ -4,16 +4,12 @@
 //! `b 00 33` for a drop), letters upper case for White and lower case for
 //! Black. The position and the records stay in shogi's convention.
 
-use super::board_view::{hand_line, Style};
+use super::board_view::{hand_line, paint, Style};
 use koma_records::kanji::piece_char as kanji;
 use koma_rules::{
     seed_letter, seed_move, Color, Move, Piece, Position, SeedMoveError, ShogiPosition,
     ShogiVariant, SpearPosition, Square,
 };
-
-const RED: &str = "\x1b[31m";
-const REVERSE: &str = "\x1b[7m";
-const RESET: &str = "\x1b[0m";
 
 /// A piece as three terminal columns: kanji with Black's (upside-down at
 /// the top) marked `v`, or the seed's letter.
@@ -51,15 +47,8 @@ pub fn draw<V: ShogiVariant>(
         for file in 0..files {
             let square = Square::from_coords(file, rank).expect("on the board");
             let piece = position.piece_at(square);
-            let mut text = cell::<V>(piece, style);
-            if style.color {
-                if highlight == Some(square) {
-                    text = format!("{REVERSE}{text}{RESET}");
-                } else if piece.is_some_and(|p| p.role.is_promoted()) {
-                    text = format!("{RED}{text}{RESET}");
-                }
-            }
-            out.push_str(&text);
+            let text = cell::<V>(piece, style);
+            out.push_str(&paint(text, piece, highlight == Some(square), style));
         }
         out.push_str("|\n");
     }
@@ -73,27 +62,32 @@ pub fn draw<V: ShogiVariant>(
 
 /// The move that led to `after` in the seed's notation.
 pub fn last_move_text<V: ShogiVariant>(after: &ShogiPosition<V>, m: Move) -> String {
-    let role = match m {
-        // The piece now stands on the target (the seed writes its base letter).
-        Move::Board { to, .. } => after.piece_at(to).map(|piece| piece.role),
-        Move::Drop { role, .. } => Some(role),
-    };
-    role.map_or_else(
-        || format!("{m:?}"),
-        |role| seed_move(!after.turn(), role, m),
-    )
+    // The piece now stands on the target (the seed writes its base letter).
+    written(after, !after.turn(), m.to(), m)
 }
 
 /// `m`, legal in `position`, in the seed's notation.
 pub fn move_text<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> String {
+    let from = match m {
+        Move::Board { from, .. } => from,
+        Move::Drop { to, .. } => to,
+    };
+    written(position, position.turn(), from, m)
+}
+
+/// `m` by `mover`, whose piece stands on `square` of `position` (a drop
+/// names its piece itself).
+fn written<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    mover: Color,
+    square: Square,
+    m: Move,
+) -> String {
     let role = match m {
-        Move::Board { from, .. } => position.piece_at(from).map(|piece| piece.role),
+        Move::Board { .. } => position.piece_at(square).map(|piece| piece.role),
         Move::Drop { role, .. } => Some(role),
     };
-    role.map_or_else(
-        || format!("{m:?}"),
-        |role| seed_move(position.turn(), role, m),
-    )
+    role.map_or_else(|| format!("{m:?}"), |role| seed_move(mover, role, m))
 }
 
 /// Whether a line is meant as a move in the seed's notation: three fields,
