@@ -147,21 +147,17 @@ pub fn draw<V: ShogiVariant>(
     out
 }
 
-/// The status lines under the board: move number, last move, whose turn, check.
+/// The status lines under the board: move number, last move (as the view
+/// writes it), whose turn, check.
 pub fn status<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     ply: usize,
-    last_move: Option<Move>,
+    last_move: Option<String>,
     style: Style,
 ) -> String {
     let mut out = String::new();
-    if let Some(m) = last_move {
+    if let Some(text) = last_move {
         let mover = side_name(!position.turn(), style);
-        let text = if style.seed_view {
-            super::seed_view::last_move_text(position, m)
-        } else {
-            format!("{m:?}")
-        };
         out.push_str(&format!("Last move: {ply}. {mover} {text}\n"));
     }
     out.push_str(&format!("{} to move.\n", side_name(position.turn(), style)));

@@ -614,10 +614,17 @@ impl<V: ShogiVariant> Console<V> {
             write!(output, "{}", draw(position, last, self.style))?;
         }
         if game.outcome().is_none() {
+            let last_text = last.map(|m| {
+                if self.style.seed_view {
+                    seed_view::last_move_text(position, m)
+                } else {
+                    format!("{m:?}")
+                }
+            });
             write!(
                 output,
                 "{}",
-                status(position, game.moves().len(), last, self.style)
+                status(position, game.moves().len(), last_text, self.style)
             )?;
         }
         if let Some(recorded) = self.history.current() {
