@@ -29,19 +29,21 @@ test('clock: the page counts down and shows the timeout the server declares', as
   await dragMove(page, '5d', '5c');
   await clickMove(page, '1b', '1c');
   await waitBody(page, 'clock', 'sente');
-  await page.waitForSelector('#clock-bottom[data-running="true"][data-low="true"]', { timeout: 2000 });
-  const seconds = async () => Number(/0:(\d\d\.\d)/.exec((await page.textContent('#clock-bottom .clock-time')) ?? '')?.[1]);
+  // Spear between people is drawn as its seed draws it: Black (Sente) on top.
+  await waitBody(page, 'orientation', 'gote');
+  await page.waitForSelector('#clock-top[data-running="true"][data-low="true"]', { timeout: 2000 });
+  const seconds = async () => Number(/0:(\d\d\.\d)/.exec((await page.textContent('#clock-top .clock-time')) ?? '')?.[1]);
   const first = await seconds();
   await page.waitForTimeout(400);
   const second = await seconds();
   expect(first <= 2 && second < first, `Black's clock goes down: ${first} then ${second}`).toBe(true);
-  expect(await page.textContent('#clock-top .clock-time'), "White's clock stands").toBe('0:02.0');
+  expect(await page.textContent('#clock-bottom .clock-time'), "White's clock stands").toBe('0:02.0');
   await waitBody(page, 'outcome', 'timeout', 8000);
   await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
   expect(/White ☖ wins/.test((await page.textContent('#result-title')) ?? ''), 'White wins on time').toBe(true);
   const detail = (await page.textContent('#result-detail')) ?? '';
   expect(/time/i.test(detail), `the reason: "${detail}"`).toBe(true);
-  expect(await page.textContent('#clock-bottom .clock-time'), "Black's clock").toBe('0:00.0');
+  expect(await page.textContent('#clock-top .clock-time'), "Black's clock").toBe('0:00.0');
   await waitBody(page, 'clock', 'standing');
   expect((await serverState(page)).outcome?.reason, "the server's ending").toBe('timeout');
 });
