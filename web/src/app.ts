@@ -581,12 +581,14 @@ export class App {
       save(this.state.id, this.saveFormat.value).then((name) => this.say(`Saved ${name}.`), failed);
     });
 
-    // Piece images.
+    // How Spear's moves are listed.
     this.notationSelect.addEventListener('change', () => {
       this.spearNotation = this.notationSelect.value === 'japanese' ? 'japanese' : 'seed';
       localStorage.setItem(STORAGE_SPEAR_NOTATION, this.spearNotation);
       this.render();
     });
+
+    // Piece images.
     this.pieceSetSelect.addEventListener('change', () => {
       this.pieceSet = this.pieceSetSelect.value === 'letters' ? 'letters' : 'kanji';
       localStorage.setItem(STORAGE_PIECES, this.pieceSet);
