@@ -360,7 +360,6 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The time limits from the arguments, checked against the protocols.
 /// `sente` or `gote` (also `black`/`white` and `first`/`second`).
 fn parse_side(text: &str) -> Result<Color, String> {
     match text.to_lowercase().as_str() {
@@ -370,6 +369,7 @@ fn parse_side(text: &str) -> Result<Color, String> {
     }
 }
 
+/// The time limits from the arguments, checked against the protocols.
 fn limits(
     args: &MatchArgs,
     configs: [&EngineConfig; 2],
