@@ -64,24 +64,15 @@ pub fn handicap_start<V: ShogiVariant>(
 
 /// The `手合割` naming `start`, if it is a named start.
 pub fn handicap_name<V: ShogiVariant>(start: &ShogiPosition<V>) -> Option<&'static str> {
-    let board_and_turn = |sfen: &str| sfen.rsplit_once(' ').map(|(head, _)| head.to_owned());
-    let text = board_and_turn(&start.to_text())?;
+    // The game's own start, whatever the move number says.
+    let board_and_turn = |sfen: String| sfen.rsplit_once(' ').map(|(head, _)| head.to_owned());
+    let at_start = board_and_turn(start.to_text())
+        .is_some_and(|text| board_and_turn(ShogiPosition::<V>::start().to_text()) == Some(text));
     match V::VARIANT {
-        Variant::Shogi => {
-            let even = board_and_turn(&ShogiPosition::<V>::start().to_text());
-            if even == Some(text.clone()) {
-                return Some(EVEN_NAME);
-            }
-            Handicap::of_position(start).map(Handicap::japanese)
-        }
-        Variant::Minishogi | Variant::Spear => {
-            let name = if V::VARIANT == Variant::Spear {
-                SPEAR_NAME
-            } else {
-                MINISHOGI_NAME
-            };
-            (board_and_turn(&ShogiPosition::<V>::start().to_text()) == Some(text)).then_some(name)
-        }
+        Variant::Shogi if at_start => Some(EVEN_NAME),
+        Variant::Shogi => Handicap::of_position(start).map(Handicap::japanese),
+        Variant::Minishogi => at_start.then_some(MINISHOGI_NAME),
+        Variant::Spear => at_start.then_some(SPEAR_NAME),
         Variant::Pawns => None,
     }
 }
