@@ -4,8 +4,8 @@
 
 use super::live::AnyGame;
 use super::service::{MovePicker, DECLARE};
-use koma_engine::{Engine, Evaluate, Limits, SearchControl, MAX_SKILL};
-use koma_rules::{Declaration, Game, ImpasseRule};
+use koma_engine::{Engine, EngineOptions, Evaluate, Limits, SearchControl, MAX_SKILL};
+use koma_rules::{Game, ImpasseRule};
 use std::time::Duration;
 
 /// Hash table per search: the server may run several games at once.
@@ -32,13 +32,17 @@ fn pick_in<P: Evaluate>(
     think: Duration,
     impasse: Option<ImpasseRule>,
 ) -> Option<String> {
-    if impasse.is_some_and(|rule| game.impasse_declaration(rule) == Declaration::Win) {
+    let options = EngineOptions {
+        impasse,
+        skill: level.min(MAX_SKILL),
+        move_overhead: Duration::ZERO,
+        ..EngineOptions::default()
+    };
+    if options.winning_declaration(game.position()).is_some() {
         return Some(DECLARE.to_owned());
     }
     let mut engine = Engine::<P>::new(HASH_MEGABYTES);
-    engine.options.impasse = impasse;
-    engine.options.skill = level.min(MAX_SKILL);
-    engine.options.move_overhead = Duration::ZERO;
+    engine.options = options;
     let result = engine.search(
         game.positions(),
         &Limits::move_time(think),

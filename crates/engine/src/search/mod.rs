@@ -25,7 +25,7 @@ use crate::history::History;
 use crate::limits::{Limits, TimePlan};
 use crate::score::*;
 use crate::tt::TranspositionTable;
-use koma_rules::{ImpasseRule, Variant};
+use koma_rules::{Declaration, ImpasseRule, Position, Variant};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
 
@@ -51,6 +51,26 @@ impl Default for EngineOptions {
             multipv: 1,
             impasse: Some(ImpasseRule::TwentySeven),
         }
+    }
+}
+
+impl EngineOptions {
+    /// The rule under which the side to move in `position` wins by
+    /// declaring impasse now (USI's `bestmove win`), if it does.
+    ///
+    /// ```
+    /// use koma_engine::EngineOptions;
+    /// use koma_rules::{ImpasseRule, Position, StandardShogiPosition};
+    ///
+    /// let options = EngineOptions::default();
+    /// let entered = "+R+BSSKGG+N+N/LL7/9/9/9/9/9/9/k8 b R5P 1";
+    /// let position = StandardShogiPosition::from_text(entered).unwrap();
+    /// assert_eq!(options.winning_declaration(&position), Some(ImpasseRule::TwentySeven));
+    /// assert_eq!(options.winning_declaration(&StandardShogiPosition::start()), None);
+    /// ```
+    pub fn winning_declaration<P: Position>(&self, position: &P) -> Option<ImpasseRule> {
+        self.impasse
+            .filter(|&rule| position.impasse_declaration(rule) == Declaration::Win)
     }
 }
 

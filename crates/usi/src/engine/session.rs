@@ -5,7 +5,7 @@ use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
 use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
-use koma_rules::{Color, Declaration, Position, Variant};
+use koma_rules::{Color, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -107,10 +107,8 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
             let mut engine = engine
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let declaration = match (engine.options.impasse, positions.last()) {
-                (Some(rule), Some(root)) if dialect == Dialect::Usi => {
-                    Some(rule).filter(|&rule| root.impasse_declaration(rule) == Declaration::Win)
-                }
+            let declaration = match positions.last() {
+                Some(root) if dialect == Dialect::Usi => engine.options.winning_declaration(root),
                 _ => None,
             };
             // A winning declaration needs no search, unless the GUI waits
