@@ -5,7 +5,8 @@
 
 use crate::record::{Ending, Headers, Record, RecordedMove, ReplayError};
 use koma_rules::{
-    Color, Move, Piece, Position, Role, Shogi, ShogiPosition, Square, StandardShogiPosition,
+    Color, Move, Piece, Position, Role, Shogi, ShogiPosition, ShogiVariant, Square,
+    StandardShogiPosition,
 };
 use std::fmt;
 use std::time::Duration;
@@ -574,7 +575,16 @@ fn write_position(start: &StandardShogiPosition, out: &mut String) {
     out.push('\n');
 }
 
-fn move_code(position: &StandardShogiPosition, m: Move) -> String {
+/// A legal move of `position` as CSA writes it: `+7776FU`, `-0055KA`,
+/// `+8822UM` (a promotion names the promoted piece).
+///
+/// ```
+/// use koma_records::csa::move_code;
+/// use koma_rules::{Position, StandardShogiPosition};
+/// let start = StandardShogiPosition::start();
+/// assert_eq!(move_code(&start, start.parse_move("7g7f").unwrap()), "+7776FU");
+/// ```
+pub fn move_code<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> String {
     let color = sign(position.turn());
     match m {
         Move::Drop { role, to } => format!("{color}00{}{}", square_code(to), code_of(role)),

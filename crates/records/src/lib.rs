@@ -22,6 +22,7 @@ pub mod file;
 pub mod kanji;
 pub mod ki2;
 pub mod kif;
+pub mod notation;
 pub mod pgn;
 mod record;
 pub mod usi;

@@ -15,6 +15,7 @@
 //! assert!(pgn::write(&record).ends_with("\n\n1. e4 d5 2. exd5 {a pawn up} *\n"));
 //! ```
 
+use crate::notation::Notation;
 use crate::record::{Ending, Record, RecordedMove, ReplayError};
 use koma_rules::pawns::{parse_square, square_name};
 use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
@@ -667,7 +668,7 @@ pub fn write(record: &Record<PawnsPosition>) -> String {
         } else if black_needs_number {
             lines.atom(&format!("{number}..."));
         }
-        lines.atom(&san(recorded.m));
+        lines.atom(&PawnsPosition::move_text(&position, recorded.m, None));
         black_needs_number = recorded.time.is_some() || !recorded.comments.is_empty();
         if let Some(time) = recorded.time {
             lines.comment(&format!("[%emt {}]", write_time(time)));
@@ -692,16 +693,6 @@ fn write_tag(out: &mut String, name: &str, value: &str) {
         "[{name} \"{}\"]\n",
         value.replace(['\n', '\r'], " ")
     ));
-}
-
-/// SAN of a pawn move: `e4`, or `exd5` for a capture (en passant too).
-fn san(m: Move) -> String {
-    match m {
-        Move::Board { from, to, .. } if from.file() != to.file() => {
-            format!("{}x{}", &square_name(from)[..1], square_name(to))
-        }
-        _ => square_name(m.to()),
-    }
 }
 
 /// Movetext being written, broken into lines of at most 80 columns between

@@ -97,6 +97,12 @@ impl PawnsPosition {
         self.turn
     }
 
+    /// The number of the move to be played, as FEN counts it: 1 at the
+    /// start, one more after each Black move.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
     /// The en passant square, if the last move was a double step.
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant

@@ -2,6 +2,7 @@
 //! the page needs to show it: positions, legal moves, notation for people.
 
 use super::names;
+use koma_records::notation::Notation;
 use koma_records::{AnyRecord, Headers, Record};
 use koma_rules::{
     Color, Declaration, Game, GameError, IllegalMove, IllegalReason, ImpasseRule,
@@ -126,10 +127,7 @@ where
             Color::Sente => '☗',
             Color::Gote => '☖',
         };
-        format!(
-            "{mark}{}",
-            koma_records::kif::move_text(before, m, previous.map(Move::to))
-        )
+        format!("{mark}{}", Notation::move_text(before, m, previous))
     }
 
     /// `K 11 12`, `b 00 33`: Spear's moves as its seed writes them.
@@ -157,20 +155,12 @@ where
 impl Served for PawnsPosition {
     /// `1. e4`, `1... exd5`.
     fn notation(before: &Self, m: Move, _previous: Option<Move>) -> String {
-        let fen = before.to_text();
-        let number = fen.split_whitespace().nth(5).unwrap_or("1");
+        let number = before.fullmove();
         let dots = match before.turn() {
             Color::Sente => ".",
             Color::Gote => "...",
         };
-        let square = koma_rules::pawns::square_name;
-        let san = match m {
-            Move::Board { from, to, .. } if from.file() != to.file() => {
-                format!("{}x{}", &square(from)[..1], square(to))
-            }
-            _ => square(m.to()),
-        };
-        format!("{number}{dots} {san}")
+        format!("{number}{dots} {}", Notation::move_text(before, m, None))
     }
 
     fn hands(&self) -> Option<[Vec<(char, u8)>; 2]> {
