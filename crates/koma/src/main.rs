@@ -6,6 +6,7 @@
 //! records and engine below them); this crate holds the command line and
 //! the console programs.
 
+mod analyze;
 mod bench;
 mod convert;
 mod mate;
@@ -47,6 +48,8 @@ enum Command {
     Match(Box<koma_match::MatchArgs>),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench::BenchArgs),
+    /// Review a game record with the engine: evaluations, mistakes, annotated record.
+    Analyze(analyze::AnalyzeArgs),
     /// Solve a mate problem (tsume): the shortest mate, in Japanese and USI.
     Mate(mate::MateArgs),
     /// Count move sequences of a given length (move generator check).
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Command::Match(args) => koma_match::run(*args),
         Command::Convert(args) => convert::run(args),
         Command::Mate(args) => mate::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
     };
