@@ -282,7 +282,7 @@ async fn mate(
     };
     // Refusals come at once; a search allowed waits for its turn.
     let games = app.games.clone();
-    let (game, ply) = match blocking(move || games.mate_target(&id, ply)).await {
+    let (game, ply) = match blocking(move || games.study_target(&id, ply)).await {
         Ok(target) => target,
         Err(refusal) => return refusal.into_response(),
     };

@@ -28,6 +28,8 @@ pub struct App {
     pub limits: Arc<Limits>,
     /// Mate searches that may run at once; more wait for a permit.
     pub mate_searches: Arc<Semaphore>,
+    /// The analyses on the board: their bounds and engines.
+    pub analyses: Arc<super::analysis::Analyses>,
 }
 
 /// The rate limits of the open connections: a bucket per peer address and

@@ -16,6 +16,7 @@
 //! and `store_row` (a game as their row), `names` (the API's words),
 //! `computer` (the engine as opponent), `assets` (the page).
 
+mod analysis;
 mod api;
 mod app;
 mod assets;
@@ -93,6 +94,26 @@ pub struct ServeArgs {
     /// Keep the games in memory only: they are lost when the server stops.
     #[arg(long, conflicts_with = "db")]
     memory: bool,
+    /// Analyses that may think at once; more wait their turn [default: the
+    /// cores less one, at least 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    analysis_engines: Option<u16>,
+    /// The longest the engine analyses one position, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    analysis_seconds: u64,
+}
+
+impl ServeArgs {
+    /// The bounds on analysis these arguments set.
+    fn analysis_limits(&self) -> analysis::AnalysisLimits {
+        let mut limits = analysis::AnalysisLimits::default_for_this_machine();
+        if let Some(engines) = self.analysis_engines {
+            limits.engines = usize::from(engines);
+        }
+        limits.seconds = self.analysis_seconds;
+        limits
+    }
 }
 
 /// The store chosen by the arguments, and the sentence that says where.
@@ -198,6 +219,7 @@ async fn serve(
         }),
         limits: Arc::default(),
         mate_searches: app::App::mate_searches(),
+        analyses: Arc::new(analysis::Analyses::new(args.analysis_limits())),
     });
     // Each state is one small WebSocket frame: sent at once, not held back
     // for the peer's acknowledgement of the last one (Nagle's algorithm,

@@ -44,7 +44,7 @@ pub struct MateJson {
     pub milliseconds: u64,
 }
 
-/// Whether mate search may be asked for in this game now.
+/// Whether analysis and mate search may be asked for in this game now.
 pub fn allowed(game: &AnyGame, mode: Mode, opponent: &Opponent) -> Result<(), Refusal> {
     let between_people_here = mode == Mode::Local && matches!(opponent, Opponent::Human);
     if game.outcome().is_some() || between_people_here {
@@ -52,8 +52,8 @@ pub fn allowed(game: &AnyGame, mode: Mode, opponent: &Opponent) -> Result<(), Re
     } else {
         Err(Refusal::new(
             StatusCode::FORBIDDEN,
-            "Mate search is for finished games and games between people at one screen: \
-             no help while an opponent cannot see it.",
+            "Analysis and mate search are for finished games and games between people at \
+             one screen: no help while an opponent cannot see it.",
         ))
     }
 }

@@ -263,10 +263,10 @@ impl Games {
         Ok(GameState::new(&stored, &game))
     }
 
-    /// `GET /api/games/{id}/mate`: the game and the move (`ply`, the
-    /// current one when `None`) whose position mate search may look at;
-    /// refused where it is not allowed.
-    pub fn mate_target(
+    /// `GET /api/games/{id}/mate` and analysis: the game and the move
+    /// (`ply`, the current one when `None`) whose position the engine may
+    /// look at for the viewer; refused where it is not allowed.
+    pub fn study_target(
         self: &Arc<Self>,
         id: &str,
         ply: Option<u64>,

@@ -1,6 +1,9 @@
 //! `GET /api/games/{id}/ws`: the game's state now and after every change,
-//! and moves, undos and resignations sent the other way.
+//! and moves, undos and resignations sent the other way; and the
+//! connection's analysis (`{"type": "analyse"}`, `{"type": "stop-analysis"}`),
+//! whose progress comes back as `{"type": "analysis"}` messages.
 
+use super::analysis::{self, AnalyseRequest, Running};
 use super::app::{blocking, App};
 use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
@@ -12,7 +15,9 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::mpsc;
 
 /// The largest message a client may send and get an answer to. Real ones
 /// are under 100 bytes.
@@ -64,6 +69,10 @@ async fn session(
     let mut shutdown = app.shutdown.clone();
     let limit = rate::websocket_limit();
     let mut strikes = 0;
+    // This connection's analysis: dropping it (a new request, a stop, or
+    // the end of the connection) frees its engine.
+    let (analysis_out, mut analysis_in) = mpsc::unbounded_channel::<String>();
+    let mut running: Option<Running> = None;
     if socket.send(Message::Text(first.into())).await.is_ok() {
         loop {
             let outgoing = tokio::select! {
@@ -77,11 +86,40 @@ async fn session(
                         }
                         Some(too_fast())
                     }
-                    Some(Ok(Message::Text(text))) => {
-                        let (app, id) = (app.clone(), id.clone());
-                        let text = text.to_string();
-                        blocking(move || Ok(answer(&app, &id, &text))).await.unwrap_or(None)
-                    }
+                    Some(Ok(Message::Text(text))) => match study_message(&text) {
+                        Some(StudyMessage::Analyse(request)) => {
+                            running = None;
+                            let (games, wanted) = (app.games.clone(), id.clone());
+                            let target = blocking(move || {
+                                let (game, _) = games.study_target(&wanted, None)?;
+                                analysis::target(game, request)
+                            })
+                            .await;
+                            match target {
+                                Ok(target) => {
+                                    running = Some(analysis::start(
+                                        app.analyses.clone(),
+                                        target,
+                                        analysis_out.clone(),
+                                    ));
+                                    None
+                                }
+                                Err(refusal) => {
+                                    let (app, id) = (app.clone(), id.clone());
+                                    blocking(move || Ok(refusal_message(&app, &id, refusal))).await.ok()
+                                }
+                            }
+                        }
+                        Some(StudyMessage::StopAnalysis) => {
+                            running = None;
+                            None
+                        }
+                        None => {
+                            let (app, id) = (app.clone(), id.clone());
+                            let text = text.to_string();
+                            blocking(move || Ok(answer(&app, &id, &text))).await.unwrap_or(None)
+                        }
+                    },
                     Some(Ok(Message::Binary(_))) => {
                         let (app, id) = (app.clone(), id.clone());
                         blocking(move || Ok(error(&app, &id, "Send JSON text messages, not binary ones.")))
@@ -111,6 +149,7 @@ async fn session(
                     }
                     Err(RecvError::Closed) => break,
                 },
+                Some(text) = analysis_in.recv() => Some(text),
                 _ = shutdown.changed() => {
                     let close = CloseFrame { code: 1001, reason: "the server is stopping".into() };
                     let _ = socket.send(Message::Close(Some(close))).await;
@@ -124,10 +163,30 @@ async fn session(
             }
         }
     }
+    drop(running);
     drop(receiver);
     if let Ok(game_id) = id.parse::<GameId>() {
         app.games.forget_unwatched(game_id);
     }
+}
+
+/// The messages about analysis.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum StudyMessage {
+    /// Analyse a position (replacing this connection's analysis).
+    Analyse(AnalyseRequest),
+    /// Stop this connection's analysis.
+    StopAnalysis,
+}
+
+/// `text` as a message about analysis, if it is one (anything else is a
+/// change to the game, or refused as such).
+fn study_message(text: &str) -> Option<StudyMessage> {
+    if text.len() > MESSAGE_LIMIT {
+        return None;
+    }
+    serde_json::from_str(text).ok()
 }
 
 /// The answer to one client message: `None` when the change succeeded (the
@@ -149,7 +208,7 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             return Some(error(
                 app,
                 id,
-                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\", \"declare\" or \"resign\"."),
+                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\", \"declare\", \"resign\", \"analyse\" or \"stop-analysis\"."),
             ))
         }
     };

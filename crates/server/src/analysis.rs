@@ -1,0 +1,412 @@
+//! Analysis on the board: Koma's engine on a position of a game (a move
+//! of it, or a variation the viewer steps into from there), streaming its
+//! depth, evaluation and best lines over the game's WebSocket.
+//!
+//! Analysis helps whoever looks, so it is offered only where that helps
+//! nobody against anybody: a game between people at one screen, or a
+//! finished game (an imported record is one), as mate search
+//! ([`crate::mate::allowed`]). The server bounds it: at most
+//! [`AnalysisLimits::engines`] searches think at once (more wait their
+//! turn, and are told so), each connection has one analysis at a time (a
+//! new request replaces the old), each position gets at most
+//! [`AnalysisLimits::seconds`], and the threads run at the lowest
+//! priority, so that analysis never slows the computer opponent's games.
+
+use crate::live::{AnyGame, MoveView, Served};
+use crate::refusal::Refusal;
+use crate::state::MoveJson;
+use koma_engine::{Engine, Evaluate, Info, Limits, Score, SearchControl};
+use koma_rules::{Color, Game, Move, Position};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, Semaphore};
+
+/// The lines each analysis shows (MultiPV).
+pub const LINES: u32 = 3;
+/// The engine's table per analysis, MiB.
+const TABLE_MEGABYTES: usize = 32;
+/// The longest variation a request may step into.
+const MAX_VARIATION: usize = 64;
+
+/// The server's bounds on analysis.
+#[derive(Clone, Debug)]
+pub struct AnalysisLimits {
+    /// Searches that may think at once.
+    pub engines: usize,
+    /// The longest one position is searched.
+    pub seconds: u64,
+}
+
+impl AnalysisLimits {
+    /// The default: one core kept for the games, at least one engine, and
+    /// 30 seconds a position.
+    pub fn default_for_this_machine() -> AnalysisLimits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        AnalysisLimits {
+            engines: cores.saturating_sub(1).max(1),
+            seconds: 30,
+        }
+    }
+}
+
+/// What the server's analyses share: the permits and the count of those
+/// thinking.
+pub struct Analyses {
+    /// The bounds.
+    pub limits: AnalysisLimits,
+    permits: Arc<Semaphore>,
+    thinking: AtomicUsize,
+}
+
+impl Analyses {
+    /// No analysis running yet.
+    pub fn new(limits: AnalysisLimits) -> Analyses {
+        Analyses {
+            permits: Arc::new(Semaphore::new(limits.engines.max(1))),
+            limits,
+            thinking: AtomicUsize::new(0),
+        }
+    }
+
+    fn engines(&self) -> EnginesJson {
+        EnginesJson {
+            thinking: self.thinking.load(Ordering::SeqCst),
+            cap: self.limits.engines.max(1),
+        }
+    }
+}
+
+/// `{"type": "analyse", "ply": 12, "moves": ["7g7f"]}`: the position after
+/// move `ply` of the game (the last when absent), then the variation
+/// `moves` played from there.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    /// The move of the game; the current position when absent.
+    #[serde(default)]
+    pub ply: Option<u64>,
+    /// A variation from there, in USI/UCI.
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// How busy the server's engines are.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EnginesJson {
+    /// Analyses thinking now, server-wide.
+    pub thinking: usize,
+    /// How many may.
+    pub cap: usize,
+}
+
+/// An evaluation from the first player's view.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreJson {
+    /// Centipawns.
+    Cp(i32),
+    /// Plies to mate: positive when the first player mates.
+    Mate(i32),
+}
+
+impl ScoreJson {
+    fn new(score: Score, to_move: Color) -> ScoreJson {
+        let sign = match to_move {
+            Color::Sente => 1,
+            Color::Gote => -1,
+        };
+        match score {
+            Score::Centipawns(cp) => ScoreJson::Cp(sign * cp),
+            Score::MatePlies(plies) => ScoreJson::Mate(sign * plies),
+        }
+    }
+}
+
+/// One of the best lines.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineJson {
+    /// Its evaluation, from the first player's view.
+    pub score: ScoreJson,
+    /// Its moves, each with the position after it.
+    pub moves: Vec<MoveJson>,
+}
+
+/// `{"type": "analysis", …}`: where an analysis stands.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisJson {
+    /// Always `"analysis"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The move of the game analysed.
+    pub ply: usize,
+    /// The variation from there, as asked.
+    pub moves: Vec<String>,
+    /// `"waiting"` (for an engine), `"running"` or `"done"`.
+    pub status: &'static str,
+    /// The depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds searched.
+    pub milliseconds: u64,
+    /// The best lines, the best first (empty while waiting, and where the
+    /// game is over).
+    pub lines: Vec<LineJson>,
+    /// The server's engines.
+    pub engines: EnginesJson,
+}
+
+/// What an analysis will search, checked before it waits for an engine.
+pub struct Target {
+    game: AnyGame,
+    ply: usize,
+    variation: Vec<Move>,
+    asked: Vec<String>,
+}
+
+/// Checks `request` against `game`: the move exists and the variation is
+/// legal.
+pub fn target(game: AnyGame, request: AnalyseRequest) -> Result<Target, Refusal> {
+    let ply = match request.ply {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => game.ply(),
+    };
+    if ply > game.ply() {
+        return Err(Refusal::bad_request(format!(
+            "The game has no move {ply}: it has {}.",
+            game.ply()
+        )));
+    }
+    if request.moves.len() > MAX_VARIATION {
+        return Err(Refusal::bad_request(format!(
+            "A variation of at most {MAX_VARIATION} moves can be analysed."
+        )));
+    }
+    let variation = match &game {
+        AnyGame::Spear(g) => parse_variation(g, ply, &request.moves),
+        AnyGame::Minishogi(g) => parse_variation(g, ply, &request.moves),
+        AnyGame::Shogi(g) => parse_variation(g, ply, &request.moves),
+        AnyGame::Pawns(g) => parse_variation(g, ply, &request.moves),
+    }?;
+    Ok(Target {
+        game,
+        ply,
+        variation,
+        asked: request.moves,
+    })
+}
+
+fn parse_variation<P: Position>(
+    game: &Game<P>,
+    ply: usize,
+    texts: &[String],
+) -> Result<Vec<Move>, Refusal> {
+    let mut position = game.positions()[ply].clone();
+    let mut moves = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let m = position
+            .parse_move(text)
+            .ok()
+            .filter(|&m| position.is_legal(m))
+            .ok_or_else(|| {
+                Refusal::bad_request(format!(
+                    "Move {} of the variation, {:?}, is not a legal move there.",
+                    index + 1,
+                    text.chars().take(16).collect::<String>()
+                ))
+            })?;
+        position.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// A running analysis; dropping it stops it (its engine is free within
+/// a thousand nodes) or takes it out of the queue.
+pub struct Running {
+    control: SearchControl,
+    waiting: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.control.stop();
+        self.waiting.abort();
+    }
+}
+
+/// Starts analysing `target`: waits for an engine (saying so on `out`
+/// when it must), then searches on a thread of its own, sending each
+/// completed depth and the end as [`AnalysisJson`] text.
+pub fn start(
+    analyses: Arc<Analyses>,
+    target: Target,
+    out: mpsc::UnboundedSender<String>,
+) -> Running {
+    let control = SearchControl::default();
+    let search_control = control.clone();
+    let waiting = tokio::spawn(async move {
+        let permit = match analyses.permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let waiting = status_only(&target, "waiting", analyses.engines());
+                if out.send(waiting).is_err() {
+                    return;
+                }
+                match analyses.permits.clone().acquire_owned().await {
+                    Ok(permit) => permit,
+                    Err(_) => return,
+                }
+            }
+        };
+        let thread = std::thread::Builder::new().name("analysis".into());
+        let spawned = thread.spawn(move || {
+            lower_priority();
+            analyses.thinking.fetch_add(1, Ordering::SeqCst);
+            let seconds = analyses.limits.seconds.max(1);
+            let limits = Limits::move_time(Duration::from_secs(seconds));
+            // A replaced analysis, or one whose viewer left, says no more.
+            let send = |json: AnalysisJson| {
+                if !search_control.is_stopped() {
+                    let _ = out.send(serde_json::to_string(&json).unwrap_or_default());
+                }
+            };
+            let engines = || analyses.engines();
+            match &target.game {
+                AnyGame::Spear(g) => think(g, &target, &limits, &search_control, engines, send),
+                AnyGame::Minishogi(g) => think(g, &target, &limits, &search_control, engines, send),
+                AnyGame::Shogi(g) => think(g, &target, &limits, &search_control, engines, send),
+                AnyGame::Pawns(g) => think(g, &target, &limits, &search_control, engines, send),
+            }
+            analyses.thinking.fetch_sub(1, Ordering::SeqCst);
+            drop(permit);
+        });
+        // Without a thread (the system refused one) the permit went back
+        // with the closure, and the page hears nothing more.
+        drop(spawned);
+    });
+    Running { control, waiting }
+}
+
+/// The message of an analysis without lines.
+fn status_only(target: &Target, status: &'static str, engines: EnginesJson) -> String {
+    serde_json::to_string(&AnalysisJson {
+        kind: "analysis",
+        ply: target.ply,
+        moves: target.asked.clone(),
+        status,
+        depth: 0,
+        nodes: 0,
+        milliseconds: 0,
+        lines: Vec::new(),
+        engines,
+    })
+    .unwrap_or_default()
+}
+
+/// Runs the analysis threads below the games: the computer opponent's
+/// search keeps its core whatever analyses run (Linux: the nice value of
+/// this thread alone).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS
+    // with 0 names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
+/// Searches the target's position in `game`, sending each depth's lines.
+fn think<P: Served + Evaluate>(
+    game: &Game<P>,
+    target: &Target,
+    limits: &Limits,
+    control: &SearchControl,
+    engines: impl Fn() -> EnginesJson,
+    send: impl Fn(AnalysisJson),
+) {
+    let mut history: Vec<P> = game.positions()[..=target.ply].to_vec();
+    for &m in &target.variation {
+        let mut next = history[history.len() - 1];
+        next.play_unchecked(m);
+        history.push(next);
+    }
+    let root = history[history.len() - 1];
+    let previous = target
+        .variation
+        .last()
+        .copied()
+        .or_else(|| target.ply.checked_sub(1).map(|i| game.moves()[i]));
+    let message = |status, depth, nodes, time: Duration, lines: Vec<LineJson>| AnalysisJson {
+        kind: "analysis",
+        ply: target.ply,
+        moves: target.asked.clone(),
+        status,
+        depth,
+        nodes,
+        milliseconds: time.as_millis() as u64,
+        lines,
+        engines: engines(),
+    };
+    if root.legal_moves().is_empty() {
+        send(message("done", 0, 0, Duration::ZERO, Vec::new()));
+        return;
+    }
+    let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
+    engine.options.multipv = LINES;
+    let wanted = (LINES as usize).min(root.legal_moves().len());
+    let mut lines: Vec<LineJson> = Vec::new();
+    let mut last = (0, 0, Duration::ZERO);
+    let result = engine.search(&history, limits, control, &mut |info: &Info| {
+        if info.bound.is_some() || info.pv.is_empty() {
+            return;
+        }
+        let index = info.multipv as usize - 1;
+        if index == 0 {
+            lines.clear();
+        }
+        if index != lines.len() {
+            return;
+        }
+        lines.push(LineJson {
+            score: ScoreJson::new(info.score, root.turn()),
+            moves: written_line(&root, &info.pv, previous),
+        });
+        last = (info.depth, info.nodes, info.time);
+        if lines.len() == wanted {
+            send(message(
+                "running",
+                info.depth,
+                info.nodes,
+                info.time,
+                lines.clone(),
+            ));
+        }
+    });
+    let (depth, _, _) = last;
+    send(message(
+        "done",
+        depth.max(result.depth),
+        result.nodes,
+        result.time,
+        lines,
+    ));
+}
+
+/// `moves`, played from `root` after `previous`, as the page shows them.
+fn written_line<P: Served>(root: &P, moves: &[Move], previous: Option<Move>) -> Vec<MoveJson> {
+    let mut position = root.clone();
+    let mut previous = previous;
+    moves
+        .iter()
+        .map(|&m| {
+            let before = position.clone();
+            position.play_unchecked(m);
+            let view = MoveView::new(&before, m, previous, &position);
+            previous = Some(m);
+            MoveJson::new(P::VARIANT, view)
+        })
+        .collect()
+}
