@@ -207,16 +207,51 @@ export const recordUrl = (id: string, format: string): string =>
   `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
 
 /** Live updates of one game; reconnects while the page keeps it open. */
+/** An evaluation from the first player's view: centipawns, or plies to mate (positive when the first player mates). */
+export type Score = { cp: number } | { mate: number };
+
+/** One of the engine's best lines. */
+export interface AnalysisLine {
+  score: Score;
+  moves: PlayedMove[];
+}
+
+/** Where the server's analysis of a position stands (docs/API.md). */
+export interface Analysis {
+  type: 'analysis';
+  ply: number;
+  moves: string[];
+  status: 'waiting' | 'running' | 'done';
+  depth: number;
+  nodes: number;
+  milliseconds: number;
+  lines: AnalysisLine[];
+  engines: { thinking: number; cap: number };
+}
+
+/** The game's WebSocket: its states, and this page's analysis. */
 export class Live {
   private socket?: WebSocket;
   private closed = false;
   private retry = 500;
+  /** The analysis asked for, sent again when the connection is made again. */
+  private analysisRequest?: string;
 
   constructor(
     private readonly id: string,
     private readonly onState: (state: GameState) => void,
+    private readonly onAnalysis: (analysis: Analysis) => void = () => {},
+    private readonly onError: (message: string) => void = () => {},
   ) {
     this.open();
+  }
+
+  /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
+  analyse(request?: { ply: number; moves: string[] }): void {
+    const text = request ? JSON.stringify({ type: 'analyse', ...request }) : JSON.stringify({ type: 'stop-analysis' });
+    if (text === this.analysisRequest || (!request && !this.analysisRequest)) return;
+    this.analysisRequest = request ? text : undefined;
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
   }
 
   private open(): void {
@@ -224,14 +259,24 @@ export class Live {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(`${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
     this.socket = socket;
+    socket.onopen = () => {
+      if (this.analysisRequest) socket.send(this.analysisRequest);
+    };
     socket.onmessage = (event) => {
       this.retry = 500;
+      let message: { type: string; state?: GameState; error?: string };
       try {
-        const message = JSON.parse(String(event.data)) as { type: string; state?: GameState };
-        if (message.state) this.onState(message.state);
+        message = JSON.parse(String(event.data)) as typeof message;
       } catch {
         // Not ours to judge: the HTTP answers carry the state too.
+        return;
       }
+      if (message.type === 'analysis') {
+        this.onAnalysis(message as unknown as Analysis);
+        return;
+      }
+      if (message.type === 'error' && message.error) this.onError(message.error);
+      if (message.state) this.onState(message.state);
     };
     socket.onclose = () => {
       if (this.closed) return;

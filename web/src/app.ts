@@ -3,6 +3,7 @@
 // Changes carry the seat token of the side acting (seats.ts); a page that
 // holds no seat of a game only watches it.
 
+import { AnalysisPanel } from './analysis';
 import * as api from './api';
 import { ApiError, Live, type Color, type GameState } from './api';
 import type { Board, BoardView } from './board';
@@ -59,6 +60,12 @@ export class App {
   private readonly legend = byId<HTMLUListElement>('legend');
   private readonly result = byId<HTMLDivElement>('result');
   private readonly mate = new MatePanel(byId('mate-panel'), () => this.render());
+  private readonly analysis = new AnalysisPanel(
+    byId('analysis-panel'),
+    byId('eval-bar'),
+    () => this.render(),
+    (request) => this.live?.analyse(request),
+  );
   private messageText = '';
   private messageKind: 'info' | 'error' = 'info';
   private readonly notationSelect = byId<HTMLSelectElement>('notation');
@@ -202,7 +209,12 @@ export class App {
       this.shownPly = undefined;
       this.live?.close();
       this.clocks.clear();
-      this.live = new Live(next.id, (state) => this.apply(state));
+      this.live = new Live(
+        next.id,
+        (state) => this.apply(state),
+        (analysis) => this.analysis.receive(analysis),
+        (message) => this.analysis.refused(message),
+      );
       putGameIdInUrl(next.id);
       this.form.showVariant(next.variant);
       this.result.hidden = true;
@@ -299,13 +311,15 @@ export class App {
       };
     }
     this.mate.render(state, shown, () => void this.mate.find(state, shown));
-    const variation = this.mate.variation();
+    this.analysis.render(state, shown, this.orientation);
+    const variation = this.mate.variation() ?? this.analysis.variationView(state.variant);
     if (variation) view = variation;
     const viewKey = JSON.stringify(view);
     if (viewKey !== this.boardView) {
       board.show(view);
       this.boardView = viewKey;
     }
+    board.showBestMove(this.mate.variation() ? undefined : this.analysis.bestMove());
     this.renderHandLabels(state.variant);
     this.renderStatus(state, shown, reviewing);
     byId('notation-options').hidden = state.variant !== 'spear';
@@ -406,7 +420,7 @@ export class App {
     line.className = 'status-line';
     if (reviewing) line.textContent = `Move ${shown} of ${state.ply} (reviewing: › or → steps on, » returns to the game). `;
     const main = document.createElement('span');
-    const mateStep = this.mate.describeStep();
+    const mateStep = this.mate.describeStep() ?? this.analysis.describeVariation();
     if (mateStep) {
       main.className = 'variation';
       main.textContent = mateStep;

@@ -17,6 +17,8 @@ export interface BoardView {
 
 export interface Board {
   show(view: BoardView): void;
+  /** Draws the engine's best move (USI/UCI) as an arrow; `undefined` takes it away. */
+  showBestMove(usi: string | undefined): void;
   setOrientation(color: Color): void;
   destroy(): void;
 }

@@ -61,6 +61,13 @@ export class ChessBoard implements Board {
     });
   }
 
+  showBestMove(usi: string | undefined): void {
+    const move = usi ? parseMove(usi) : undefined;
+    this.ground.setAutoShapes(
+      move?.kind === 'move' ? [{ orig: move.from as Key, dest: move.to as Key, brush: 'paleBlue' }] : [],
+    );
+  }
+
   setOrientation(color: Color): void {
     if (this.ground.state.orientation !== asCg(color)) this.ground.toggleOrientation();
   }

@@ -126,6 +126,18 @@ export class ShogiBoard implements Board {
     });
   }
 
+  showBestMove(usi: string | undefined): void {
+    const move = usi ? parseMove(usi) : undefined;
+    if (!move) {
+      this.ground.setAutoShapes([]);
+      return;
+    }
+    const turn = this.ground.state.turnColor;
+    const orig: Key | Piece = move.kind === 'drop' ? { role: DROP_ROLES[move.letter], color: turn } : (move.from as Key);
+    if (move.kind === 'drop' && !DROP_ROLES[move.letter]) return;
+    this.ground.setAutoShapes([{ orig, dest: move.to as Key, brush: 'paleBlue' }]);
+  }
+
   setOrientation(color: Color): void {
     if (this.ground.state.orientation !== asSg(color)) this.ground.toggleOrientation();
   }

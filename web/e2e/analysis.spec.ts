@@ -1,0 +1,149 @@
+// Analysis on the board: the switch asks the server's engine about the
+// position shown; the evaluation bar, the three lines and the best move's
+// arrow appear, follow a move played and a step back, and a line is
+// stepped through as a variation without changing the game. It is not
+// offered while a game against the computer goes on.
+
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { body, boardShowsServer, createGame, pageBase, screenshot, serverState, statusLine, waitBody, waitPly } from './helpers';
+
+/** The first move of the best line, as listed. */
+const firstOfBest = (page: Page): Promise<string> =>
+  page.locator('.analysis-line[data-line="0"] button[data-step="0"]').innerText();
+
+/** Waits until the three lines are listed and the best one begins with `mark`. */
+async function linesFor(page: Page, mark: string): Promise<void> {
+  await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
+  await expect(async () => expect((await firstOfBest(page)).startsWith(mark)).toBe(true)).toPass({ timeout: 15_000 });
+}
+
+/** The arrows drawn on the board (shogiground's or chessground's shapes). */
+const arrows = (page: Page): Promise<number> =>
+  page.evaluate(() => document.querySelectorAll('svg.sg-shapes line, svg.sg-shapes path, svg.cg-shapes line').length);
+
+/** The seat tokens the server handed out with a new game. */
+const seats = (state: object): Record<string, string> => (state as { seats?: Record<string, string> }).seats ?? {};
+
+/** Plays `move` through the API with the token of the side to move (`side`). */
+async function play(page: Page, state: object & { id: string }, move: string, ply: number, side: string): Promise<void> {
+  const token = seats(state)[side];
+  const status = await page.evaluate(
+    async ({ id, move, ply, token }) =>
+      (
+        await fetch(`/api/games/${id}/moves`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ move, ply, token }),
+        })
+      ).status,
+    { id: state.id, move, ply, token },
+  );
+  expect(status).toBe(200);
+}
+
+test('analysis: the bar, three lines and the arrow follow a move and a step back', async ({ page }) => {
+  const state = await createGame(page, { variant: 'shogi', opponent: { kind: 'human' } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}`);
+  await waitBody(page, 'gameId', state.id);
+  await play(page, state, '7g7f', 0, 'sente');
+  await waitPly(page, 1);
+  await expect(page.locator('#analysis-panel')).toBeVisible();
+  await expect(page.locator('#eval-bar')).toBeHidden();
+  await page.check('#analyse');
+  await expect(page.locator('#eval-bar')).toBeVisible();
+  // Gote to move: the best line begins with Gote's move.
+  await linesFor(page, '☖');
+  await expect(async () => expect(await arrows(page)).toBeGreaterThan(0)).toPass({ timeout: 5000 });
+  const share = Number(await page.getAttribute('#eval-bar', 'data-share'));
+  expect(share > 0.2 && share < 0.8, `an even opening: Sente's share ${share}`).toBe(true);
+  const scores = await page.$$eval('.analysis-score', (spans) => spans.map((s) => s.textContent ?? ''));
+  expect(scores.every((s) => /^[+−±]\d+$/.test(s)), `scores in centipawns: ${scores}`).toBe(true);
+
+  // A move played: the analysis follows to Sente's turn.
+  await play(page, state, '3c3d', 1, 'gote');
+  await waitPly(page, 2);
+  await linesFor(page, '☗');
+  // A step back: Gote's turn again.
+  await page.click('#previous');
+  await waitBody(page, 'shownPly', 1);
+  await linesFor(page, '☖');
+  await expect(async () => expect(await arrows(page)).toBeGreaterThan(0)).toPass({ timeout: 5000 });
+
+  // The second move of the best line, shown as a variation.
+  const line = page.locator('.analysis-line[data-line="0"] button[data-step="1"]');
+  const title = (await line.getAttribute('title')) ?? '';
+  await line.click();
+  await expect(page.locator('#analysis-variation')).toBeVisible();
+  expect(await statusLine(page)).toContain('Variation, 2 moves from the game');
+  const shown = await page.evaluate(() => document.body.dataset.analysis);
+  expect(shown).not.toBe('');
+  expect(title.split(':')[0].length).toBeGreaterThan(3);
+  expect((await serverState(page)).ply, 'the game is unchanged').toBe(2);
+  await screenshot(page, 'shogi-analysis');
+  await page.click('#analysis-back');
+  await expect(page.locator('#analysis-variation')).toBeHidden();
+  await page.click('#last');
+  await boardShowsServer(page);
+  // Off: the bar goes, the server stops.
+  await page.uncheck('#analyse');
+  await expect(page.locator('#eval-bar')).toBeHidden();
+  await expect(page.locator('.analysis-line')).toHaveCount(0);
+});
+
+test('analysis: a variation is stepped into on the board', async ({ page }) => {
+  const state = await createGame(page, { variant: 'minishogi', opponent: { kind: 'human' } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}`);
+  await waitBody(page, 'gameId', state.id);
+  await page.check('#analyse');
+  await linesFor(page, '☗');
+  const first = page.locator('.analysis-line[data-line="0"] button[data-step="0"]');
+  await first.click();
+  await expect(page.locator('#analysis-variation button.current')).toHaveCount(1);
+  // The board shows the line's first move; the analysis is now of Gote's reply.
+  await linesFor(page, '☖');
+  const view = await page.evaluate(() => document.body.dataset.analysis);
+  expect(view).not.toBe('');
+  await screenshot(page, 'minishogi-analysis');
+  await page.click('#analysis-back');
+  await linesFor(page, '☗');
+  await boardShowsServer(page);
+});
+
+for (const variant of ['spear', 'pawns'] as const) {
+  test(`analysis: ${variant} lines and screenshot`, async ({ page }) => {
+    const state = await createGame(page, { variant, opponent: { kind: 'human' } });
+    await page.goto(`${pageBase(page)}#/game/${state.id}`);
+    await waitBody(page, 'gameId', state.id);
+    await page.check('#analyse');
+    await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
+    const best = await firstOfBest(page);
+    if (variant === 'pawns') expect(/^1\. [a-h]/.test(best), `coordinates: ${best}`).toBe(true);
+    else expect(best.startsWith('☗'), best).toBe(true);
+    await expect(async () => expect(await arrows(page)).toBeGreaterThan(0)).toPass({ timeout: 5000 });
+    await screenshot(page, `${variant}-analysis`);
+    await page.uncheck('#analyse');
+  });
+}
+
+test('analysis: not offered against the computer while the game runs', async ({ page }) => {
+  const state = await createGame(page, { variant: 'shogi', opponent: { kind: 'computer', level: 1, color: 'gote' } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}`);
+  await waitBody(page, 'gameId', state.id);
+  await expect(page.locator('#analysis-panel')).toBeHidden();
+  await expect(page.locator('#eval-bar')).toBeHidden();
+  expect(await body(page, 'analysis')).toBe('');
+  // Once it is over, analysis is offered.
+  const token = seats(state).sente;
+  const resigned = await page.evaluate(async ({ id, token }) => {
+    return (
+      await fetch(`/api/games/${id}/resign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ply: 0, token }),
+      })
+    ).status;
+  }, { id: state.id, token });
+  expect(resigned).toBe(200);
+  await expect(page.locator('#analysis-panel')).toBeVisible({ timeout: 8000 });
+});
