@@ -370,6 +370,9 @@ fn fields(w: &mut Weights) -> Vec<(&'static str, &mut [Value])> {
             "open_square_per_hand_piece",
             std::slice::from_mut(&mut w.open_square_per_hand_piece),
         ),
+        ("entering_king", &mut w.entering_king[..]),
+        ("camp_piece", std::slice::from_mut(&mut w.camp_piece)),
+        ("impasse_point", std::slice::from_mut(&mut w.impasse_point)),
     ]
 }
 
@@ -381,6 +384,8 @@ fn in_use<V: ShogiVariant>(name: &str, index: usize) -> bool {
     match name {
         "rank" => return exists(index / 9) && index % 9 < V::SPEC.ranks as usize,
         "file" => return exists(index / 5) && index % 5 < V::SPEC.files.div_ceil(2) as usize,
+        // Only standard shogi has an impasse rule.
+        "entering_king" | "camp_piece" | "impasse_point" => return V::VARIANT == Variant::Shogi,
         _ => {}
     }
     let by_role = !matches!(

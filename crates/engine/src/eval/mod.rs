@@ -4,6 +4,7 @@
 //! Each game has its own evaluation: [`shogi`] for the shogi family (Spear,
 //! minishogi, shogi) and [`pawns`] for Pawns-Only Chess.
 
+mod impasse;
 pub mod pawns;
 mod see;
 pub mod shogi;

@@ -5,6 +5,7 @@
 //! in the enemy's hand and attacks on its flank. The weights are in
 //! [`super::shogi_weights`].
 
+use super::impasse;
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
 use crate::score::Value;
@@ -107,6 +108,7 @@ fn evaluate_for_sente<V: ShogiVariant>(position: &ShogiPosition<V>, weights: &We
             ((attacked[1 - us] & flank).count() + (attacked_twice[1 - us] & flank).count()) as Value
         });
         score[us] -= weights.flank_attack * flank;
+        score[us] += impasse::entering(position, color, weights);
         score[us] -= threats(
             position,
             color,

@@ -66,6 +66,16 @@ pub struct Weights {
     /// King exposure: further penalty per open square and per non-pawn
     /// piece in the enemy's hand (up to six).
     pub open_square_per_hand_piece: Value,
+    /// Impasse: bonus by the king's rank, counted from its own back rank
+    /// (standard shogi only).
+    pub entering_king: [Value; 9],
+    /// Impasse: bonus per piece in the enemy camp, up to the ten a
+    /// declaration needs, while the king stands there too.
+    pub camp_piece: Value,
+    /// Impasse: bonus per point a declaration counts (5 for a rook or a
+    /// bishop, 1 for the rest, in the camp and in hand), up to 28, while
+    /// the king stands in the enemy camp.
+    pub impasse_point: Value,
 }
 
 /// What a captured king is worth (Spear, where kings are captured): in
@@ -107,6 +117,9 @@ pub const SHOGI: Weights = Weights {
     danger_cap: 900,
     open_square: 4,
     open_square_per_hand_piece: 6,
+    entering_king: [0, 0, 0, 0, 0, 30, 80, 120, 120],
+    camp_piece: 70,
+    impasse_point: 20,
 };
 
 /// Minishogi.

@@ -52,4 +52,7 @@ Weights {
     danger_cap: 550,
     open_square: -77,
     open_square_per_hand_piece: 26,
+    entering_king: [0; 9],
+    camp_piece: 0,
+    impasse_point: 0,
 }

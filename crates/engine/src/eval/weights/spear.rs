@@ -22,4 +22,7 @@ Weights {
     danger_cap: 714,
     open_square: -78,
     open_square_per_hand_piece: 3,
+    entering_king: [0; 9],
+    camp_piece: 0,
+    impasse_point: 0,
 }
