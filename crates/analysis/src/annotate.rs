@@ -12,12 +12,12 @@
 //! the position the move reached. Comments already in the record stay,
 //! before the review's.
 
-use crate::expected::Evaluation;
-use crate::review::Review;
+use crate::expected::{Evaluation, Label};
+use crate::review::{Judgement, Review};
 use koma_engine::Evaluate;
 use koma_records::notation::Notation;
 use koma_records::{csa, Format, Record};
-use koma_rules::{Color, Move, PawnsPosition, Position, ShogiPosition, ShogiVariant};
+use koma_rules::{Color, Move, PawnsPosition, ShogiPosition, ShogiVariant};
 
 /// The mate value a KIF evaluation is written with when a comment needs
 /// a number (ShogiHome reads `#詰み=` for mates; this is for the label).
@@ -104,128 +104,119 @@ pub fn annotate<P: Annotate>(record: &mut Record<P>, review: &Review, style: Sty
         else {
             break;
         };
-        let better = review.positions[index]
-            .best
-            .filter(|_| reviewed.label.is_some());
-        let comments = match style {
-            Style::Kif => kif_comments(
-                &before,
-                previous,
-                reviewed.label,
-                better,
-                &position,
-                played,
-                after,
-            ),
-            Style::Csa => csa_comments(&before, previous, reviewed.label, better, &position, after),
-            Style::Pgn => pgn_comments(&before, reviewed.label, better, after),
+        let judged = Judged {
+            before,
+            previous,
+            played,
+            reached: position,
+            label: reviewed.label,
+            better: review.positions[index].best,
+            after,
         };
-        recorded.comments.extend(comments);
+        recorded.comments.extend(match style {
+            Style::Kif => judged.kif(),
+            Style::Csa => judged.csa(),
+            Style::Pgn => judged.pgn(),
+        });
         previous = Some(played);
     }
 }
 
-/// `▲` or `△` for the side to move in `position`.
-fn mark<P: Position>(position: &P) -> char {
-    match position.turn() {
-        Color::Sente => '▲',
-        Color::Gote => '△',
-    }
-}
-
-fn kif_comments<P: Annotate>(
-    before: &P,
+/// One move of the record with the review's word on it.
+struct Judged<'a, P> {
+    /// The position the move was played in.
+    before: P,
+    /// The move before it.
     previous: Option<Move>,
-    label: Option<crate::Label>,
-    better: Option<Move>,
-    after_position: &P,
     played: Move,
-    after: &crate::Judgement,
-) -> Vec<String> {
-    let mut comments = Vec::new();
-    if let (Some(label), Some(better)) = (label, better) {
-        comments.push(format!(
-            "【{}】最善手は{}{}",
-            label.japanese(),
-            mark(before),
-            P::move_text(before, better, previous)
-        ));
-    }
-    comments.push(match after.evaluation {
-        Evaluation::Mate { winner, plies } => format!(
-            "#詰み={}:{plies}手",
-            match winner {
-                Color::Sente => "先手勝ち",
-                Color::Gote => "後手勝ち",
-            }
-        ),
-        evaluation => format!("#評価値={}", evaluation.centipawns_or(MATE_VALUE)),
-    });
-    if !after.line.is_empty() {
-        comments.push(format!(
-            "#読み筋={}",
-            P::line_text(after_position, &after.line, Some(played))
-        ));
-    }
-    comments.push("#エンジン=Koma".to_owned());
-    comments
+    /// The position it reached.
+    reached: P,
+    label: Option<Label>,
+    /// The engine's move where it was played.
+    better: Option<Move>,
+    /// The judgement of the position reached.
+    after: &'a Judgement,
 }
 
-fn csa_comments<P: Annotate>(
-    before: &P,
-    previous: Option<Move>,
-    label: Option<crate::Label>,
-    better: Option<Move>,
-    after_position: &P,
-    after: &crate::Judgement,
-) -> Vec<String> {
-    let mut comments = Vec::new();
-    if let (Some(label), Some(better)) = (label, better) {
-        comments.push(format!(
-            "【{}】最善手は{}{}",
-            label.japanese(),
-            mark(before),
-            P::move_text(before, better, previous)
-        ));
+impl<P: Annotate> Judged<'_, P> {
+    /// The label and the engine's move, for a labelled move.
+    fn labelled(&self) -> Option<(Label, Move)> {
+        self.label.zip(self.better)
     }
-    let mut floodgate = format!("* {}", after.evaluation.centipawns_or(MATE_VALUE));
-    let mut position = *after_position;
-    for &m in &after.line {
-        let Some(code) = P::csa_code(&position, m) else {
-            break;
-        };
-        floodgate.push(' ');
-        floodgate.push_str(&code);
-        position.play_unchecked(m);
-    }
-    comments.push(floodgate);
-    comments
-}
 
-fn pgn_comments<P: Annotate>(
-    before: &P,
-    label: Option<crate::Label>,
-    better: Option<Move>,
-    after: &crate::Judgement,
-) -> Vec<String> {
-    let mut comments = vec![match after.evaluation {
-        Evaluation::Centipawns(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
-        Evaluation::Mate { winner, plies } => {
-            let moves = plies.div_ceil(2);
-            match winner {
-                Color::Sente => format!("[%eval #{moves}]"),
-                Color::Gote => format!("[%eval #-{moves}]"),
-            }
+    /// `【悪手】最善手は▲２六歩(27)`, as shogi commentary says it.
+    fn japanese_label(&self) -> Option<String> {
+        self.labelled().map(|(label, better)| {
+            let mark = match self.before.turn() {
+                Color::Sente => '▲',
+                Color::Gote => '△',
+            };
+            format!(
+                "【{}】最善手は{mark}{}",
+                label.japanese(),
+                P::move_text(&self.before, better, self.previous)
+            )
+        })
+    }
+
+    fn kif(&self) -> Vec<String> {
+        let mut comments: Vec<String> = self.japanese_label().into_iter().collect();
+        comments.push(match self.after.evaluation {
+            Evaluation::Mate { winner, plies } => format!(
+                "#詰み={}:{plies}手",
+                match winner {
+                    Color::Sente => "先手勝ち",
+                    Color::Gote => "後手勝ち",
+                }
+            ),
+            evaluation => format!("#評価値={}", evaluation.centipawns_or(MATE_VALUE)),
+        });
+        if !self.after.line.is_empty() {
+            comments.push(format!(
+                "#読み筋={}",
+                P::line_text(&self.reached, &self.after.line, Some(self.played))
+            ));
         }
-    }];
-    if let (Some(label), Some(better)) = (label, better) {
-        let name = label.name();
-        let mut title = name[..1].to_uppercase();
-        title.push_str(&name[1..]);
-        comments.push(format!(
-            "{title}. {} was best.",
-            P::move_text(before, better, None)
-        ));
+        comments.push("#エンジン=Koma".to_owned());
+        comments
     }
-    comments
+
+    fn csa(&self) -> Vec<String> {
+        let mut comments: Vec<String> = self.japanese_label().into_iter().collect();
+        let mut floodgate = format!("* {}", self.after.evaluation.centipawns_or(MATE_VALUE));
+        let mut position = self.reached;
+        for &m in &self.after.line {
+            let Some(code) = P::csa_code(&position, m) else {
+                break;
+            };
+            floodgate.push(' ');
+            floodgate.push_str(&code);
+            position.play_unchecked(m);
+        }
+        comments.push(floodgate);
+        comments
+    }
+
+    fn pgn(&self) -> Vec<String> {
+        let mut comments = vec![match self.after.evaluation {
+            Evaluation::Centipawns(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
+            Evaluation::Mate { winner, plies } => {
+                let moves = plies.div_ceil(2);
+                match winner {
+                    Color::Sente => format!("[%eval #{moves}]"),
+                    Color::Gote => format!("[%eval #-{moves}]"),
+                }
+            }
+        }];
+        if let Some((label, better)) = self.labelled() {
+            let name = label.name();
+            let mut title = name[..1].to_uppercase();
+            title.push_str(&name[1..]);
+            comments.push(format!(
+                "{title}. {} was best.",
+                P::move_text(&self.before, better, None)
+            ));
+        }
+        comments
+    }
 }
