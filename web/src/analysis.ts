@@ -208,7 +208,9 @@ export class AnalysisPanel {
     const nodes = analysis.nodes.toLocaleString('en');
     this.status.textContent =
       analysis.lines.length === 0
-        ? 'The game is over here: nothing to analyse.'
+        ? analysis.nodes === 0
+          ? 'The game is over here: nothing to analyse.'
+          : `No depth completed in the ${seconds} s allowed.`
         : `Depth ${analysis.depth}, ${nodes} nodes, ${seconds} s${analysis.status === 'done' ? ' (finished)' : '…'}`;
     analysis.lines.forEach((line, index) => this.lines.appendChild(this.lineItem(state, line, index)));
   }

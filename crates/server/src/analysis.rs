@@ -357,8 +357,11 @@ fn think<P: Served + Evaluate>(
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
     engine.options.multipv = LINES;
     let wanted = (LINES as usize).min(root.legal_moves().len());
+    // The lines of the depth under way, and of the last depth completed:
+    // a search stopped within a depth ends with the complete set.
     let mut lines: Vec<LineJson> = Vec::new();
-    let mut last = (0, 0, Duration::ZERO);
+    let mut complete: Vec<LineJson> = Vec::new();
+    let mut depth = 0;
     let result = engine.search(&history, limits, control, &mut |info: &Info| {
         if info.bound.is_some() || info.pv.is_empty() {
             return;
@@ -374,8 +377,9 @@ fn think<P: Served + Evaluate>(
             score: ScoreJson::new(info.score, root.turn()),
             moves: written_line(&root, &info.pv, previous),
         });
-        last = (info.depth, info.nodes, info.time);
         if lines.len() == wanted {
+            complete.clone_from(&lines);
+            depth = info.depth;
             send(message(
                 "running",
                 info.depth,
@@ -385,14 +389,7 @@ fn think<P: Served + Evaluate>(
             ));
         }
     });
-    let (depth, _, _) = last;
-    send(message(
-        "done",
-        depth.max(result.depth),
-        result.nodes,
-        result.time,
-        lines,
-    ));
+    send(message("done", depth, result.nodes, result.time, complete));
 }
 
 /// `moves`, played from `root` after `previous`, as the page shows them.
