@@ -12,7 +12,7 @@
 //! [`AnalysisLimits::seconds`], and the threads run at the lowest
 //! priority, so that analysis never slows the computer opponent's games.
 
-use crate::live::{AnyGame, MoveView, Served};
+use crate::live::{AnyGame, Served};
 use crate::refusal::Refusal;
 use crate::state::MoveJson;
 use koma_engine::{Engine, Evaluate, Info, Limits, Score, SearchControl};
@@ -350,13 +350,14 @@ fn think<P: Served + Evaluate>(
         lines,
         engines: engines(),
     };
-    if root.legal_moves().is_empty() {
+    let legal = root.legal_moves().len();
+    if legal == 0 {
         send(message("done", 0, 0, Duration::ZERO, Vec::new()));
         return;
     }
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
     engine.options.multipv = LINES;
-    let wanted = (LINES as usize).min(root.legal_moves().len());
+    let wanted = (LINES as usize).min(legal);
     // The lines of the depth under way, and of the last depth completed:
     // a search stopped within a depth ends with the complete set.
     let mut lines: Vec<LineJson> = Vec::new();
@@ -375,7 +376,7 @@ fn think<P: Served + Evaluate>(
         }
         lines.push(LineJson {
             score: ScoreJson::new(info.score, root.turn()),
-            moves: written_line(&root, &info.pv, previous),
+            moves: MoveJson::line(&root, &info.pv, previous),
         });
         if lines.len() == wanted {
             complete.clone_from(&lines);
@@ -390,20 +391,4 @@ fn think<P: Served + Evaluate>(
         }
     });
     send(message("done", depth, result.nodes, result.time, complete));
-}
-
-/// `moves`, played from `root` after `previous`, as the page shows them.
-fn written_line<P: Served>(root: &P, moves: &[Move], previous: Option<Move>) -> Vec<MoveJson> {
-    let mut position = root.clone();
-    let mut previous = previous;
-    moves
-        .iter()
-        .map(|&m| {
-            let before = position.clone();
-            position.play_unchecked(m);
-            let view = MoveView::new(&before, m, previous, &position);
-            previous = Some(m);
-            MoveJson::new(P::VARIANT, view)
-        })
-        .collect()
 }

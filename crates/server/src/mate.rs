@@ -8,7 +8,7 @@
 //! and in number: beyond the server's count (`App::mate_searches`) they
 //! wait their turn.
 
-use crate::live::{AnyGame, MoveView, Served};
+use crate::live::{AnyGame, Served};
 use crate::names::Opponent;
 use crate::refusal::Refusal;
 use crate::seats::Mode;
@@ -95,18 +95,8 @@ fn search<P: Served + MateSearch>(
         MateAnswer::NoMate => ("nomate", Vec::new()),
         MateAnswer::Unknown => ("unknown", Vec::new()),
     };
-    let mut position = root.clone();
-    let mut previous = ply.checked_sub(1).map(|i| game.moves()[i]);
-    let line = moves
-        .into_iter()
-        .map(|m| {
-            let before = position.clone();
-            position.play_unchecked(m);
-            let view = MoveView::new(&before, m, previous, &position);
-            previous = Some(m);
-            MoveJson::new(P::VARIANT, view)
-        })
-        .collect();
+    let previous = ply.checked_sub(1).map(|i| game.moves()[i]);
+    let line = MoveJson::line(root, &moves, previous);
     Ok(MateJson {
         ply,
         answer,

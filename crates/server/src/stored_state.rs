@@ -3,12 +3,12 @@
 //! so that the answers' types do not depend on the store.
 
 use super::clock;
-use super::live::{AnyGame, MoveView};
+use super::live::{AnyGame, MoveView, Served};
 use super::names;
 use super::service::sentence;
 use super::state::{GameState, HandicapJson, ImpasseJson, MoveJson, OutcomeJson};
 use super::store::StoredGame;
-use koma_rules::{Color, Declaration, Handicap, Position, StandardShogiPosition, Variant};
+use koma_rules::{Color, Declaration, Handicap, Move, Position, StandardShogiPosition, Variant};
 
 impl MoveJson {
     /// A move of a game of `variant`, as the API writes it.
@@ -21,6 +21,30 @@ impl MoveJson {
             check: view.check,
             seed: view.seed,
         }
+    }
+}
+
+impl MoveJson {
+    /// `moves`, a line played from `root` after `previous`, each move with
+    /// the position after it, as the page steps through a line (a mate,
+    /// an analysis line) without changing the game.
+    pub(crate) fn line<P: Served>(
+        root: &P,
+        moves: &[Move],
+        previous: Option<Move>,
+    ) -> Vec<MoveJson> {
+        let mut position = root.clone();
+        let mut previous = previous;
+        moves
+            .iter()
+            .map(|&m| {
+                let before = position.clone();
+                position.play_unchecked(m);
+                let view = MoveView::new(&before, m, previous, &position);
+                previous = Some(m);
+                MoveJson::new(P::VARIANT, view)
+            })
+            .collect()
     }
 }
 
