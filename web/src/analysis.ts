@@ -7,7 +7,7 @@
 // the page is hidden.
 
 import type { Analysis, AnalysisLine, Color, GameState, PlayedMove, Score } from './api';
-import type { BoardView } from './board';
+import { viewAfter, type BoardView } from './board';
 import { colorsOf, sideName } from './sides';
 import type { VariantId } from './variants';
 
@@ -137,19 +137,7 @@ export class AnalysisPanel {
   /** The variation's position, when the viewer has stepped into one. */
   variationView(variant: VariantId): BoardView | undefined {
     const last = this.variation[this.variation.length - 1];
-    if (!last) return undefined;
-    const [first, second] = colorsOf(variant);
-    // SFEN writes b (Sente) and w (Gote); FEN w (White) and b (Black).
-    const letter = last.position.split(' ')[1];
-    const firstToMove = variant === 'pawns' ? letter === 'w' : letter === 'b';
-    return {
-      position: last.position,
-      lastMove: last.usi,
-      check: last.check,
-      turn: firstToMove ? first : second,
-      legalMoves: [],
-      movable: 'none',
-    };
+    return last ? viewAfter(variant, last) : undefined;
   }
 
   /** What the status line says while a variation is shown. */

@@ -1,6 +1,8 @@
 // What the page asks of a board widget, whichever draws it.
 
-import type { Color } from './api';
+import type { Color, PlayedMove } from './api';
+import { colorsOf } from './sides';
+import type { VariantId } from './variants';
 
 /** One position to show, and what may be played there. */
 export interface BoardView {
@@ -13,6 +15,22 @@ export interface BoardView {
   legalMoves: string[];
   /** The sides the person at this screen may move. */
   movable: 'both' | Color | 'none';
+}
+
+/** The position after `move` of a line (a mate, an analysis line), shown without moving. */
+export function viewAfter(variant: VariantId, move: PlayedMove): BoardView {
+  const [first, second] = colorsOf(variant);
+  // SFEN writes b (Sente) and w (Gote); FEN w (White) and b (Black).
+  const letter = move.position.split(' ')[1];
+  const firstToMove = variant === 'pawns' ? letter === 'w' : letter === 'b';
+  return {
+    position: move.position,
+    lastMove: move.usi,
+    check: move.check,
+    turn: firstToMove ? first : second,
+    legalMoves: [],
+    movable: 'none',
+  };
 }
 
 export interface Board {

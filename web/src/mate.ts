@@ -4,7 +4,8 @@
 // the board as a variation, without changing the game.
 
 import { ApiError, findMate, type GameState, type MateFound } from './api';
-import type { BoardView } from './board';
+import { viewAfter, type BoardView } from './board';
+import type { VariantId } from './variants';
 
 /** The seconds the server is asked to search. */
 const SECONDS = 10;
@@ -18,6 +19,8 @@ export class MatePanel {
   private searching = false;
   /** The step of the line shown on the board, if any. */
   private step?: number;
+  /** The game of the position shown. */
+  private variant?: VariantId;
   private readonly button: HTMLButtonElement;
   private readonly output: HTMLDivElement;
 
@@ -38,6 +41,7 @@ export class MatePanel {
 
   /** Shows the panel for `state` at move `ply`; an answer for another position is dropped. */
   render(state: GameState, ply: number, onFind: () => void): void {
+    this.variant = state.variant;
     const allowed = MatePanel.allowed(state);
     this.panel.hidden = !allowed;
     const key = `${state.id}/${ply}/${state.version}`;
@@ -79,15 +83,7 @@ export class MatePanel {
   /** The step of the mate line to show on the board instead of the game, if one was picked. */
   variation(): BoardView | undefined {
     const move = this.step === undefined ? undefined : this.found?.line[this.step];
-    if (!move) return undefined;
-    return {
-      position: move.position,
-      lastMove: move.usi,
-      check: move.check,
-      turn: move.position.split(' ')[1] === 'w' ? 'gote' : 'sente',
-      legalMoves: [],
-      movable: 'none',
-    };
+    return move && this.variant ? viewAfter(this.variant, move) : undefined;
   }
 
   /** The step of the line shown, as the page's data says it ('' for none). */
