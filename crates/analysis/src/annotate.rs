@@ -183,7 +183,8 @@ impl<P: Annotate> Judged<'_, P> {
 
     fn csa(&self) -> Vec<String> {
         let mut comments: Vec<String> = self.japanese_label().into_iter().collect();
-        let mut floodgate = format!("* {}", self.after.evaluation.centipawns_or(MATE_VALUE));
+        // The comment's text follows CSA's `'`: floodgate writes `'** 123 …`.
+        let mut floodgate = format!("** {}", self.after.evaluation.centipawns_or(MATE_VALUE));
         let mut position = self.reached;
         for &m in &self.after.line {
             let Some(code) = P::csa_code(&position, m) else {

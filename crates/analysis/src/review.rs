@@ -129,16 +129,36 @@ pub fn review<P: Evaluate>(
         judgements.push(judgement);
         progress(index + 1, total);
     }
-    let moves = judgements
-        .windows(2)
-        .zip(&positions)
-        .zip(moves)
-        .map(|((pair, position), &played)| move_review(P::VARIANT, position, played, pair))
-        .collect();
-    Review {
-        variant: P::VARIANT,
-        positions: judgements,
-        moves,
+    Review::from_judgements(start, moves, judgements)
+}
+
+impl Review {
+    /// The review of the game of `moves` from `start` whose positions,
+    /// the start's first, were judged `judgements` (a review kept and read
+    /// back): each move's loss, label and accuracy follow from the
+    /// judgements before and after it. Moves without a judgement after
+    /// them, and from the first illegal one, are left out.
+    pub fn from_judgements<P: Position>(
+        start: &P,
+        moves: &[Move],
+        judgements: Vec<Judgement>,
+    ) -> Review {
+        let mut position = start.clone();
+        let mut reviewed = Vec::with_capacity(moves.len());
+        for (pair, &played) in judgements.windows(2).zip(moves) {
+            if !position.is_legal(played) {
+                break;
+            }
+            reviewed.push(move_review(P::VARIANT, &position, played, pair));
+            position.play_unchecked(played);
+        }
+        let mut judgements = judgements;
+        judgements.truncate(reviewed.len() + 1);
+        Review {
+            variant: P::VARIANT,
+            positions: judgements,
+            moves: reviewed,
+        }
     }
 }
 

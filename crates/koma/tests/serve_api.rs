@@ -634,6 +634,20 @@ fn every_shared_record_is_imported_and_saved_back() {
         let back = back.json();
         assert_eq!(usi_list(&back), listed, "{name} through {format}");
         assert_eq!(back["outcome"], state["outcome"], "{name} through {format}");
+        // The record's comments and times come back too.
+        assert_eq!(
+            back["comments"], state["comments"],
+            "{name} through {format}"
+        );
+        let notes = |state: &Value| -> Vec<(Value, Value)> {
+            state["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| (m["comments"].clone(), m["milliseconds"].clone()))
+                .collect()
+        };
+        assert_eq!(notes(&back), notes(&state), "{name} through {format}");
     }
 }
 

@@ -309,7 +309,7 @@ fn foreign_tables_and_a_newer_schema_are_refused() {
 }
 
 #[test]
-fn a_database_of_schema_2_is_brought_to_schema_3_and_its_shogi_games_keep_27_points() {
+fn a_database_of_schema_2_is_brought_to_schema_4_and_its_shogi_games_keep_27_points() {
     let db = database();
     let id = {
         let server = serve(&db);
@@ -320,7 +320,8 @@ fn a_database_of_schema_2_is_brought_to_schema_3_and_its_shogi_games_keep_27_poi
     let mut admin = connect(&db.url);
     admin
         .batch_execute(
-            "ALTER TABLE koma_games DROP COLUMN impasse; UPDATE koma_schema SET version = 2",
+            "ALTER TABLE koma_games DROP COLUMN impasse, DROP COLUMN notes, DROP COLUMN review; \
+             UPDATE koma_schema SET version = 2",
         )
         .unwrap();
     let server = serve(&db);
@@ -331,7 +332,7 @@ fn a_database_of_schema_2_is_brought_to_schema_3_and_its_shogi_games_keep_27_poi
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
     let game = Game::create(&server, json!({ "variant": "shogi", "impasse": "24" }));
     assert_eq!(game.state(&server)["impasse"]["rule"], 24);
 }

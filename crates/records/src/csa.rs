@@ -278,9 +278,13 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
             let consumed = statement.chars().count() + 1;
             let statement = statement.trim_end();
             if let Some(comment) = statement.strip_prefix('\'') {
-                match record.as_mut().and_then(|r| r.moves.last_mut()) {
-                    Some(last) => last.comments.push(comment.to_owned()),
-                    None => comments.push(comment.to_owned()),
+                // `'encoding=Shift_JIS` says how the file's bytes were
+                // written, which the record saved again will not keep.
+                if !is_encoding_declaration(comment) {
+                    match record.as_mut().and_then(|r| r.moves.last_mut()) {
+                        Some(last) => last.comments.push(comment.to_owned()),
+                        None => comments.push(comment.to_owned()),
+                    }
                 }
             } else if statement.is_empty() || statement.starts_with('V') {
                 // Version lines carry nothing to keep.
@@ -510,6 +514,13 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
 }
 
 /// CSA has no continuation lines: line breaks in a value become spaces.
+/// Whether a comment is CSA 3.0's `'encoding=NAME` line.
+fn is_encoding_declaration(comment: &str) -> bool {
+    comment
+        .get(..9)
+        .is_some_and(|head| head.eq_ignore_ascii_case("encoding="))
+}
+
 fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }

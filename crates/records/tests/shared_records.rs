@@ -83,3 +83,24 @@ fn what_koma_writes_reads_back_the_same() {
         );
     }
 }
+
+#[test]
+fn an_encoding_declaration_is_not_a_comment() {
+    // 8mai.csa starts `'encoding=Shift_JIS`: it says how that file was
+    // written, and would be false of the UTF-8 that Koma writes.
+    let record = load("8mai.csa");
+    assert!(
+        record
+            .comments
+            .iter()
+            .all(|c| !c.to_ascii_lowercase().starts_with("encoding=")),
+        "{:?}",
+        record.comments
+    );
+    assert!(record
+        .comments
+        .iter()
+        .any(|c| c.contains("Kifu for Windows")));
+    let written = csa::write(&record);
+    assert!(!written.contains("encoding="), "{written}");
+}

@@ -14,9 +14,10 @@
 
 use crate::live::{AnyGame, Served};
 use crate::refusal::Refusal;
-use crate::state::MoveJson;
-use koma_engine::{Engine, Evaluate, Info, Limits, Score, SearchControl};
-use koma_rules::{Color, Game, Move, Position};
+use crate::state::{EvaluationJson, MoveJson};
+use koma_analysis::Evaluation;
+use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
+use koma_rules::{Game, Move, Position};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -30,13 +31,18 @@ const TABLE_MEGABYTES: usize = 32;
 /// The longest variation a request may step into.
 const MAX_VARIATION: usize = 64;
 
+/// The node budget per position of a game review: `koma analyze`'s.
+pub const DEFAULT_REVIEW_NODES: u64 = 150_000;
+
 /// The server's bounds on analysis.
 #[derive(Clone, Debug)]
 pub struct AnalysisLimits {
-    /// Searches that may think at once.
+    /// Searches (analyses and reviews) that may think at once.
     pub engines: usize,
-    /// The longest one position is searched.
+    /// The longest one position is analysed.
     pub seconds: u64,
+    /// The nodes each position of a review gets.
+    pub review_nodes: u64,
 }
 
 impl AnalysisLimits {
@@ -47,6 +53,7 @@ impl AnalysisLimits {
         AnalysisLimits {
             engines: cores.saturating_sub(1).max(1),
             seconds: 30,
+            review_nodes: DEFAULT_REVIEW_NODES,
         }
     }
 }
@@ -70,11 +77,32 @@ impl Analyses {
         }
     }
 
-    fn engines(&self) -> EnginesJson {
+    /// How busy the engines are now.
+    pub(crate) fn engines(&self) -> EnginesJson {
         EnginesJson {
             thinking: self.thinking.load(Ordering::SeqCst),
             cap: self.limits.engines.max(1),
         }
+    }
+
+    /// The permits: one per engine that may think.
+    pub(crate) fn permits(&self) -> Arc<Semaphore> {
+        self.permits.clone()
+    }
+
+    /// Counts one more engine thinking until the guard is dropped.
+    pub(crate) fn think(&self) -> Thinking<'_> {
+        self.thinking.fetch_add(1, Ordering::SeqCst);
+        Thinking(&self.thinking)
+    }
+}
+
+/// An engine counted as thinking ([`Analyses::think`]).
+pub(crate) struct Thinking<'a>(&'a AtomicUsize);
+
+impl Drop for Thinking<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -101,34 +129,12 @@ pub struct EnginesJson {
     pub cap: usize,
 }
 
-/// An evaluation from the first player's view.
-#[derive(Clone, Copy, Debug, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoreJson {
-    /// Centipawns.
-    Cp(i32),
-    /// Plies to mate: positive when the first player mates.
-    Mate(i32),
-}
-
-impl ScoreJson {
-    fn new(score: Score, to_move: Color) -> ScoreJson {
-        let sign = match to_move {
-            Color::Sente => 1,
-            Color::Gote => -1,
-        };
-        match score {
-            Score::Centipawns(cp) => ScoreJson::Cp(sign * cp),
-            Score::MatePlies(plies) => ScoreJson::Mate(sign * plies),
-        }
-    }
-}
-
 /// One of the best lines.
 #[derive(Clone, Debug, Serialize)]
 pub struct LineJson {
-    /// Its evaluation, from the first player's view.
-    pub score: ScoreJson,
+    /// Its evaluation, from the first player's view, with the first
+    /// player's expected score.
+    pub score: EvaluationJson,
     /// Its moves, each with the position after it.
     pub moves: Vec<MoveJson>,
 }
@@ -248,14 +254,14 @@ pub fn start(
     let control = SearchControl::default();
     let search_control = control.clone();
     let waiting = tokio::spawn(async move {
-        let permit = match analyses.permits.clone().try_acquire_owned() {
+        let permit = match analyses.permits().try_acquire_owned() {
             Ok(permit) => permit,
             Err(_) => {
                 let waiting = status_only(&target, "waiting", analyses.engines());
                 if out.send(waiting).is_err() {
                     return;
                 }
-                match analyses.permits.clone().acquire_owned().await {
+                match analyses.permits().acquire_owned().await {
                     Ok(permit) => permit,
                     Err(_) => return,
                 }
@@ -264,7 +270,7 @@ pub fn start(
         let thread = std::thread::Builder::new().name("analysis".into());
         let spawned = thread.spawn(move || {
             lower_priority();
-            analyses.thinking.fetch_add(1, Ordering::SeqCst);
+            let thinking = analyses.think();
             let seconds = analyses.limits.seconds.max(1);
             let limits = Limits::move_time(Duration::from_secs(seconds));
             // A replaced analysis, or one whose viewer left, says no more.
@@ -280,7 +286,7 @@ pub fn start(
                 AnyGame::Shogi(g) => think(g, &target, &limits, &search_control, engines, send),
                 AnyGame::Pawns(g) => think(g, &target, &limits, &search_control, engines, send),
             }
-            analyses.thinking.fetch_sub(1, Ordering::SeqCst);
+            drop(thinking);
             drop(permit);
         });
         // Without a thread (the system refused one) the permit went back
@@ -309,7 +315,7 @@ fn status_only(target: &Target, status: &'static str, engines: EnginesJson) -> S
 /// Runs the analysis threads below the games: the computer opponent's
 /// search keeps its core whatever analyses run (Linux: the nice value of
 /// this thread alone).
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS
     // with 0 names the calling thread.
@@ -375,7 +381,7 @@ fn think<P: Served + Evaluate>(
             return;
         }
         lines.push(LineJson {
-            score: ScoreJson::new(info.score, root.turn()),
+            score: EvaluationJson::new(P::VARIANT, Evaluation::from_score(info.score, root.turn())),
             moves: MoveJson::line(&root, &info.pv, previous),
         });
         if lines.len() == wanted {

@@ -41,6 +41,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/declare", post(declare))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/mate", get(mate))
+        .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
@@ -255,6 +256,16 @@ async fn declare(
     body: Body,
 ) -> Response {
     change::<DeclareRequest>(app, id, headers, body).await
+}
+
+/// `GET /api/games/{id}/review`: the game's review, once one was made
+/// (over the WebSocket).
+async fn review(State(app): State<App>, Path(id): Path<String>) -> Response {
+    let games = app.games.clone();
+    match blocking(move || games.review(&id)).await {
+        Ok(review) => Json(review).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 /// `GET /api/games/{id}/mate?ply=N&seconds=S`: mate search on the position

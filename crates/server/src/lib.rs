@@ -30,8 +30,11 @@ mod postgres_listen;
 mod postgres_pool;
 mod postgres_store;
 mod rate;
+mod record_notes;
 mod refusal;
 mod requests;
+mod review;
+mod review_kept;
 mod seats;
 mod service;
 mod sqlite_store;
@@ -102,6 +105,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     analysis_seconds: u64,
+    /// The engine's budget for each position of a game review, in nodes
+    /// (about a quarter of a second a position on one core).
+    #[arg(long, value_name = "NODES", default_value_t = analysis::DEFAULT_REVIEW_NODES,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    review_nodes: u64,
 }
 
 impl ServeArgs {
@@ -112,6 +120,7 @@ impl ServeArgs {
             limits.engines = usize::from(engines);
         }
         limits.seconds = self.analysis_seconds;
+        limits.review_nodes = self.review_nodes;
         limits
     }
 }

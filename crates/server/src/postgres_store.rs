@@ -4,8 +4,8 @@
 //! The rows are those of the SQLite file (see [`super::store_row`]), in a
 //! table named `koma_games` so as not to collide with other programs'
 //! tables in the same database, beside `koma_schema` (the schema's
-//! version). A database of schema 2 (before impasse rules) is brought to
-//! schema 3. A database holding a newer schema, or tables of those names
+//! version). A database of schema 2 (before impasse rules) or 3 (before
+//! record notes and reviews) is brought to schema 4. A database holding a newer schema, or tables of those names
 //! that are not Koma's, is refused rather than written into.
 //!
 //! Every change is one transaction: `SELECT … FOR UPDATE` locks the row (a
@@ -38,7 +38,7 @@ use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
@@ -65,13 +65,15 @@ CREATE TABLE koma_games (
     mode TEXT NOT NULL DEFAULT 'local',
     takeback TEXT,
     clock TEXT,
-    impasse TEXT
+    impasse TEXT,
+    notes TEXT,
+    review TEXT
 );
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
 ";
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
-const EXPECTED: [(&str, &str); 16] = [
+const EXPECTED: [(&str, &str); 18] = [
     ("id", "text"),
     ("variant", "text"),
     ("start", "text"),
@@ -88,6 +90,8 @@ const EXPECTED: [(&str, &str); 16] = [
     ("takeback", "text"),
     ("clock", "text"),
     ("impasse", "text"),
+    ("notes", "text"),
+    ("review", "text"),
 ];
 
 /// Brings a database of schema 2 to schema 3: its shogi games keep the
@@ -97,21 +101,30 @@ ALTER TABLE koma_games ADD COLUMN impasse TEXT;
 UPDATE koma_schema SET version = 3;
 ";
 
+/// Brings a database of schema 3 to schema 4: its games have no record
+/// notes and no review.
+const MIGRATE_3_TO_4: &str = "
+ALTER TABLE koma_games ADD COLUMN notes TEXT;
+ALTER TABLE koma_games ADD COLUMN review TEXT;
+UPDATE koma_schema SET version = 4;
+";
+
 /// Writes a row (a new game replaces any with its id, as in memory) and
 /// notifies, in one statement. `$10` is the time, for both timestamps.
 const INSERT: &str = "
 WITH written AS (
     INSERT INTO koma_games (id, variant, start, moves, declared_winner, declared_reason,
         headers, opponent, version, created_at, updated_at, seats, mode, takeback, clock,
-        impasse)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14, $15)
+        impasse, notes, review)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14, $15, $16, $17)
     ON CONFLICT (id) DO UPDATE SET variant = EXCLUDED.variant, start = EXCLUDED.start,
         moves = EXCLUDED.moves, declared_winner = EXCLUDED.declared_winner,
         declared_reason = EXCLUDED.declared_reason, headers = EXCLUDED.headers,
         opponent = EXCLUDED.opponent, version = EXCLUDED.version,
         created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
         seats = EXCLUDED.seats, mode = EXCLUDED.mode, takeback = EXCLUDED.takeback,
-        clock = EXCLUDED.clock, impasse = EXCLUDED.impasse
+        clock = EXCLUDED.clock, impasse = EXCLUDED.impasse, notes = EXCLUDED.notes,
+        review = EXCLUDED.review
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
 
@@ -120,7 +133,8 @@ const UPDATE: &str = "
 WITH written AS (
     UPDATE koma_games SET variant = $2, start = $3, moves = $4, declared_winner = $5,
         declared_reason = $6, headers = $7, opponent = $8, version = $9, updated_at = $10,
-        seats = $11, mode = $12, takeback = $13, clock = $14, impasse = $15
+        seats = $11, mode = $12, takeback = $13, clock = $14, impasse = $15, notes = $16,
+        review = $17
     WHERE id = $1
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
@@ -216,8 +230,12 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(2) if has_games => transaction.batch_execute(MIGRATE_2_TO_3).await?,
-            Some(2) => {}
+            Some(2) if has_games => {
+                transaction.batch_execute(MIGRATE_2_TO_3).await?;
+                transaction.batch_execute(MIGRATE_3_TO_4).await?;
+            }
+            Some(3) if has_games => transaction.batch_execute(MIGRATE_3_TO_4).await?,
+            Some(2 | 3) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \
@@ -346,6 +364,8 @@ async fn read_game(
             takeback: row.try_get(11)?,
             clock: row.try_get(12)?,
             impasse: row.try_get(13)?,
+            notes: row.try_get(14)?,
+            review: row.try_get(15)?,
         })
     };
     let row = read(&row).map_err(|e| target.failed(&e))?;
@@ -378,6 +398,8 @@ async fn write(
                 &row.takeback,
                 &row.clock,
                 &row.impasse,
+                &row.notes,
+                &row.review,
             ],
         )
         .await

@@ -8,6 +8,7 @@
 use super::clock::{self, Clock, TimeControl};
 use super::live::AnyGame;
 use super::names::{self, Opponent};
+use super::record_notes::RecordNotes;
 use super::refusal::Refusal;
 use super::seats::{Mode, Seats, Token};
 use super::state::{GameState, HeadersView};
@@ -141,6 +142,16 @@ pub struct OpponentRequest {
     /// The computer's side.
     #[serde(default)]
     pub color: Option<String>,
+}
+
+/// What a new game is made of besides its position and moves.
+struct Setup {
+    headers: HeadersView,
+    notes: RecordNotes,
+    opponent: Opponent,
+    mode: Mode,
+    clock: Option<Clock>,
+    impasse: Option<ImpasseRule>,
 }
 
 /// The games, their watchers and the computer.
@@ -279,15 +290,15 @@ impl Games {
     }
 
     /// Keeps a new game and returns its state, with its seat tokens.
-    fn insert(
-        self: &Arc<Self>,
-        game: AnyGame,
-        headers: HeadersView,
-        opponent: Opponent,
-        mode: Mode,
-        clock: Option<Clock>,
-        impasse: Option<ImpasseRule>,
-    ) -> Result<GameState, Refusal> {
+    fn insert(self: &Arc<Self>, game: AnyGame, setup: Setup) -> Result<GameState, Refusal> {
+        let Setup {
+            headers,
+            notes,
+            opponent,
+            mode,
+            clock,
+            impasse,
+        } = setup;
         let id = GameId::random().map_err(Refusal::internal)?;
         let variant = game.variant();
         let computer = Self::computer_color(variant, &opponent);
@@ -306,6 +317,8 @@ impl Games {
             takeback: None,
             clock,
             impasse,
+            notes,
+            review: None,
         };
         if let Some(clock) = &mut stored.clock {
             clock.restart(game.ply(), game.outcome().is_some(), clock::now_ms());
@@ -413,11 +426,14 @@ impl Games {
         }
         self.insert(
             game,
-            headers,
-            opponent,
-            mode,
-            control.map(Clock::new),
-            impasse,
+            Setup {
+                headers,
+                notes: RecordNotes::default(),
+                opponent,
+                mode,
+                clock: control.map(Clock::new),
+                impasse,
+            },
         )
     }
 
@@ -500,14 +516,18 @@ impl Games {
                 other => format!("The record cannot be read: {}", finish(&other.to_string())),
             })
         })?;
+        let notes = RecordNotes::of(&record);
         let (game, headers) = AnyGame::from_record(record).map_err(Refusal::unprocessable)?;
         self.insert(
             game,
-            headers.into(),
-            Opponent::Human,
-            Mode::Local,
-            None,
-            None,
+            Setup {
+                headers: headers.into(),
+                notes,
+                opponent: Opponent::Human,
+                mode: Mode::Local,
+                clock: None,
+                impasse: None,
+            },
         )
     }
 
@@ -524,7 +544,11 @@ impl Games {
             ))
         })?;
         let game = Self::replay(&stored)?;
-        let record = game.to_record(stored.headers.clone().into());
+        let mut record = game.to_record(stored.headers.clone().into());
+        stored.notes.write_into(&mut record);
+        if let Some(review) = &stored.review {
+            crate::review_kept::write_review(review, &game, &mut record, format);
+        }
         let bytes = write_any(&record, format).map_err(|e| match e {
             LoadError::Unsupported { .. } if format == Format::Ki2 => {
                 Refusal::unprocessable(format!(
@@ -634,7 +658,7 @@ impl Games {
             if moved {
                 stored.takeback = None;
             }
-            stored.moves = game.move_texts();
+            stored.set_moves(game.move_texts());
             stored.declared = game
                 .declared()
                 .map(|o| Declared::from_outcome(stored.variant, o));

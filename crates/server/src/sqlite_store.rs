@@ -18,11 +18,12 @@
 //! A game is kept as a row of plain data (see [`SCHEMA`]): its id, game,
 //! start position, moves as USI/UCI text, a declared ending, headers and
 //! opponent as JSON, its version, seats, takeback request, clocks and
-//! impasse rule, and
-//! when it was created and last changed. The `koma_schema` table holds the
-//! schema's version for migrations (a file of schema 1, from before seats
-//! and clocks, or of schema 2, from before impasse rules, is brought to 3
-//! when opened), and the file's
+//! impasse rule, an imported record's comments and move times, the engine's
+//! review, and when it was created and last changed. The `koma_schema`
+//! table holds the schema's version for migrations (a file of schema 1,
+//! from before seats and clocks, of schema 2, from before impasse rules,
+//! or of schema 3, from before notes and reviews, is brought to 4 when
+//! opened), and the file's
 //! `application_id` says that it is Koma's, so that a foreign database is
 //! refused rather than written into.
 
@@ -38,7 +39,7 @@ use std::time::Duration;
 const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 /// How long a change waits for another process holding the file's write
 /// lock before it fails.
@@ -47,7 +48,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The tables of a new file.
 const SCHEMA: &str = "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 3.
+    -- The version of this schema: 4.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -85,7 +86,12 @@ CREATE TABLE games (
     clock TEXT,
     -- Schema 3. A shogi game's impasse rule, '27' or '24'; NULL in the
     -- other games, and in shogi games of schema 2 (judged by 27 points).
-    impasse TEXT
+    impasse TEXT,
+    -- Schema 4. The comments and move times of the record the game was
+    -- imported from, as JSON; NULL for none.
+    notes TEXT,
+    -- The engine's review of the moves, as JSON; NULL for none.
+    review TEXT
 ) STRICT;
 ";
 
@@ -104,6 +110,14 @@ UPDATE koma_schema SET version = 2;
 const MIGRATE_2_TO_3: &str = "
 ALTER TABLE games ADD COLUMN impasse TEXT;
 UPDATE koma_schema SET version = 3;
+";
+
+/// Brings a file of schema 3 to schema 4: its games have no record notes
+/// and no review.
+const MIGRATE_3_TO_4: &str = "
+ALTER TABLE games ADD COLUMN notes TEXT;
+ALTER TABLE games ADD COLUMN review TEXT;
+UPDATE koma_schema SET version = 4;
 ";
 
 /// Games in a SQLite file.
@@ -139,6 +153,8 @@ fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreErr
                     takeback: row.get(11)?,
                     clock: row.get(12)?,
                     impasse: row.get(13)?,
+                    notes: row.get(14)?,
+                    review: row.get(15)?,
                 })
             },
         )
@@ -226,8 +242,13 @@ impl SqliteStore {
                 Some(1) => {
                     transaction.execute_batch(MIGRATE_1_TO_2)?;
                     transaction.execute_batch(MIGRATE_2_TO_3)?;
+                    transaction.execute_batch(MIGRATE_3_TO_4)?;
                 }
-                Some(2) => transaction.execute_batch(MIGRATE_2_TO_3)?,
+                Some(2) => {
+                    transaction.execute_batch(MIGRATE_2_TO_3)?;
+                    transaction.execute_batch(MIGRATE_3_TO_4)?;
+                }
+                Some(3) => transaction.execute_batch(MIGRATE_3_TO_4)?,
                 Some(newer) if newer > SCHEMA_VERSION => {
                     return Err(Prepare::Refused(format!(
                         "was written by a newer Koma (schema version {newer}; this one knows \
@@ -266,13 +287,14 @@ impl SqliteStore {
         let sql = if new {
             "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
              declared_reason, headers, opponent, version, created_at, updated_at, seats, mode, \
-             takeback, clock, impasse) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)"
+             takeback, clock, impasse, notes, review) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, \
+             ?16, ?17)"
         } else {
             "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
              declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, \
              updated_at = ?10, seats = ?11, mode = ?12, takeback = ?13, clock = ?14, \
-             impasse = ?15 \
+             impasse = ?15, notes = ?16, review = ?17 \
              WHERE id = ?1"
         };
         connection.execute(
@@ -292,7 +314,9 @@ impl SqliteStore {
                 row.mode,
                 row.takeback,
                 row.clock,
-                row.impasse
+                row.impasse,
+                row.notes,
+                row.review
             ],
         )
     }
@@ -362,7 +386,9 @@ mod tests {
     use super::*;
     use crate::clock::Clock;
     use crate::names::Opponent;
+    use crate::record_notes::{MoveNote, RecordNotes};
     use crate::refusal::Refusal;
+    use crate::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
     use crate::seats::{Mode, Seats, Token};
     use crate::state::HeadersView;
     use crate::store::Declared;
@@ -428,6 +454,33 @@ mod tests {
                 running_since: Some(1_790_000_000_000),
             }),
             impasse: Some(koma_rules::ImpasseRule::TwentyFour),
+            notes: RecordNotes {
+                comments: vec!["対局前".into()],
+                moves: vec![MoveNote {
+                    comments: vec!["a \"first\" move".into()],
+                    milliseconds: Some(12_000),
+                }],
+            },
+            review: Some(StoredReview {
+                nodes: 2_000,
+                positions: vec![
+                    StoredJudgement {
+                        evaluation: KeptEvaluation::Cp(-35),
+                        line: vec!["2g2f".into(), "8c8d".into()],
+                        depth: 7,
+                        nodes: 2_001,
+                    },
+                    StoredJudgement {
+                        evaluation: KeptEvaluation::Mate {
+                            winner: "gote".into(),
+                            plies: 3,
+                        },
+                        line: Vec::new(),
+                        depth: 0,
+                        nodes: 0,
+                    },
+                ],
+            }),
         }
     }
 
@@ -446,6 +499,8 @@ mod tests {
         draw.takeback = None;
         draw.clock = None;
         draw.impasse = None;
+        draw.notes = RecordNotes::default();
+        draw.review = None;
         {
             let store = SqliteStore::open(&temp.file()).unwrap();
             store.insert(game(1)).unwrap();
@@ -545,7 +600,7 @@ mod tests {
            updated_at INTEGER NOT NULL) STRICT;";
 
     #[test]
-    fn a_file_of_schema_1_is_brought_to_schema_3_and_its_games_kept() {
+    fn a_file_of_schema_1_is_brought_to_schema_4_and_its_games_kept() {
         let temp = Temp::new("migrate");
         let path = temp.file();
         {
@@ -565,17 +620,18 @@ mod tests {
         assert_eq!(old.moves, ["5d5c"]);
         assert_eq!((old.seats, old.mode, old.clock), (None, Mode::Local, None));
         assert_eq!(old.impasse, None);
+        assert_eq!((old.notes, old.review), (RecordNotes::default(), None));
         store.insert(game(1)).unwrap();
         assert_eq!(store.get(game(1).id).unwrap(), game(1));
         let version: i64 = store
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 3);
+        assert_eq!(version, 4);
     }
 
     #[test]
-    fn a_file_of_schema_2_is_brought_to_schema_3_with_the_27_point_rule() {
+    fn a_file_of_schema_2_is_brought_to_schema_4_with_the_27_point_rule() {
         let temp = Temp::new("migrate-2");
         let path = temp.file();
         {
@@ -608,7 +664,38 @@ mod tests {
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 3);
+        assert_eq!(version, 4);
+    }
+
+    #[test]
+    fn a_file_of_schema_3_is_brought_to_schema_4_without_notes_or_reviews() {
+        let temp = Temp::new("migrate-3");
+        let path = temp.file();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.pragma_update(None, "application_id", APPLICATION_ID)
+                .unwrap();
+            old.execute_batch(SCHEMA_1).unwrap();
+            old.execute_batch(MIGRATE_1_TO_2).unwrap();
+            old.execute_batch(MIGRATE_2_TO_3).unwrap();
+            old.execute_batch(
+                "INSERT INTO games VALUES ('00000000000000cc', 'pawns',
+                   '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1', 'e2e4', NULL, NULL, '{}',
+                   '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL, NULL, NULL);",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let old = store.get("00000000000000cc".parse().unwrap()).unwrap();
+        assert_eq!(old.moves, ["e2e4"]);
+        assert_eq!((old.notes, old.review), (RecordNotes::default(), None));
+        store.insert(game(3)).unwrap();
+        assert_eq!(store.get(game(3).id).unwrap(), game(3));
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 4);
     }
 
     #[test]

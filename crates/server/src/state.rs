@@ -99,6 +99,12 @@ pub struct GameState {
     /// The seat tokens by side: only in the answer that creates the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<BTreeMap<&'static str, String>>,
+    /// The imported record's comments before the first move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+    /// The engine's review of the moves, once one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewJson>,
 }
 
 /// One played move.
@@ -117,6 +123,87 @@ pub struct MoveJson {
     /// Spear only: the move as its seed writes it, `K 11 12`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
+    /// The imported record's comments after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+    /// The time its player spent on it, in milliseconds, as the imported
+    /// record gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub milliseconds: Option<u64>,
+}
+
+/// An evaluation as the page reads it, from the first player's view, with
+/// its expected score so that the page need not know each game's scale.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EvaluationJson {
+    /// Centipawns, when the evaluation is not a mate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Plies to mate, positive when the first player mates (0: the game
+    /// is over).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The first player's expected score, 0 to 1 (win 1, draw ½).
+    pub expected: f64,
+}
+
+/// One position of the review.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReviewJson {
+    /// Moves played before it (0: the start).
+    pub ply: usize,
+    /// The engine's evaluation.
+    pub evaluation: EvaluationJson,
+    /// The engine's move there, `None` where the game is over.
+    pub best: Option<MoveJson>,
+    /// The depth searched.
+    pub depth: u32,
+}
+
+/// One move of the review.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReviewJson {
+    /// Its number: 1 for the first move.
+    pub ply: usize,
+    /// The expected score its player gave up, 0 to 1.
+    pub loss: f64,
+    /// `"inaccuracy"`, `"mistake"` or `"blunder"`; `None` for a good move.
+    pub label: Option<&'static str>,
+    /// Its accuracy, 0 to 100.
+    pub accuracy: f64,
+    /// The engine's move in its place, when this one lost something.
+    pub better: Option<MoveJson>,
+}
+
+/// One side's figures.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SideReviewJson {
+    /// Moves played.
+    pub moves: usize,
+    /// Moves labelled inaccuracy.
+    pub inaccuracies: usize,
+    /// Moves labelled mistake.
+    pub mistakes: usize,
+    /// Moves labelled blunder.
+    pub blunders: usize,
+    /// Mean accuracy, 0 to 100.
+    pub accuracy: f64,
+    /// Mean expected score lost per move, 0 to 1.
+    pub average_loss: f64,
+}
+
+/// A game's review as the page and the API give it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewJson {
+    /// The engine's budget per position, in nodes.
+    pub nodes: u64,
+    /// Every position, the start's first: the graph's points.
+    pub positions: Vec<PositionReviewJson>,
+    /// Every move reviewed.
+    pub moves: Vec<MoveReviewJson>,
+    /// Each side's figures, by side name.
+    pub sides: BTreeMap<&'static str, SideReviewJson>,
 }
 
 /// The end of a game.

@@ -7,7 +7,9 @@
 
 use super::clock::Clock;
 use super::names::{self, Opponent};
+use super::record_notes::RecordNotes;
 use super::refusal::Refusal;
+use super::review_kept::StoredReview;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use koma_rules::{EndReason, ImpasseRule, Outcome, Variant};
@@ -134,6 +136,14 @@ pub struct StoredGame {
     /// 2), which are judged by the 27-point rule.
     #[serde(default, with = "names::impasse_serde")]
     pub impasse: Option<ImpasseRule>,
+    /// The comments and move times of the record it was imported from
+    /// (schema 4).
+    #[serde(default)]
+    pub notes: RecordNotes,
+    /// The engine's review of its moves, if one was asked for (schema 4).
+    /// A change to the moves drops it.
+    #[serde(default)]
+    pub review: Option<StoredReview>,
 }
 
 impl StoredGame {
@@ -142,6 +152,21 @@ impl StoredGame {
     /// games without impasse.
     pub fn impasse_rule(&self) -> Option<ImpasseRule> {
         (self.variant == Variant::Shogi).then(|| self.impasse.unwrap_or_default())
+    }
+
+    /// Keeps `moves` as the game's moves: the notes of moves taken back
+    /// go, and so does a review of other moves than these.
+    pub fn set_moves(&mut self, moves: Vec<String>) {
+        if moves != self.moves {
+            let kept = moves
+                .iter()
+                .zip(&self.moves)
+                .take_while(|(new, old)| new == old)
+                .count();
+            self.notes.keep_moves(kept);
+            self.review = None;
+            self.moves = moves;
+        }
     }
 }
 
@@ -287,6 +312,8 @@ mod tests {
             takeback: None,
             clock: None,
             impasse: None,
+            notes: RecordNotes::default(),
+            review: None,
         }
     }
 

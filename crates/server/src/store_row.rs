@@ -4,6 +4,8 @@
 
 use super::clock::Clock;
 use super::names::Opponent;
+use super::record_notes::RecordNotes;
+use super::review_kept::StoredReview;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use super::store::{Declared, GameId, StoreError, StoredGame};
@@ -26,11 +28,13 @@ pub struct Row {
     pub takeback: Option<String>,
     pub clock: Option<String>,
     pub impasse: Option<String>,
+    pub notes: Option<String>,
+    pub review: Option<String>,
 }
 
 /// The columns read and written, in [`Row`]'s order.
 pub const COLUMNS: &str = "id, variant, start, moves, declared_winner, declared_reason, headers, \
-     opponent, version, seats, mode, takeback, clock, impasse";
+     opponent, version, seats, mode, takeback, clock, impasse, notes, review";
 
 impl Row {
     /// The columns of `game`, or why it cannot be stored.
@@ -71,6 +75,14 @@ impl Row {
                 None => None,
             },
             impasse: game.impasse.map(|rule| rule.to_string()),
+            notes: match game.notes.is_empty() {
+                true => None,
+                false => Some(json("notes", serde_json::to_string(&game.notes))?),
+            },
+            review: match &game.review {
+                Some(review) => Some(json("review", serde_json::to_string(review))?),
+                None => None,
+            },
         })
     }
 
@@ -106,6 +118,19 @@ impl Row {
             ),
             None => None,
         };
+        let notes: RecordNotes = match &self.notes {
+            Some(text) => {
+                serde_json::from_str(text).map_err(|e| format!("its notes cannot be read: {e}"))?
+            }
+            None => RecordNotes::default(),
+        };
+        let review: Option<StoredReview> = match &self.review {
+            Some(text) => Some(
+                serde_json::from_str(text)
+                    .map_err(|e| format!("its review cannot be read: {e}"))?,
+            ),
+            None => None,
+        };
         Ok(StoredGame {
             id,
             variant,
@@ -123,6 +148,8 @@ impl Row {
             takeback: self.takeback,
             clock,
             impasse,
+            notes,
+            review,
         })
     }
 

@@ -6,7 +6,7 @@ use super::clock;
 use super::live::{AnyGame, MoveView, Served};
 use super::names;
 use super::service::sentence;
-use super::state::{GameState, HandicapJson, ImpasseJson, MoveJson, OutcomeJson};
+use super::state::{GameState, HandicapJson, ImpasseJson, MoveJson, OutcomeJson, ReviewJson};
 use super::store::StoredGame;
 use koma_rules::{Color, Declaration, Handicap, Move, Position, StandardShogiPosition, Variant};
 
@@ -20,6 +20,8 @@ impl MoveJson {
             position: view.position,
             check: view.check,
             seed: view.seed,
+            comments: Vec::new(),
+            milliseconds: None,
         }
     }
 }
@@ -88,7 +90,15 @@ impl GameState {
         let moves: Vec<MoveJson> = view
             .moves
             .into_iter()
-            .map(|m| MoveJson::new(variant, m))
+            .enumerate()
+            .map(|(index, m)| {
+                let mut json = MoveJson::new(variant, m);
+                if let Some(note) = stored.notes.of_move(index) {
+                    json.comments.clone_from(&note.comments);
+                    json.milliseconds = note.milliseconds;
+                }
+                json
+            })
             .collect();
         GameState {
             id: stored.id.to_string(),
@@ -124,6 +134,11 @@ impl GameState {
                 .as_ref()
                 .map(|c| c.view(variant, view.turn, clock::now_ms())),
             seats: None,
+            comments: stored.notes.comments.clone(),
+            review: stored
+                .review
+                .as_ref()
+                .and_then(|kept| ReviewJson::new(kept, game)),
         }
     }
 }

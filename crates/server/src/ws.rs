@@ -1,14 +1,17 @@
 //! `GET /api/games/{id}/ws`: the game's state now and after every change,
 //! and moves, undos and resignations sent the other way; and the
-//! connection's analysis (`{"type": "analyse"}`, `{"type": "stop-analysis"}`),
-//! whose progress comes back as `{"type": "analysis"}` messages.
+//! connection's analysis (`{"type": "analyse"}`, `{"type": "stop-analysis"}`)
+//! and review of the game (`{"type": "review"}`, `{"type": "stop-review"}`),
+//! whose progress comes back as `{"type": "analysis"}` and `{"type":
+//! "review"}` messages.
 
 use super::analysis::{self, AnalyseRequest, Running};
 use super::app::{blocking, App};
 use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
 use super::requests::ChangeRequest;
-use super::service::StateMessage;
+use super::review::{self, Reviewing};
+use super::service::{Games, StateMessage};
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -73,6 +76,7 @@ async fn session(
     // the end of the connection) frees its engine.
     let (analysis_out, mut analysis_in) = mpsc::unbounded_channel::<String>();
     let mut running: Option<Running> = None;
+    let mut reviewing: Option<Reviewing> = None;
     if socket.send(Message::Text(first.into())).await.is_ok() {
         loop {
             let outgoing = tokio::select! {
@@ -112,6 +116,35 @@ async fn session(
                         }
                         Some(StudyMessage::StopAnalysis) => {
                             running = None;
+                            None
+                        }
+                        Some(StudyMessage::Review) => {
+                            reviewing = None;
+                            let (games, wanted) = (app.games.clone(), id.clone());
+                            let target = blocking(move || {
+                                let (game, _) = games.study_target(&wanted, None)?;
+                                Ok((game, Games::parse_id(&wanted)?))
+                            })
+                            .await;
+                            match target {
+                                Ok((game, game_id)) => {
+                                    reviewing = Some(review::start(
+                                        app.analyses.clone(),
+                                        app.games.clone(),
+                                        game_id,
+                                        game,
+                                        analysis_out.clone(),
+                                    ));
+                                    None
+                                }
+                                Err(refusal) => {
+                                    let (app, id) = (app.clone(), id.clone());
+                                    blocking(move || Ok(refusal_message(&app, &id, refusal))).await.ok()
+                                }
+                            }
+                        }
+                        Some(StudyMessage::StopReview) => {
+                            reviewing = None;
                             None
                         }
                         None => {
@@ -164,6 +197,7 @@ async fn session(
         }
     }
     drop(running);
+    drop(reviewing);
     drop(receiver);
     if let Ok(game_id) = id.parse::<GameId>() {
         app.games.forget_unwatched(game_id);
@@ -178,6 +212,10 @@ enum StudyMessage {
     Analyse(AnalyseRequest),
     /// Stop this connection's analysis.
     StopAnalysis,
+    /// Review the game (replacing this connection's review).
+    Review,
+    /// Stop this connection's review.
+    StopReview,
 }
 
 /// `text` as a message about analysis, if it is one (anything else is a
@@ -208,7 +246,7 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
             return Some(error(
                 app,
                 id,
-                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\", \"declare\", \"resign\", \"analyse\" or \"stop-analysis\"."),
+                &format!("The message is not one this connection takes ({e}): send {{\"type\": \"move\", \"move\": \"7g7f\", \"ply\": 0}}, \"undo\", \"declare\", \"resign\", \"analyse\", \"stop-analysis\", \"review\" or \"stop-review\"."),
             ))
         }
     };
