@@ -1,6 +1,7 @@
 // Once per run: checks that the browser and the binary are there, starts
-// `koma serve --port 0 --memory` (a free port, no database) and hands its
-// address to the tests through the environment (the workers inherit it).
+// `koma serve --port 0 --memory --review-nodes 2000` (a free port, no
+// database, quick reviews) and hands its address to the tests through the
+// environment (the workers inherit it).
 // The function it returns stops the server when the run ends.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +10,12 @@ import { CHROMIUM, URL_VARIABLE, komaBinary } from './env';
 
 function startServer(koma: string): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolveStart, rejectStart) => {
-    const child = spawn(koma, ['serve', '--port', '0', '--memory'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A small review budget: the tests check what a review shows, not its
+    // strength. KOMA_REVIEW_NODES sets another (for docs' pictures, with a
+    // release build: KOMA_BIN=../target/release/koma KOMA_REVIEW_NODES=150000).
+    const nodes = process.env.KOMA_REVIEW_NODES ?? '2000';
+    const args = ['serve', '--port', '0', '--memory', '--review-nodes', nodes];
+    const child = spawn(koma, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffer = '';
     const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);
     child.stdout!.setEncoding('utf8');

@@ -11,15 +11,6 @@ import { viewAfter, type BoardView } from './board';
 import { colorsOf, sideName } from './sides';
 import type { VariantId } from './variants';
 
-/** The logistic scale of each game's centipawns (crates/analysis/src/expected.rs). */
-const SCALE: Record<VariantId, number> = { shogi: 600, minishogi: 480, spear: 670, pawns: 272 };
-
-/** The first player's expected score (0 to 1) for an evaluation. */
-export function expectedScore(variant: VariantId, score: Score): number {
-  if ('mate' in score) return score.mate > 0 ? 1 : score.mate < 0 ? 0 : 0.5;
-  return 1 / (1 + Math.exp(-score.cp / SCALE[variant]));
-}
-
 /** An evaluation as people read it: `+35` (shogi) or `+0.35` (pawns), `☗ mates in 5`. */
 export function scoreText(variant: VariantId, score: Score): string {
   if ('mate' in score) {
@@ -158,7 +149,8 @@ export class AnalysisPanel {
     const fill = this.bar.querySelector<HTMLElement>('.eval-fill')!;
     const text = this.bar.querySelector<HTMLElement>('.eval-text')!;
     const [first] = colorsOf(state.variant);
-    const firstShare = best ? expectedScore(state.variant, best.score) : 0.5;
+    // The server says what the evaluation means in this game.
+    const firstShare = best ? best.score.expected : 0.5;
     // The fill is the bottom side's share, growing from the bottom.
     const share = orientation === first ? firstShare : 1 - firstShare;
     fill.style.height = `${(share * 100).toFixed(1)}%`;

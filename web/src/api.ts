@@ -14,6 +14,10 @@ export interface PlayedMove {
   check: boolean;
   /** Spear only: the move as its seed writes it, `K 11 12`. */
   seed?: string;
+  /** An imported record's comments after it. */
+  comments?: string[];
+  /** The time its player spent on it, as the imported record says. */
+  milliseconds?: number;
 }
 
 export interface Outcome {
@@ -96,6 +100,64 @@ export interface GameState {
   takeback: Color | null;
   clock: ClockState | null;
   seats?: SeatTokens;
+  /** An imported record's comments before the first move. */
+  comments?: string[];
+  /** The engine's review of the game, once one was made. */
+  review?: GameReview;
+}
+
+/** How bad a move's loss is. */
+export type MoveLabel = 'inaccuracy' | 'mistake' | 'blunder';
+
+/** The engine's judgement of one position of a reviewed game. */
+export interface PositionReview {
+  ply: number;
+  evaluation: Score;
+  /** The engine's move there; null where the game is over. */
+  best: PlayedMove | null;
+  depth: number;
+}
+
+/** What one move of a reviewed game lost. */
+export interface MoveReview {
+  /** 1 for the first move. */
+  ply: number;
+  /** The expected score given up, 0 to 1. */
+  loss: number;
+  label: MoveLabel | null;
+  /** 0 to 100. */
+  accuracy: number;
+  /** The engine's move in its place, when this one lost something. */
+  better: PlayedMove | null;
+}
+
+/** One side's figures over a reviewed game. */
+export interface SideReview {
+  moves: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  accuracy: number;
+  averageLoss: number;
+}
+
+/** A game's review (docs/API.md, *Game review over the WebSocket*). */
+export interface GameReview {
+  nodes: number;
+  /** Every position, the start's first. */
+  positions: PositionReview[];
+  moves: MoveReview[];
+  sides: Partial<Record<Color, SideReview>>;
+}
+
+/** Where this page's review of the game stands. */
+export interface ReviewProgress {
+  type: 'review';
+  status: 'waiting' | 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  error?: string;
+  engines: { thinking: number; cap: number };
 }
 
 /** A refusal from the server: its sentence, and the game's state when it sent one. */
@@ -207,8 +269,12 @@ export const recordUrl = (id: string, format: string): string =>
   `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
 
 /** Live updates of one game; reconnects while the page keeps it open. */
-/** An evaluation from the first player's view: centipawns, or plies to mate (positive when the first player mates). */
-export type Score = { cp: number } | { mate: number };
+/**
+ * An evaluation from the first player's view: centipawns, or plies to mate
+ * (positive when the first player mates), with the first player's expected
+ * score (0 to 1) that it means in this game.
+ */
+export type Score = ({ cp: number } | { mate: number }) & { expected: number };
 
 /** One of the engine's best lines. */
 export interface AnalysisLine {
@@ -236,6 +302,10 @@ export class Live {
   private retry = 500;
   /** The analysis asked for, sent again when the connection is made again. */
   private analysisRequest?: string;
+  /** Whether a review was asked for and has not ended: asked again on a new connection. */
+  private reviewing = false;
+  /** Told of this page's review. */
+  onReview: (progress: ReviewProgress) => void = () => {};
 
   constructor(
     private readonly id: string,
@@ -254,6 +324,13 @@ export class Live {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
   }
 
+  /** Asks for the game's review (`false`: stops it). */
+  review(start: boolean): void {
+    if (!start && !this.reviewing) return;
+    this.reviewing = start;
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: start ? 'review' : 'stop-review' }));
+  }
+
   private open(): void {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -261,6 +338,7 @@ export class Live {
     this.socket = socket;
     socket.onopen = () => {
       if (this.analysisRequest) socket.send(this.analysisRequest);
+      if (this.reviewing) socket.send(JSON.stringify({ type: 'review' }));
     };
     socket.onmessage = (event) => {
       this.retry = 500;
@@ -273,6 +351,12 @@ export class Live {
       }
       if (message.type === 'analysis') {
         this.onAnalysis(message as unknown as Analysis);
+        return;
+      }
+      if (message.type === 'review') {
+        const progress = message as unknown as ReviewProgress;
+        if (progress.status === 'done' || progress.status === 'failed') this.reviewing = false;
+        this.onReview(progress);
         return;
       }
       if (message.type === 'error' && message.error) this.onError(message.error);

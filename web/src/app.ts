@@ -13,7 +13,8 @@ import { impasseNote, renderDeclare } from './declare';
 import { renderInvite } from './invite';
 import { renderLegend, usePieces } from './legend';
 import { MatePanel } from './mate';
-import { renderMoveList, type SpearNotation } from './movelist';
+import { renderMoveList, renderMoveNotes, type SpearNotation } from './movelist';
+import { ReviewPanel } from './review';
 import { NewGameForm } from './newgame';
 import { fillSaveFormats, openFile, openText, save } from './records';
 import { putGameIdInUrl, routeFromUrl, type Route } from './route';
@@ -66,6 +67,13 @@ export class App {
     () => this.render(),
     (request) => this.live?.analyse(request),
   );
+  private readonly review = new ReviewPanel(
+    byId('review-panel'),
+    (ply) => this.goTo(ply),
+    () => this.render(),
+    (start) => this.live?.review(start),
+  );
+  private readonly moveNotes = byId<HTMLDivElement>('move-notes');
   private messageText = '';
   private messageKind: 'info' | 'error' = 'info';
   private readonly notationSelect = byId<HTMLSelectElement>('notation');
@@ -213,8 +221,11 @@ export class App {
         next.id,
         (state) => this.apply(state),
         (analysis) => this.analysis.receive(analysis),
-        (message) => this.analysis.refused(message),
+        (message) => {
+          if (!this.review.refused(message)) this.analysis.refused(message);
+        },
       );
+      this.live.onReview = (progress) => this.review.receive(progress);
       putGameIdInUrl(next.id);
       this.form.showVariant(next.variant);
       this.result.hidden = true;
@@ -324,6 +335,8 @@ export class App {
     this.renderStatus(state, shown, reviewing);
     byId('notation-options').hidden = state.variant !== 'spear';
     renderMoveList(this.moveList, state, shown, (ply) => this.goTo(ply), this.spearNotation);
+    renderMoveNotes(this.moveNotes, state, shown);
+    this.review.render(state, shown);
     byId<HTMLButtonElement>('first').disabled = shown === 0;
     byId<HTMLButtonElement>('previous').disabled = shown === 0;
     byId<HTMLButtonElement>('next').disabled = !reviewing;
