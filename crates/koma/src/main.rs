@@ -8,6 +8,7 @@
 
 mod analyze;
 mod bench;
+mod console_engine;
 mod convert;
 mod mate;
 mod mate_suite;

@@ -1,22 +1,25 @@
 //! `koma shogi`: a shogi-family game for two people at a terminal.
 //!
 //! Commands are words; anything else is read as a USI move. A game is a
-//! record one can save, load and step through; the computer opponent joins
-//! this command set later.
+//! record one can save, load and step through. The computer may play one
+//! side (`--computer`), and `hint` asks it for advice ([`opponent`]).
 
 mod board_view;
 mod history;
+mod opponent;
 mod seed_view;
 
 use board_view::{draw, side_name, status, Style};
 use clap::{Args, ValueEnum};
 use history::{History, Undone};
+use koma_engine::Evaluate;
 use koma_records::file::{self as record_file, parse_format};
 use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
     Color, EndReason, GameError, Handicap, ImpasseRule, Minishogi, Move, Outcome, Position, Shogi,
     ShogiPosition, ShogiVariant, Spear, Variant,
 };
+use opponent::Opponent;
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// When to colour the output.
@@ -42,7 +45,10 @@ pub enum ColorChoice {
         save, next/back/start/end/goto to step through a game, quit.\n\n\
         --load opens a record (KIF, KI2, CSA, USI, whatever the extension) at its start to \
         replay it; playing a move part-way continues from there. --record FILE saves the game \
-        after every move, and resumes it if FILE already holds one."
+        after every move, and resumes it if FILE already holds one.\n\n\
+        --computer sente (or gote) lets Koma's engine play that side at --level 1 to 20 \
+        (within a second a move); undo then takes back its reply and your move. `hint` asks \
+        the engine for the best move in the position shown, in any game."
 )]
 pub struct ShogiArgs {
     /// The game: shogi (the default), minishogi or spear; a loaded record says its own.
@@ -81,6 +87,21 @@ pub struct ShogiArgs {
     /// to drop) beside USI.
     #[arg(long)]
     seed_view: bool,
+    /// Let Koma's engine play this side: sente (the first mover) or gote.
+    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    computer: Option<Color>,
+    /// The computer's strength: 1 (weakest) to 20 (full strength).
+    #[arg(long, value_name = "N", default_value_t = crate::console_engine::DEFAULT_LEVEL,
+          value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: u8,
+}
+
+fn parse_side(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "sente" | "black" | "b" | "先手" => Ok(Color::Sente),
+        "gote" | "white" | "w" | "後手" => Ok(Color::Gote),
+        _ => Err(format!("{text:?} is not a side: sente or gote")),
+    }
 }
 
 fn parse_shogi_family(text: &str) -> Result<Variant, String> {
@@ -157,6 +178,10 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         None => args.position.clone(),
     };
     let setup = Setup {
+        computer: args.computer.map(|color| Opponent {
+            color,
+            level: args.level,
+        }),
         impasse: args.impasse,
         position,
         opened: opened.map(|(record, how)| (record.clone(), how)),
@@ -191,6 +216,7 @@ enum Opened {
 
 /// What the console starts from.
 struct Setup {
+    computer: Option<Opponent>,
     impasse: ImpasseRule,
     position: Option<String>,
     opened: Option<(AnyRecord, Opened)>,
@@ -235,6 +261,7 @@ enum Command {
     Last,
     Goto(usize),
     Save(String, Option<Format>),
+    Hint,
     Help,
     Quit,
     Unknown(String),
@@ -263,6 +290,7 @@ fn parse_command(line: &str) -> Option<Command> {
             Ok(format) => Command::Save((*path).to_owned(), Some(format)),
             Err(_) => Command::Unknown(line.trim().to_owned()),
         },
+        ("hint", []) => Command::Hint,
         ("help" | "h" | "?", []) => Command::Help,
         ("quit" | "exit" | "q", []) => Command::Quit,
         (_, []) if looks_like_a_move(word) => Command::Move(word.to_owned()),
@@ -297,6 +325,7 @@ Commands:
   goto N        show the position after move N
   save FILE     save the game (KIF .kif/.kifu, CSA .csa, USI .usi; --format to force)
   new           start a new game
+  hint          ask the engine for the best move here
   help          this text
   quit          leave
 A move played while looking at an earlier position continues the game from there
@@ -315,9 +344,14 @@ struct Console<V: ShogiVariant> {
     greeting: Option<String>,
     /// The rule that judges `declare`.
     impasse: ImpasseRule,
+    /// The computer's side, if it plays one.
+    computer: Option<Opponent>,
 }
 
-impl<V: ShogiVariant> Console<V> {
+impl<V: ShogiVariant> Console<V>
+where
+    ShogiPosition<V>: Evaluate,
+{
     fn new(setup: Setup) -> Result<Self, ConsoleError> {
         let (record, cursor, greeting) = match setup.opened {
             Some((any, how)) => {
@@ -358,6 +392,7 @@ impl<V: ShogiVariant> Console<V> {
             echo: !io::stdin().is_terminal(),
             greeting,
             impasse: setup.impasse,
+            computer: setup.computer,
         };
         console.autosave().map_err(ConsoleError::Setup)?;
         Ok(console)
@@ -373,6 +408,7 @@ impl<V: ShogiVariant> Console<V> {
             writeln!(output, "{greeting}")?;
         }
         self.show(&mut output)?;
+        self.computer_turns(&mut output)?;
         loop {
             self.prompt(&mut output)?;
             let Some(line) = self.read_line(&mut input, &mut output)? else {
@@ -432,6 +468,7 @@ impl<V: ShogiVariant> Console<V> {
                     history.goto(target);
                     self.show(output)?;
                     self.announce_end(output)?;
+                    self.computer_turns(output)?;
                 }
             }
             Command::New => {
@@ -448,6 +485,7 @@ impl<V: ShogiVariant> Console<V> {
                 self.history.restart();
                 self.changed(output)?;
                 self.show(output)?;
+                self.computer_turns(output)?;
             }
             Command::Undo => {
                 if history.is_browsing() {
@@ -469,8 +507,10 @@ impl<V: ShogiVariant> Console<V> {
                         return Ok(true);
                     }
                 }
+                self.undo_to_player(output)?;
                 self.changed(output)?;
                 self.show(output)?;
+                self.computer_turns(output)?;
             }
             Command::Resign => {
                 if !self.continue_here(input, output)? {
@@ -513,7 +553,12 @@ impl<V: ShogiVariant> Console<V> {
                     Err(error) => writeln!(output, "Not saved: {error}.")?,
                 }
             }
-            Command::Move(text) => return self.play(&text, input, output),
+            Command::Move(text) => {
+                let keep_going = self.play(&text, input, output)?;
+                self.computer_turns(output)?;
+                return Ok(keep_going);
+            }
+            Command::Hint => self.hint(output)?,
             Command::Unknown(text) => writeln!(
                 output,
                 "Unknown command {text:?}. Type help for the commands, or a move like 7g7f."
