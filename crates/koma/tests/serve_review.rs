@@ -41,23 +41,6 @@ fn next(socket: &mut Socket, kinds: &[&str]) -> Value {
     }
 }
 
-/// Imports `bytes` as a record named `name`; the new game's state.
-fn import(server: &Server, name: &str, bytes: &[u8]) -> Value {
-    let reply = server.request(
-        "POST",
-        &format!("/api/games/import?filename={name}"),
-        Some("application/octet-stream"),
-        bytes,
-    );
-    assert_eq!(
-        reply.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    reply.json()
-}
-
 /// Reviews game `id` over a new WebSocket: the progress messages up to
 /// "done", and the state that carries the review (which may come before
 /// or after "done": they travel on different channels).
@@ -91,7 +74,7 @@ const COMMENTED: &str = "手合割：平手\n先手：花子\n後手：太郎\n*
 #[test]
 fn a_records_comments_and_times_are_shown_and_saved_back() {
     let server = start_with(&["--memory"]);
-    let state = import(&server, "commented.kif", COMMENTED.as_bytes());
+    let state = server.import("commented.kif", COMMENTED.as_bytes());
     assert_eq!(state["comments"], json!(["序盤の研究"]));
     let moves = state["moves"].as_array().unwrap();
     assert_eq!(moves[0]["comments"], json!(["角道を開ける"]));
@@ -103,7 +86,7 @@ fn a_records_comments_and_times_are_shown_and_saved_back() {
     for format in ["kif", "kifu", "csa"] {
         let saved = server.get(&format!("/api/games/{id}/record?format={format}"));
         assert_eq!(saved.status, 200);
-        let back = import(&server, &format!("back.{format}"), &saved.body);
+        let back = server.import(&format!("back.{format}"), &saved.body);
         assert_eq!(back["comments"], state["comments"], "{format}");
         for (was, is) in moves.iter().zip(back["moves"].as_array().unwrap()) {
             assert_eq!(is["comments"], was["comments"], "{format}");
@@ -133,7 +116,7 @@ fn a_records_comments_and_times_are_shown_and_saved_back() {
 #[test]
 fn a_review_judges_every_move_keeps_it_and_writes_it_into_the_records() {
     let server = start_with(&["--memory", "--review-nodes", NODES]);
-    let state = import(&server, "commented.kif", COMMENTED.as_bytes());
+    let state = server.import("commented.kif", COMMENTED.as_bytes());
     let id = state["id"].as_str().unwrap().to_owned();
     let missing = server.get(&format!("/api/games/{id}/review"));
     assert_eq!(missing.status, 404);
@@ -199,7 +182,7 @@ fn a_review_judges_every_move_keeps_it_and_writes_it_into_the_records() {
     let csa = String::from_utf8(csa.body).unwrap();
     assert!(csa.lines().any(|l| l.starts_with("'** ")), "{csa}");
     // Read back, the annotated KIF has the same moves.
-    let back = import(&server, "annotated.kifu", kif.as_bytes());
+    let back = server.import("annotated.kifu", kif.as_bytes());
     assert_eq!(usi_list(&back), usi_list(&state));
 
     // A move played afterwards (the game is one for one screen) drops the
@@ -213,7 +196,7 @@ fn a_review_judges_every_move_keeps_it_and_writes_it_into_the_records() {
 fn pawns_reviews_are_written_as_lichess_writes_them() {
     let server = start_with(&["--memory", "--review-nodes", NODES]);
     let pgn = "[Event \"Test\"]\n[Variant \"Pawns-Only\"]\n\n1. e4 d5 2. exd5 c6 3. dxc6 bxc6 *\n";
-    let state = import(&server, "pawns.pgn", pgn.as_bytes());
+    let state = server.import("pawns.pgn", pgn.as_bytes());
     let id = state["id"].as_str().unwrap().to_owned();
     let (_, reviewed) = review(&server, &id);
     assert_eq!(reviewed["review"]["positions"].as_array().unwrap().len(), 7);
@@ -254,7 +237,7 @@ fn a_review_and_a_records_notes_survive_a_restart() {
     let db = db.to_str().unwrap();
     let (id, review) = {
         let server = start_with(&["--db", db, "--review-nodes", NODES]);
-        let state = import(&server, "commented.kif", COMMENTED.as_bytes());
+        let state = server.import("commented.kif", COMMENTED.as_bytes());
         let id = state["id"].as_str().unwrap().to_owned();
         let (_, reviewed) = review(&server, &id);
         (id, reviewed["review"].clone())

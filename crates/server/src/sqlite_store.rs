@@ -599,22 +599,29 @@ mod tests {
            version INTEGER NOT NULL, created_at INTEGER NOT NULL,
            updated_at INTEGER NOT NULL) STRICT;";
 
+    /// A Koma file of an older schema at `path`: the tables `migrations`
+    /// make, with one game row written by `row` (an INSERT).
+    fn old_file(path: &Path, migrations: &[&str], row: &str) {
+        let old = Connection::open(path).unwrap();
+        old.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        for migration in migrations {
+            old.execute_batch(migration).unwrap();
+        }
+        old.execute_batch(row).unwrap();
+    }
+
     #[test]
     fn a_file_of_schema_1_is_brought_to_schema_4_and_its_games_kept() {
         let temp = Temp::new("migrate");
         let path = temp.file();
-        {
-            let old = Connection::open(&path).unwrap();
-            old.pragma_update(None, "application_id", APPLICATION_ID)
-                .unwrap();
-            old.execute_batch(SCHEMA_1).unwrap();
-            old.execute_batch(
-                "INSERT INTO games VALUES ('00000000000000aa', 'spear',
-                   'lbsgk/4p/5/P4/KGSBL b - 1', '5d5c', NULL, NULL, '{}',
-                   '{\"kind\":\"human\"}', 2, 0, 0);",
-            )
-            .unwrap();
-        }
+        old_file(
+            &path,
+            &[SCHEMA_1],
+            "INSERT INTO games VALUES ('00000000000000aa', 'spear',
+               'lbsgk/4p/5/P4/KGSBL b - 1', '5d5c', NULL, NULL, '{}',
+               '{\"kind\":\"human\"}', 2, 0, 0);",
+        );
         let store = SqliteStore::open(&path).unwrap();
         let old = store.get("00000000000000aa".parse().unwrap()).unwrap();
         assert_eq!(old.moves, ["5d5c"]);
@@ -634,20 +641,14 @@ mod tests {
     fn a_file_of_schema_2_is_brought_to_schema_4_with_the_27_point_rule() {
         let temp = Temp::new("migrate-2");
         let path = temp.file();
-        {
-            let old = Connection::open(&path).unwrap();
-            old.pragma_update(None, "application_id", APPLICATION_ID)
-                .unwrap();
-            old.execute_batch(SCHEMA_1).unwrap();
-            old.execute_batch(MIGRATE_1_TO_2).unwrap();
-            old.execute_batch(
-                "INSERT INTO games VALUES ('00000000000000bb', 'shogi',
-                   'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', '7g7f',
-                   NULL, NULL, '{}', '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL,
-                   NULL);",
-            )
-            .unwrap();
-        }
+        old_file(
+            &path,
+            &[SCHEMA_1, MIGRATE_1_TO_2],
+            "INSERT INTO games VALUES ('00000000000000bb', 'shogi',
+               'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', '7g7f',
+               NULL, NULL, '{}', '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL,
+               NULL);",
+        );
         let store = SqliteStore::open(&path).unwrap();
         let old = store.get("00000000000000bb".parse().unwrap()).unwrap();
         assert_eq!(
@@ -671,20 +672,13 @@ mod tests {
     fn a_file_of_schema_3_is_brought_to_schema_4_without_notes_or_reviews() {
         let temp = Temp::new("migrate-3");
         let path = temp.file();
-        {
-            let old = Connection::open(&path).unwrap();
-            old.pragma_update(None, "application_id", APPLICATION_ID)
-                .unwrap();
-            old.execute_batch(SCHEMA_1).unwrap();
-            old.execute_batch(MIGRATE_1_TO_2).unwrap();
-            old.execute_batch(MIGRATE_2_TO_3).unwrap();
-            old.execute_batch(
-                "INSERT INTO games VALUES ('00000000000000cc', 'pawns',
-                   '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1', 'e2e4', NULL, NULL, '{}',
-                   '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL, NULL, NULL);",
-            )
-            .unwrap();
-        }
+        old_file(
+            &path,
+            &[SCHEMA_1, MIGRATE_1_TO_2, MIGRATE_2_TO_3],
+            "INSERT INTO games VALUES ('00000000000000cc', 'pawns',
+               '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1', 'e2e4', NULL, NULL, '{}',
+               '{\"kind\":\"human\"}', 2, 0, 0, NULL, 'local', NULL, NULL, NULL);",
+        );
         let store = SqliteStore::open(&path).unwrap();
         let old = store.get("00000000000000cc".parse().unwrap()).unwrap();
         assert_eq!(old.moves, ["e2e4"]);

@@ -292,6 +292,20 @@ impl Server {
         reply.json()
     }
 
+    /// A new game holding the record `bytes`, read as the extension of
+    /// `name` says (`POST /api/games/import`); its `201` answer.
+    pub fn import(&self, name: &str, bytes: &[u8]) -> Value {
+        let path = format!("/api/games/import?filename={name}");
+        let reply = self.request("POST", &path, Some("application/octet-stream"), bytes);
+        assert_eq!(
+            reply.status,
+            201,
+            "{}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        reply.json()
+    }
+
     /// Plays `moves` in game `id` from ply `from`; the last state.
     pub fn play(&self, id: &str, from: usize, moves: &[&str]) -> Value {
         let mut state = Value::Null;
