@@ -574,19 +574,8 @@ fn every_shared_record_is_imported_and_saved_back() {
     for name in &names {
         let path = common::shared_record(name);
         let bytes = std::fs::read(&path).unwrap();
-        let reply = server.request(
-            "POST",
-            &format!("/api/games/import?filename={name}"),
-            Some("application/octet-stream"),
-            &bytes,
-        );
-        assert_eq!(
-            reply.status,
-            201,
-            "{name}: {}",
-            String::from_utf8_lossy(&reply.body)
-        );
-        let state = reply.json();
+        eprintln!("{name}");
+        let state = server.import(name, &bytes);
         let id = state["id"].as_str().unwrap();
         // The USI line agrees with `koma convert`'s.
         let expected = common::usi_of(&path);
