@@ -63,9 +63,9 @@ export class ReviewPanel {
     return true;
   }
 
-  /** Whether this page's review is under way. */
+  /** Whether this page's review is under way (or done, its state with the review on the way). */
   private running(): boolean {
-    return !!this.askedFor && this.askedFor === document.body.dataset.gameId && (!this.progress || this.progress.status === 'waiting' || this.progress.status === 'running');
+    return !!this.askedFor && this.askedFor === document.body.dataset.gameId && this.progress?.status !== 'failed';
   }
 
   /** Shows the panel for `state`, move `shown` being on the board. */
@@ -76,6 +76,11 @@ export class ReviewPanel {
       this.failure = undefined;
     }
     const review = state.review;
+    // The review asked for has arrived: this page asks nothing more.
+    if (review && this.askedFor === state.id) {
+      this.askedFor = undefined;
+      this.progress = undefined;
+    }
     const allowed = AnalysisPanel.allowed(state) && state.ply > 0;
     this.panel.hidden = !allowed && !review;
     const running = this.running() && !review;
