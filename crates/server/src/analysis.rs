@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 /// The lines each analysis shows (MultiPV).
 pub const LINES: u32 = 3;
@@ -85,24 +85,84 @@ impl Analyses {
         }
     }
 
-    /// The permits: one per engine that may think.
-    pub(crate) fn permits(&self) -> Arc<Semaphore> {
-        self.permits.clone()
-    }
-
-    /// Counts one more engine thinking until the guard is dropped.
-    pub(crate) fn think(&self) -> Thinking<'_> {
-        self.thinking.fetch_add(1, Ordering::SeqCst);
-        Thinking(&self.thinking)
+    /// Starts `work` (an analysis, a review) on one of the engines: at
+    /// once if one is free, else after sending `waiting` (made from how
+    /// busy the engines are) on `out` and waiting its turn. `work` runs on
+    /// a thread named `name` at the lowest priority, holding the engine
+    /// until it drops it, and is stopped through the control it is given
+    /// when the job is dropped.
+    pub(crate) fn start_job(
+        self: Arc<Self>,
+        name: &'static str,
+        out: mpsc::UnboundedSender<String>,
+        waiting: impl FnOnce(EnginesJson) -> String + Send + 'static,
+        work: impl FnOnce(HeldEngine, SearchControl) + Send + 'static,
+    ) -> EngineJob {
+        let control = SearchControl::default();
+        let work_control = control.clone();
+        let waiting = tokio::spawn(async move {
+            let permit = match self.permits.clone().try_acquire_owned() {
+                Ok(permit) => permit,
+                Err(_) => {
+                    if out.send(waiting(self.engines())).is_err() {
+                        return;
+                    }
+                    match self.permits.clone().acquire_owned().await {
+                        Ok(permit) => permit,
+                        Err(_) => return,
+                    }
+                }
+            };
+            let thread = std::thread::Builder::new().name(name.into());
+            let spawned = thread.spawn(move || {
+                lower_priority();
+                self.thinking.fetch_add(1, Ordering::SeqCst);
+                let held = HeldEngine {
+                    analyses: self,
+                    _permit: permit,
+                };
+                work(held, work_control);
+            });
+            // Without a thread (the system refused one) the permit went
+            // back with the closure, and the page hears nothing more.
+            drop(spawned);
+        });
+        EngineJob { control, waiting }
     }
 }
 
-/// An engine counted as thinking ([`Analyses::think`]).
-pub(crate) struct Thinking<'a>(&'a AtomicUsize);
+/// One of the server's engines, held by a job's thread: counted as
+/// thinking, and free again (its permit back) when dropped.
+pub(crate) struct HeldEngine {
+    analyses: Arc<Analyses>,
+    _permit: OwnedSemaphorePermit,
+}
 
-impl Drop for Thinking<'_> {
+impl HeldEngine {
+    /// The server's analyses, this engine among them.
+    pub(crate) fn analyses(&self) -> &Arc<Analyses> {
+        &self.analyses
+    }
+}
+
+impl Drop for HeldEngine {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.analyses.thinking.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Work on one of the server's engines (an analysis, a review); dropping
+/// it stops its search (the engine is free within a thousand nodes) or
+/// takes it out of the queue.
+pub struct EngineJob {
+    control: SearchControl,
+    waiting: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for EngineJob {
+    fn drop(&mut self) {
+        self.control.stop();
+        self.waiting.abort();
     }
 }
 
@@ -229,93 +289,52 @@ fn parse_variation<P: Position>(
     Ok(moves)
 }
 
-/// A running analysis; dropping it stops it (its engine is free within
-/// a thousand nodes) or takes it out of the queue.
-pub struct Running {
-    control: SearchControl,
-    waiting: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.control.stop();
-        self.waiting.abort();
-    }
-}
-
 /// Starts analysing `target`: waits for an engine (saying so on `out`
-/// when it must), then searches on a thread of its own, sending each
-/// completed depth and the end as [`AnalysisJson`] text.
+/// when it must), then searches, sending each completed depth and the end
+/// as [`AnalysisJson`] text.
 pub fn start(
     analyses: Arc<Analyses>,
     target: Target,
     out: mpsc::UnboundedSender<String>,
-) -> Running {
-    let control = SearchControl::default();
-    let search_control = control.clone();
-    let waiting = tokio::spawn(async move {
-        let permit = match analyses.permits().try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(_) => {
-                let waiting = status_only(&target, "waiting", analyses.engines());
-                if out.send(waiting).is_err() {
-                    return;
-                }
-                match analyses.permits().acquire_owned().await {
-                    Ok(permit) => permit,
-                    Err(_) => return,
-                }
+) -> EngineJob {
+    let (ply, asked) = (target.ply, target.asked.clone());
+    let waiting = move |engines| {
+        serde_json::to_string(&AnalysisJson {
+            kind: "analysis",
+            ply,
+            moves: asked,
+            status: "waiting",
+            depth: 0,
+            nodes: 0,
+            milliseconds: 0,
+            lines: Vec::new(),
+            engines,
+        })
+        .unwrap_or_default()
+    };
+    analyses.start_job("analysis", out.clone(), waiting, move |held, control| {
+        let seconds = held.analyses().limits.seconds.max(1);
+        let limits = Limits::move_time(Duration::from_secs(seconds));
+        // A replaced analysis, or one whose viewer left, says no more.
+        let send = |json: AnalysisJson| {
+            if !control.is_stopped() {
+                let _ = out.send(serde_json::to_string(&json).unwrap_or_default());
             }
         };
-        let thread = std::thread::Builder::new().name("analysis".into());
-        let spawned = thread.spawn(move || {
-            lower_priority();
-            let thinking = analyses.think();
-            let seconds = analyses.limits.seconds.max(1);
-            let limits = Limits::move_time(Duration::from_secs(seconds));
-            // A replaced analysis, or one whose viewer left, says no more.
-            let send = |json: AnalysisJson| {
-                if !search_control.is_stopped() {
-                    let _ = out.send(serde_json::to_string(&json).unwrap_or_default());
-                }
-            };
-            let engines = || analyses.engines();
-            match &target.game {
-                AnyGame::Spear(g) => think(g, &target, &limits, &search_control, engines, send),
-                AnyGame::Minishogi(g) => think(g, &target, &limits, &search_control, engines, send),
-                AnyGame::Shogi(g) => think(g, &target, &limits, &search_control, engines, send),
-                AnyGame::Pawns(g) => think(g, &target, &limits, &search_control, engines, send),
-            }
-            drop(thinking);
-            drop(permit);
-        });
-        // Without a thread (the system refused one) the permit went back
-        // with the closure, and the page hears nothing more.
-        drop(spawned);
-    });
-    Running { control, waiting }
-}
-
-/// The message of an analysis without lines.
-fn status_only(target: &Target, status: &'static str, engines: EnginesJson) -> String {
-    serde_json::to_string(&AnalysisJson {
-        kind: "analysis",
-        ply: target.ply,
-        moves: target.asked.clone(),
-        status,
-        depth: 0,
-        nodes: 0,
-        milliseconds: 0,
-        lines: Vec::new(),
-        engines,
+        let engines = || held.analyses().engines();
+        match &target.game {
+            AnyGame::Spear(g) => think(g, &target, &limits, &control, engines, send),
+            AnyGame::Minishogi(g) => think(g, &target, &limits, &control, engines, send),
+            AnyGame::Shogi(g) => think(g, &target, &limits, &control, engines, send),
+            AnyGame::Pawns(g) => think(g, &target, &limits, &control, engines, send),
+        }
     })
-    .unwrap_or_default()
 }
 
 /// Runs the analysis threads below the games: the computer opponent's
 /// search keeps its core whatever analyses run (Linux: the nice value of
 /// this thread alone).
-pub(crate) fn lower_priority() {
+fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS
     // with 0 names the calling thread.

@@ -11,7 +11,7 @@
 //! analysis. A new request replaces it; `{"type": "stop-review"}`, or the
 //! connection's end, stops it, and nothing is kept.
 
-use crate::analysis::{lower_priority, Analyses, EnginesJson};
+use crate::analysis::{Analyses, EngineJob, EnginesJson};
 use crate::live::{AnyGame, Served};
 use crate::refusal::Refusal;
 use crate::review_kept::StoredReview;
@@ -45,91 +45,54 @@ pub struct ReviewProgressJson {
     pub engines: EnginesJson,
 }
 
-/// A running review; dropping it stops it (nothing is kept) or takes it
-/// out of the queue.
-pub struct Reviewing {
-    control: SearchControl,
-    waiting: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Reviewing {
-    fn drop(&mut self) {
-        self.control.stop();
-        self.waiting.abort();
-    }
-}
-
 /// Starts reviewing `game`, game `id` as it is now: waits for an engine,
-/// judges each position within the server's node budget on a thread of
-/// its own, sends its progress on `out`, and keeps the review if the
-/// game's moves are still the same at the end.
+/// judges each position within the server's node budget, sends its
+/// progress on `out`, and keeps the review if the game's moves are still
+/// the same at the end. Dropping the job stops it, and nothing is kept.
 pub fn start(
     analyses: Arc<Analyses>,
     games: Arc<Games>,
     id: GameId,
     game: AnyGame,
     out: mpsc::UnboundedSender<String>,
-) -> Reviewing {
-    let control = SearchControl::default();
-    let search_control = control.clone();
+) -> EngineJob {
     let total = game.ply() + 1;
-    let waiting = tokio::spawn(async move {
-        let message = move |status, done, error: Option<String>, engines| {
-            serde_json::to_string(&ReviewProgressJson {
-                kind: "review",
-                status,
-                done,
-                total,
-                error,
-                engines,
-            })
-            .unwrap_or_default()
-        };
-        let permit = match analyses.permits().try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(_) => {
-                if out
-                    .send(message("waiting", 0, None, analyses.engines()))
-                    .is_err()
-                {
-                    return;
-                }
-                match analyses.permits().acquire_owned().await {
-                    Ok(permit) => permit,
-                    Err(_) => return,
-                }
+    let message = move |status, done, error: Option<String>, engines| {
+        serde_json::to_string(&ReviewProgressJson {
+            kind: "review",
+            status,
+            done,
+            total,
+            error,
+            engines,
+        })
+        .unwrap_or_default()
+    };
+    let waiting = move |engines| message("waiting", 0, None, engines);
+    analyses.start_job("review", out.clone(), waiting, move |held, control| {
+        let analyses = held.analyses().clone();
+        let nodes = analyses.limits.review_nodes.max(1);
+        let send = |status, done, error| {
+            if !control.is_stopped() {
+                let _ = out.send(message(status, done, error, analyses.engines()));
             }
         };
-        let thread = std::thread::Builder::new().name("review".into());
-        let spawned = thread.spawn(move || {
-            lower_priority();
-            let thinking = analyses.think();
-            let nodes = analyses.limits.review_nodes.max(1);
-            let send = |status, done, error| {
-                if !search_control.is_stopped() {
-                    let _ = out.send(message(status, done, error, analyses.engines()));
-                }
-            };
-            send("running", 0, None);
-            let mut progress = |done: usize, _total: usize| send("running", done, None);
-            let kept = match &game {
-                AnyGame::Spear(g) => judge(g, nodes, &search_control, &mut progress),
-                AnyGame::Minishogi(g) => judge(g, nodes, &search_control, &mut progress),
-                AnyGame::Shogi(g) => judge(g, nodes, &search_control, &mut progress),
-                AnyGame::Pawns(g) => judge(g, nodes, &search_control, &mut progress),
-            };
-            drop(thinking);
-            drop(permit);
-            if let Some(kept) = kept {
-                match games.keep_review(id, &game.move_texts(), kept) {
-                    Ok(()) => send("done", total, None),
-                    Err(refusal) => send("failed", 0, Some(refusal.message)),
-                }
+        send("running", 0, None);
+        let mut progress = |done: usize, _total: usize| send("running", done, None);
+        let kept = match &game {
+            AnyGame::Spear(g) => judge(g, nodes, &control, &mut progress),
+            AnyGame::Minishogi(g) => judge(g, nodes, &control, &mut progress),
+            AnyGame::Shogi(g) => judge(g, nodes, &control, &mut progress),
+            AnyGame::Pawns(g) => judge(g, nodes, &control, &mut progress),
+        };
+        drop(held);
+        if let Some(kept) = kept {
+            match games.keep_review(id, &game.move_texts(), kept) {
+                Ok(()) => send("done", total, None),
+                Err(refusal) => send("failed", 0, Some(refusal.message)),
             }
-        });
-        drop(spawned);
-    });
-    Reviewing { control, waiting }
+        }
+    })
 }
 
 /// The review of `game` at `nodes` a position, or `None` if it was

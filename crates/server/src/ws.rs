@@ -5,12 +5,12 @@
 //! whose progress comes back as `{"type": "analysis"}` and `{"type":
 //! "review"}` messages.
 
-use super::analysis::{self, AnalyseRequest, Running};
+use super::analysis::{self, AnalyseRequest, EngineJob};
 use super::app::{blocking, App};
 use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::refusal::Refusal;
 use super::requests::ChangeRequest;
-use super::review::{self, Reviewing};
+use super::review;
 use super::service::{Games, StateMessage};
 use super::store::GameId;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -19,6 +19,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use std::sync::Arc;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
 
@@ -75,8 +76,8 @@ async fn session(
     // This connection's analysis: dropping it (a new request, a stop, or
     // the end of the connection) frees its engine.
     let (analysis_out, mut analysis_in) = mpsc::unbounded_channel::<String>();
-    let mut running: Option<Running> = None;
-    let mut reviewing: Option<Reviewing> = None;
+    let mut running: Option<EngineJob> = None;
+    let mut reviewing: Option<EngineJob> = None;
     if socket.send(Message::Text(first.into())).await.is_ok() {
         loop {
             let outgoing = tokio::select! {
@@ -92,56 +93,38 @@ async fn session(
                     }
                     Some(Ok(Message::Text(text))) => match study_message(&text) {
                         Some(StudyMessage::Analyse(request)) => {
-                            running = None;
-                            let (games, wanted) = (app.games.clone(), id.clone());
-                            let target = blocking(move || {
-                                let (game, _) = games.study_target(&wanted, None)?;
+                            // The old analysis stops before the new one is looked at.
+                            drop(running.take());
+                            let (analyses, out) = (app.analyses.clone(), analysis_out.clone());
+                            let target = move |games: &Arc<Games>, id: &str| {
+                                let (game, _) = games.study_target(id, None)?;
                                 analysis::target(game, request)
+                            };
+                            let (job, reply) = study(&app, &id, target, |target| {
+                                analysis::start(analyses, target, out)
                             })
                             .await;
-                            match target {
-                                Ok(target) => {
-                                    running = Some(analysis::start(
-                                        app.analyses.clone(),
-                                        target,
-                                        analysis_out.clone(),
-                                    ));
-                                    None
-                                }
-                                Err(refusal) => {
-                                    let (app, id) = (app.clone(), id.clone());
-                                    blocking(move || Ok(refusal_message(&app, &id, refusal))).await.ok()
-                                }
-                            }
+                            running = job;
+                            reply
                         }
                         Some(StudyMessage::StopAnalysis) => {
                             running = None;
                             None
                         }
                         Some(StudyMessage::Review) => {
-                            reviewing = None;
-                            let (games, wanted) = (app.games.clone(), id.clone());
-                            let target = blocking(move || {
-                                let (game, _) = games.study_target(&wanted, None)?;
-                                Ok((game, Games::parse_id(&wanted)?))
+                            drop(reviewing.take());
+                            let (analyses, games, out) =
+                                (app.analyses.clone(), app.games.clone(), analysis_out.clone());
+                            let target = |games: &Arc<Games>, id: &str| {
+                                let (game, _) = games.study_target(id, None)?;
+                                Ok((game, Games::parse_id(id)?))
+                            };
+                            let (job, reply) = study(&app, &id, target, |(game, game_id)| {
+                                review::start(analyses, games, game_id, game, out)
                             })
                             .await;
-                            match target {
-                                Ok((game, game_id)) => {
-                                    reviewing = Some(review::start(
-                                        app.analyses.clone(),
-                                        app.games.clone(),
-                                        game_id,
-                                        game,
-                                        analysis_out.clone(),
-                                    ));
-                                    None
-                                }
-                                Err(refusal) => {
-                                    let (app, id) = (app.clone(), id.clone());
-                                    blocking(move || Ok(refusal_message(&app, &id, refusal))).await.ok()
-                                }
-                            }
+                            reviewing = job;
+                            reply
                         }
                         Some(StudyMessage::StopReview) => {
                             reviewing = None;
@@ -201,6 +184,26 @@ async fn session(
     drop(receiver);
     if let Ok(game_id) = id.parse::<GameId>() {
         app.games.forget_unwatched(game_id);
+    }
+}
+
+/// A study job (an analysis, a review) on game `id`: what `target` finds
+/// there (on a blocking thread) started by `start`, or the message of its
+/// refusal.
+async fn study<T: Send + 'static>(
+    app: &App,
+    id: &str,
+    target: impl FnOnce(&Arc<Games>, &str) -> Result<T, Refusal> + Send + 'static,
+    start: impl FnOnce(T) -> EngineJob,
+) -> (Option<EngineJob>, Option<String>) {
+    let (games, wanted) = (app.games.clone(), id.to_owned());
+    match blocking(move || target(&games, &wanted)).await {
+        Ok(found) => (Some(start(found)), None),
+        Err(refusal) => {
+            let (app, id) = (app.clone(), id.to_owned());
+            let reply = blocking(move || Ok(refusal_message(&app, &id, refusal))).await;
+            (None, reply.ok())
+        }
     }
 }
 
