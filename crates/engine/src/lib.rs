@@ -26,6 +26,7 @@ pub mod eval;
 mod history;
 mod limits;
 mod movepick;
+mod opponent;
 pub mod params;
 mod score;
 mod search;
@@ -34,6 +35,7 @@ mod tt;
 
 pub use eval::Evaluate;
 pub use limits::{Clock, Limits, TimePlan};
+pub use opponent::{choose, Choice};
 pub use score::{is_mate, mate_in, mated_in, Score, Value, MATE, MAX_PLY};
 pub use search::{Engine, EngineOptions, Info, SearchControl, SearchResult};
 pub use skill::{Skill, MAX_SKILL, MIN_SKILL};

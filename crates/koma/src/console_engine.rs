@@ -1,9 +1,10 @@
 //! Koma's engine at the terminal: the computer opponent and the hints of
-//! `koma shogi` and `koma pawns`, played as the board's computer plays
-//! (`koma serve`): the chosen level's strength within a second a move, and
-//! an impasse declaration as soon as it wins.
+//! `koma shogi` and `koma pawns`. The opponent plays as the board's
+//! computer does ([`koma_engine::choose`]): the chosen level's strength
+//! within a second a move, and an impasse declaration as soon as it wins.
 
-use koma_engine::{Engine, EngineOptions, Evaluate, Info, Limits, Score, SearchControl};
+pub use koma_engine::Choice;
+use koma_engine::{Engine, Evaluate, Info, Limits, Score, SearchControl};
 use koma_rules::{ImpasseRule, Move};
 use std::time::Duration;
 
@@ -16,43 +17,15 @@ pub const THINK: Duration = Duration::from_secs(1);
 /// The level when none is chosen: a fair club player's.
 pub const DEFAULT_LEVEL: u8 = 10;
 
-/// What the computer does on its turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// Plays this move.
-    Move(Move),
-    /// Declares impasse, which wins.
-    Declare,
-}
-
-/// The computer's choice at `level` (1 to 20) in the last position of
-/// `history` (the game before it, for repetitions), thinking at most
-/// `think`; `None` when it has no legal move.
+/// The computer's choice at `level` in the last position of `history`
+/// ([`koma_engine::choose`], with the terminal's table).
 pub fn choose<P: Evaluate>(
     history: &[P],
     level: u8,
     impasse: Option<ImpasseRule>,
     think: Duration,
 ) -> Option<Choice> {
-    let options = EngineOptions {
-        impasse,
-        skill: level,
-        move_overhead: Duration::ZERO,
-        ..EngineOptions::default()
-    };
-    let position = history.last()?;
-    if options.winning_declaration(position).is_some() {
-        return Some(Choice::Declare);
-    }
-    let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
-    engine.options = options;
-    let result = engine.search(
-        history,
-        &Limits::move_time(think),
-        &SearchControl::default(),
-        &mut |_| {},
-    );
-    result.best_move.map(Choice::Move)
+    koma_engine::choose(history, level, impasse, think, TABLE_MEGABYTES)
 }
 
 /// The engine's advice to the side to move.

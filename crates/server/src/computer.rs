@@ -4,7 +4,7 @@
 
 use super::live::AnyGame;
 use super::service::{MovePicker, DECLARE};
-use koma_engine::{Engine, EngineOptions, Evaluate, Limits, SearchControl, MAX_SKILL};
+use koma_engine::{choose, Choice, Evaluate};
 use koma_rules::{Game, ImpasseRule};
 use std::time::Duration;
 
@@ -32,24 +32,10 @@ fn pick_in<P: Evaluate>(
     think: Duration,
     impasse: Option<ImpasseRule>,
 ) -> Option<String> {
-    let options = EngineOptions {
-        impasse,
-        skill: level.min(MAX_SKILL),
-        move_overhead: Duration::ZERO,
-        ..EngineOptions::default()
-    };
-    if options.winning_declaration(game.position()).is_some() {
-        return Some(DECLARE.to_owned());
+    match choose(game.positions(), level, impasse, think, HASH_MEGABYTES)? {
+        Choice::Declare => Some(DECLARE.to_owned()),
+        Choice::Move(m) => Some(P::move_to_text(m)),
     }
-    let mut engine = Engine::<P>::new(HASH_MEGABYTES);
-    engine.options = options;
-    let result = engine.search(
-        game.positions(),
-        &Limits::move_time(think),
-        &SearchControl::default(),
-        &mut |_| {},
-    );
-    result.best_move.map(P::move_to_text)
 }
 
 impl MovePicker for EnginePicker {

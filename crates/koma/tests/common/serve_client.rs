@@ -185,6 +185,17 @@ pub fn start_logging(extra: &[&str], stderr: Stdio) -> Server {
     }
 }
 
+/// The state a `201 Created` answer carries; fails with its body otherwise.
+fn created(reply: Reply) -> Value {
+    assert_eq!(
+        reply.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    reply.json()
+}
+
 /// Undoes chunked transfer encoding; `None` when the body was cut short.
 fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
@@ -282,28 +293,14 @@ impl Server {
     /// A new game as `request` asks (`POST /api/games`); its `201` answer,
     /// with the seat tokens.
     pub fn create_with(&self, request: &Value) -> Value {
-        let reply = self.post("/api/games", request);
-        assert_eq!(
-            reply.status,
-            201,
-            "{}",
-            String::from_utf8_lossy(&reply.body)
-        );
-        reply.json()
+        created(self.post("/api/games", request))
     }
 
     /// A new game holding the record `bytes`, read as the extension of
     /// `name` says (`POST /api/games/import`); its `201` answer.
     pub fn import(&self, name: &str, bytes: &[u8]) -> Value {
         let path = format!("/api/games/import?filename={name}");
-        let reply = self.request("POST", &path, Some("application/octet-stream"), bytes);
-        assert_eq!(
-            reply.status,
-            201,
-            "{}",
-            String::from_utf8_lossy(&reply.body)
-        );
-        reply.json()
+        created(self.request("POST", &path, Some("application/octet-stream"), bytes))
     }
 
     /// Plays `moves` in game `id` from ply `from`; the last state.
