@@ -19,7 +19,7 @@ test('mate: Find mate solves a tsume and steps through its line as a variation',
   const state = await createGame(page, { variant: 'shogi', opponent: { kind: 'human' }, position: MATE_IN_9 });
   await page.goto(`${pageBase(page)}#/game/${state.id}`);
   await waitBody(page, 'gameId', state.id);
-  await expect(page.locator('#mate-panel')).toBeVisible();
+  await expect(page.locator('#analysis-panel #find-mate'), 'Find mate is part of analysis').toBeVisible();
   await page.click('#find-mate');
   await page.waitForSelector('.mate-line button', { timeout: 20000 });
   const summary = (await page.textContent('.mate-summary')) ?? '';
@@ -58,7 +58,7 @@ test('mate: not offered against the computer while the game runs, and refused by
   });
   await page.goto(`${pageBase(page)}#/game/${state.id}`);
   await waitBody(page, 'gameId', state.id);
-  await expect(page.locator('#mate-panel')).toBeHidden();
+  await expect(page.locator('#find-mate')).toBeHidden();
   const status = await page.evaluate(async (id) => (await fetch(`/api/games/${id}/mate`)).status, state.id);
   expect(status, 'the server refuses').toBe(403);
   expect(await body(page, 'mateStep')).toBe('');
