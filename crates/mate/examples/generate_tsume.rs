@@ -7,8 +7,17 @@
 //! cargo run --release -p koma-mate --example generate_tsume -- random SEED COUNT
 //! cargo run --release -p koma-mate --example generate_tsume -- climb SEED CHAINS STEPS
 //! cargo run --release -p koma-mate --example generate_tsume -- grow FILE SEED STEPS NODES
+//! cargo run --release -p koma-mate --example generate_tsume -- extend FILE NODES
 //! cargo run --release -p koma-mate --example generate_tsume -- tag FILE
 //! ```
+//!
+//! `extend` works backwards from the longest mates of a suite file: it
+//! takes two plies back in every way it can (the king came from each
+//! square beside it, perhaps capturing a sente piece there; the checking
+//! piece came from each square it could have, or from sente's hand), and
+//! keeps each position whose shortest mate is two plies longer, always
+//! going on from the longest. It prints every one it keeps and runs until
+//! stopped; its output is a suite file to resume from.
 //!
 //! `tag` solves a suite file's mates again and writes the file back out,
 //! each mate tagged `uchifuzume` when its line steps round an illegal
@@ -70,6 +79,10 @@ fn main() {
             let file = args.get(1).unwrap_or_else(|| usage());
             grow(&mut solver, &read(file), number(2), number(3), number(4))
         }
+        Some("extend") => {
+            let file = args.get(1).unwrap_or_else(|| usage());
+            extend(&mut solver, &read(file), number(2))
+        }
         Some("tag") => {
             let file = args.get(1).unwrap_or_else(|| usage());
             tag(&mut solver, &read(file))
@@ -87,7 +100,7 @@ fn read(file: &str) -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: generate_tsume random SEED COUNT | climb SEED CHAINS STEPS | grow FILE SEED STEPS NODES | tag FILE"
+        "usage: generate_tsume random SEED COUNT | climb SEED CHAINS STEPS | grow FILE SEED STEPS NODES | extend FILE NODES | tag FILE"
     );
     std::process::exit(2)
 }
@@ -189,6 +202,237 @@ fn grow(solver: &mut Solver, text: &str, seed: u64, steps: u64, nodes: u64) {
             length = report.length;
         }
     }
+}
+
+/// The nodes of the quick solve that throws out most retractions: one
+/// that mates sooner, or not at all, usually shows it at once.
+const QUICK_NODES: u64 = 20_000;
+
+/// The shortest mates `extend` starts from.
+const EXTEND_FROM: u16 = 15;
+
+/// Reads a suite file's mates, longest first.
+fn mates_of(text: &str) -> Vec<(u16, StandardShogiPosition)> {
+    let mut mates: Vec<(u16, StandardShogiPosition)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let position = parse_sfen(fields.next()?).ok()?;
+            let answer = fields.next()?.strip_prefix("mate ")?;
+            let length = answer.split(' ').next()?.parse().ok()?;
+            Some((length, position))
+        })
+        .collect();
+    mates.sort_by_key(|&(length, _)| std::cmp::Reverse(length));
+    mates
+}
+
+/// Works backwards from the longest mates of `text` (see the module's
+/// documentation), with `nodes` nodes for each solve that the quick one
+/// leaves open.
+fn extend(solver: &mut Solver, text: &str, nodes: u64) {
+    let mut frontier: std::collections::BinaryHeap<(u16, u64, String)> = mates_of(text)
+        .into_iter()
+        .take_while(|&(length, _)| length >= EXTEND_FROM)
+        .map(|(length, position)| (length, 0, write_sfen(&position)))
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some((length, _, sfen)) = frontier.pop() {
+        let Ok(problem) = parse_sfen::<Shogi>(&sfen) else {
+            continue;
+        };
+        eprintln!(
+            "extend: from a mate in {length} ({} waiting)",
+            frontier.len()
+        );
+        for earlier in retractions(&problem) {
+            if !seen.insert(earlier.board_hash()) {
+                continue;
+            }
+            let quick = solve(solver, &earlier, QUICK_NODES);
+            let shorter = match quick.answer {
+                MateAnswer::NoMate => true,
+                MateAnswer::Mate(_) => quick.length < length + 2,
+                MateAnswer::Unknown => false,
+            };
+            if shorter {
+                continue;
+            }
+            let report = if quick.shortest && matches!(quick.answer, MateAnswer::Mate(_)) {
+                quick
+            } else {
+                solve(solver, &earlier, nodes)
+            };
+            if matches!(report.answer, MateAnswer::Mate(_))
+                && report.shortest
+                && report.length >= length + 2
+                && print(&earlier, &report)
+            {
+                frontier.push((report.length, report.nodes, write_sfen(&earlier)));
+            }
+        }
+    }
+}
+
+/// Every position two plies before `problem`: gote's king came from an
+/// empty square beside it (having captured a sente piece of its hand's
+/// roles where it stands, or nothing), after a sente move that checked it.
+/// That move was the checker's, from a square it could have moved from
+/// (promoting on the way where it could have, capturing a gote piece of
+/// sente's hand's roles or nothing) or from sente's hand; or another sente
+/// piece's, that stepped out of the checker's line (a discovered check).
+/// Only positions the rules allow, with sente holding at most
+/// [`MOST_HELD`] pieces.
+fn retractions(problem: &StandardShogiPosition) -> Vec<StandardShogiPosition> {
+    let mut found = Vec::new();
+    let Some(king) = problem.king(Color::Gote) else {
+        return found;
+    };
+    for (file, rank) in (-1..=1).flat_map(|f| (-1..=1).map(move |r| (f, r))) {
+        let Some(before) = king.offset(file, rank) else {
+            continue;
+        };
+        if (file, rank) == (0, 0) || problem.piece_at(before).is_some() {
+            continue;
+        }
+        for captured in held_roles(problem, Color::Gote) {
+            let mut moved = *problem;
+            let piece = moved.take(king).expect("the king");
+            moved.put(before, piece);
+            if let Some(role) = captured {
+                let held = moved.hand(Color::Gote).count(role.unpromoted());
+                moved.set_hand_count(Color::Gote, role.unpromoted(), held - 1);
+                moved.put(king, Piece::new(Color::Sente, role));
+            }
+            moved.set_turn(Color::Gote);
+            moved.refresh();
+            let checkers: Vec<Square> = moved.checkers().into_iter().collect();
+            for &checked_from in &checkers {
+                retract_checker(&moved, checked_from, &mut found);
+                retract_discovery(&moved, checked_from, before, &mut found);
+            }
+        }
+    }
+    found
+}
+
+/// `None` (nothing), then each role `color` holds, unpromoted and
+/// promoted: what a piece taken back onto the board may be.
+fn held_roles(position: &StandardShogiPosition, color: Color) -> Vec<Option<Role>> {
+    let mut roles = vec![None];
+    for &role in ROLES {
+        if position.hand(color).count(role) > 0 {
+            roles.push(Some(role));
+            roles.extend(role.promoted().map(Some));
+        }
+    }
+    roles
+}
+
+/// Whether a move between these squares may promote.
+fn may_promote(from: Square, to: Square) -> bool {
+    from.rank() < 3 || to.rank() < 3
+}
+
+/// Takes back the move of the sente piece on `checked_from` in `moved`:
+/// a drop, or a move from each square it could have come from.
+fn retract_checker(
+    moved: &StandardShogiPosition,
+    checked_from: Square,
+    found: &mut Vec<StandardShogiPosition>,
+) {
+    let mut position = *moved;
+    let checker = position.take(checked_from).expect("a checker");
+    if !checker.role.is_promoted() {
+        let mut dropped = position;
+        let held = dropped.hand(Color::Sente).count(checker.role);
+        dropped.set_hand_count(Color::Sente, checker.role, held + 1);
+        found.extend(legal_before(dropped));
+    }
+    let mut roles = vec![checker.role];
+    if checker.role.is_promoted() {
+        roles.push(checker.role.unpromoted());
+    }
+    for role in roles {
+        let promoted_on_the_way = role != checker.role;
+        // Where a sente piece could have come from is where a gote piece
+        // of that role on the target would go.
+        let origins = position.attacks_from(role, Color::Gote, checked_from) & !position.occupied();
+        for origin in origins {
+            if promoted_on_the_way && !may_promote(origin, checked_from) {
+                continue;
+            }
+            for captured in held_roles(&position, Color::Sente) {
+                let mut earlier = position;
+                earlier.put(origin, Piece::new(Color::Sente, role));
+                if let Some(taken) = captured {
+                    let held = earlier.hand(Color::Sente).count(taken.unpromoted());
+                    earlier.set_hand_count(Color::Sente, taken.unpromoted(), held - 1);
+                    earlier.put(checked_from, Piece::new(Color::Gote, taken));
+                }
+                found.extend(legal_before(earlier));
+            }
+        }
+    }
+}
+
+/// Takes back a sente move that uncovered the check of the ranged piece
+/// on `checked_from` against the king on `king`: a sente piece that could
+/// have stood on the line between them goes back there.
+fn retract_discovery(
+    moved: &StandardShogiPosition,
+    checked_from: Square,
+    king: Square,
+    found: &mut Vec<StandardShogiPosition>,
+) {
+    let (file_step, rank_step) = (
+        (king.file() as i8 - checked_from.file() as i8).signum(),
+        (king.rank() as i8 - checked_from.rank() as i8).signum(),
+    );
+    let mut on_line = Vec::new();
+    let mut square = checked_from;
+    while let Some(next) = square.offset(file_step, rank_step) {
+        if next == king {
+            break;
+        }
+        on_line.push(next);
+        square = next;
+    }
+    for &blocker in &on_line {
+        for mover in moved.by_color(Color::Sente) {
+            let Some(piece) = moved.piece_at(mover) else {
+                continue;
+            };
+            if mover == checked_from || piece.role == Role::King {
+                continue;
+            }
+            let mut roles = vec![piece.role];
+            if piece.role.is_promoted() && may_promote(blocker, mover) {
+                roles.push(piece.role.unpromoted());
+            }
+            for role in roles {
+                let mut position = *moved;
+                position.take(mover);
+                if !position
+                    .attacks_from(role, Color::Sente, blocker)
+                    .contains(mover)
+                {
+                    continue;
+                }
+                position.put(blocker, Piece::new(Color::Sente, role));
+                found.extend(legal_before(position));
+            }
+        }
+    }
+}
+
+/// `position` with sente to move, if the rules allow it and sente holds
+/// at most [`MOST_HELD`] pieces.
+fn legal_before(mut position: StandardShogiPosition) -> Option<StandardShogiPosition> {
+    position.set_turn(Color::Sente);
+    position.refresh();
+    let earlier = parse_sfen(&write_sfen(&position)).ok()?;
+    holds_few(&earlier).then_some(earlier)
 }
 
 /// Prints `text` back, each mate's answer tagged again (see
