@@ -38,6 +38,7 @@ mod movegen;
 mod moves;
 mod outcome;
 pub mod pawns;
+pub mod pawns_board;
 mod position;
 mod role;
 mod seed_notation;

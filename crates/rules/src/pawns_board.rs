@@ -1,0 +1,601 @@
+//! Pawns-Only Chess on a square board of any size from 4 to 8: `N` files,
+//! `N` ranks and `N` pawns a side at the start (White's on rank 2, Black's
+//! on rank `N - 1`), under the rules of [`crate::pawns`]. This is the
+//! solver's representation: two `u64` bitboards seen from the side to move,
+//! so that one move generator serves both colours and a position and its
+//! colour-reversed twin share a key.
+//!
+//! ```
+//! use koma_rules::pawns_board::{After, PawnsBoard};
+//!
+//! let start = PawnsBoard::<8>::start();
+//! assert_eq!(start.to_fen(), "8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1");
+//! assert_eq!(start.moves().len(), 16);
+//! let e4 = start.moves().into_iter().find(|m| start.move_name(*m) == "e2e4").unwrap();
+//! let After::Continues(after) = start.play(e4) else { panic!("the game goes on") };
+//! assert_eq!(after.to_fen(), "8/pppppppp/8/8/4P3/8/PPPP1PPP/8 b - - 0 1");
+//! ```
+
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// The most moves a position of any size has: a single and a double step
+/// and two captures for each of eight pawns, and two en passant captures.
+pub const MAX_BOARD_MOVES: usize = 34;
+
+/// A move, in the squares of the side to move's view: bit `8 * rank + file`,
+/// rank 0 its own first rank.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct BoardMove {
+    /// The square the pawn leaves.
+    pub from: u8,
+    /// The square it goes to.
+    pub to: u8,
+}
+
+/// What a move leads to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum After<const N: usize> {
+    /// The mover won: a pawn reached its last rank, or it took the last
+    /// enemy pawn.
+    Won,
+    /// The game goes on from this position, the other side to move.
+    Continues(PawnsBoard<N>),
+}
+
+/// Why a FEN cannot be read as a position of this size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardFenError(pub String);
+
+impl fmt::Display for BoardFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardFenError {}
+
+/// A position of Pawns-Only Chess on an `N`×`N` board, seen from the side
+/// to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PawnsBoard<const N: usize> {
+    /// The side to move's pawns: bit `8 * rank + file`, rank 0 its first.
+    us: u64,
+    /// The other side's pawns, in the same squares.
+    them: u64,
+    /// The file of the square that the other side's last move, a double
+    /// step, passed, when a pawn of ours can take en passant there;
+    /// [`NO_FILE`] otherwise (so that equal positions are equal values).
+    en_passant: u8,
+    /// Whether White is to move (only for notation: the value of a
+    /// position does not depend on colour).
+    white_to_move: bool,
+}
+
+/// No en passant file.
+const NO_FILE: u8 = 0xff;
+
+impl<const N: usize> PawnsBoard<N> {
+    /// The squares of the board.
+    const BOARD: u64 = {
+        assert!(N >= 4 && N <= 8, "boards of 4 to 8 files");
+        let row = (1u64 << N) - 1;
+        let mut board = 0;
+        let mut rank = 0;
+        while rank < N {
+            board |= row << (8 * rank);
+            rank += 1;
+        }
+        board
+    };
+    /// The first file's squares.
+    const FIRST_FILE: u64 = 0x0101_0101_0101_0101 & Self::BOARD;
+    /// The last file's squares.
+    const LAST_FILE: u64 = (0x0101_0101_0101_0101 << (N - 1)) & Self::BOARD;
+    /// The rank a pawn stands on after its first single step.
+    const THIRD_RANK: u64 = ((1u64 << N) - 1) << 16;
+    /// The last rank: a pawn reaching it wins.
+    const LAST_RANK: u64 = ((1u64 << N) - 1) << (8 * (N - 1));
+
+    /// The start position, White to move.
+    pub fn start() -> Self {
+        let row = (1u64 << N) - 1;
+        PawnsBoard {
+            us: row << 8,
+            them: row << (8 * (N - 2)),
+            en_passant: NO_FILE,
+            white_to_move: true,
+        }
+    }
+
+    /// Whether White is to move.
+    pub fn white_to_move(&self) -> bool {
+        self.white_to_move
+    }
+
+    /// The side to move's pawns, in its own view (bit `8 * rank + file`).
+    pub fn ours(&self) -> u64 {
+        self.us
+    }
+
+    /// The other side's pawns, in the side to move's view.
+    pub fn theirs(&self) -> u64 {
+        self.them
+    }
+
+    /// The legal moves. None when the game is over: the side to move has
+    /// no pawns left.
+    pub fn moves(&self) -> ArrayVec<BoardMove, MAX_BOARD_MOVES> {
+        let mut moves = ArrayVec::new();
+        let empty = !(self.us | self.them) & Self::BOARD;
+        let single = (self.us << 8) & empty;
+        let double = ((single & Self::THIRD_RANK) << 8) & empty;
+        let toward_first = ((self.us & !Self::FIRST_FILE) << 7) & self.them;
+        let toward_last = ((self.us & !Self::LAST_FILE) << 9) & self.them;
+        // Captures first, then the steps furthest forward: the order a
+        // search wants to try them in.
+        for (targets, back) in [(toward_first, 7), (toward_last, 9)] {
+            for to in bits(targets) {
+                moves.push(BoardMove {
+                    from: to - back,
+                    to,
+                });
+            }
+        }
+        if self.en_passant != NO_FILE {
+            let to = 8 * (N as u8 - 3) + self.en_passant;
+            for from in bits(self.en_passant_capturers()) {
+                moves.push(BoardMove { from, to });
+            }
+        }
+        for to in bits(double) {
+            moves.push(BoardMove { from: to - 16, to });
+        }
+        let mut steps: ArrayVec<BoardMove, 8> = bits(single)
+            .map(|to| BoardMove { from: to - 8, to })
+            .collect();
+        steps.sort_unstable_by_key(|m| std::cmp::Reverse(m.to / 8));
+        moves.extend(steps);
+        moves
+    }
+
+    /// Our pawns that attack the en passant square, if there is one.
+    fn en_passant_capturers(&self) -> u64 {
+        if self.en_passant == NO_FILE {
+            return 0;
+        }
+        // Where they would stand: one rank below the passed square, on a
+        // file beside it.
+        let square = 8 * (N as u32 - 4) + self.en_passant as u32;
+        let beside = ((1u64 << square) << 1 | (1u64 << square) >> 1) & (0xffu64 << (8 * (N - 4)));
+        beside & Self::BOARD & self.us
+    }
+
+    /// Plays a legal move.
+    pub fn play(&self, m: BoardMove) -> After<N> {
+        let from = 1u64 << m.from;
+        let to = 1u64 << m.to;
+        let us = (self.us & !from) | to;
+        let mut them = self.them & !to;
+        let takes_en_passant = self.en_passant != NO_FILE
+            && m.to == 8 * (N as u8 - 3) + self.en_passant
+            && m.from % 8 != m.to % 8;
+        if takes_en_passant {
+            them &= !(1u64 << (m.to - 8));
+        }
+        if to & Self::LAST_RANK != 0 || them == 0 {
+            return After::Won;
+        }
+        // The next side's view: the board turned over.
+        let mut next = PawnsBoard {
+            us: flip::<N>(them),
+            them: flip::<N>(us),
+            en_passant: NO_FILE,
+            white_to_move: !self.white_to_move,
+        };
+        if m.to - m.from == 16 {
+            next.en_passant = m.to % 8;
+            if next.en_passant_capturers() == 0 {
+                next.en_passant = NO_FILE;
+            }
+        }
+        After::Continues(next)
+    }
+
+    /// The same position with the files in reverse order (a to h, b to g
+    /// …): its value is the same.
+    pub fn mirrored(&self) -> Self {
+        PawnsBoard {
+            us: mirror::<N>(self.us),
+            them: mirror::<N>(self.them),
+            en_passant: if self.en_passant == NO_FILE {
+                NO_FILE
+            } else {
+                N as u8 - 1 - self.en_passant
+            },
+            white_to_move: self.white_to_move,
+        }
+    }
+
+    /// An exact key: two positions share it if and only if they are equal
+    /// seen from the side to move (the colour to move aside).
+    pub fn key(&self) -> u128 {
+        // Neither side has a pawn on the side to move's first rank (ours
+        // never stood there; theirs would have won), so it holds the
+        // en passant file.
+        let en_passant = if self.en_passant == NO_FILE {
+            0
+        } else {
+            1 + self.en_passant as u64
+        };
+        (self.us | en_passant) as u128 | (self.them as u128) << 64
+    }
+
+    /// The smaller of the keys of the position and its mirror image: one
+    /// key for both, whose value is the same.
+    pub fn canonical_key(&self) -> u128 {
+        self.key().min(self.mirrored().key())
+    }
+
+    /// A move in the notation of the board's colours: `e2e4`.
+    pub fn move_name(&self, m: BoardMove) -> String {
+        let name = |square: u8| {
+            let square = self.absolute(square);
+            format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
+        };
+        format!("{}{}", name(m.from), name(m.to))
+    }
+
+    /// The legal move named `name` (`e2e4`), if there is one.
+    pub fn find_move(&self, name: &str) -> Option<BoardMove> {
+        self.moves()
+            .into_iter()
+            .find(|&m| self.move_name(m) == name)
+    }
+
+    /// A square of the side to move's view (bit `8 * rank + file`) as
+    /// White sees the board.
+    pub fn absolute(&self, square: u8) -> u8 {
+        if self.white_to_move {
+            square
+        } else {
+            8 * (N as u8 - 1 - square / 8) + square % 8
+        }
+    }
+
+    /// The file of the square where the side to move can take en passant,
+    /// if it can.
+    pub fn en_passant_file(&self) -> Option<u8> {
+        (self.en_passant != NO_FILE).then_some(self.en_passant)
+    }
+
+    /// White's and Black's pawns as White sees the board (bit
+    /// `8 * rank + file`, rank 0 rank 1).
+    pub fn colours(&self) -> (u64, u64) {
+        if self.white_to_move {
+            (self.us, self.them)
+        } else {
+            (flip::<N>(self.them), flip::<N>(self.us))
+        }
+    }
+
+    /// The position in FEN, with `N` ranks of `N` squares.
+    pub fn to_fen(&self) -> String {
+        let (white, black) = self.colours();
+        let mut ranks = Vec::new();
+        for rank in (0..N).rev() {
+            let mut text = String::new();
+            let mut gap = 0;
+            for file in 0..N {
+                let bit = 1u64 << (8 * rank + file);
+                let piece = if white & bit != 0 {
+                    Some('P')
+                } else if black & bit != 0 {
+                    Some('p')
+                } else {
+                    None
+                };
+                match piece {
+                    Some(piece) => {
+                        if gap > 0 {
+                            text.push_str(&gap.to_string());
+                        }
+                        gap = 0;
+                        text.push(piece);
+                    }
+                    None => gap += 1,
+                }
+            }
+            if gap > 0 {
+                text.push_str(&gap.to_string());
+            }
+            ranks.push(text);
+        }
+        let en_passant = if self.en_passant == NO_FILE {
+            "-".to_string()
+        } else {
+            let square = self.absolute(8 * (N as u8 - 3) + self.en_passant);
+            format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
+        };
+        let side = if self.white_to_move { 'w' } else { 'b' };
+        format!("{} {side} - {en_passant} 0 1", ranks.join("/"))
+    }
+
+    /// Reads a FEN of `N` ranks of `N` squares (the castling field, the
+    /// clocks and the move number are ignored). Refused: a pawn on its own first
+    /// or last rank, a side without pawns, an en passant square no double
+    /// step could have passed.
+    pub fn from_fen(text: &str) -> Result<Self, BoardFenError> {
+        let error = |why: &str| Err(BoardFenError(format!("{text:?}: {why}")));
+        let mut fields = text.split_whitespace();
+        let Some(board) = fields.next() else {
+            return error("empty");
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != N {
+            return error(&format!("{} ranks, not {N}", rows.len()));
+        }
+        let (mut white, mut black) = (0u64, 0u64);
+        for (index, row) in rows.iter().enumerate() {
+            let rank = N - 1 - index;
+            let mut file = 0;
+            for c in row.chars() {
+                if let Some(gap) = c.to_digit(10) {
+                    file += gap as usize;
+                    continue;
+                }
+                if file >= N {
+                    return error(&format!("rank {} is longer than {N} squares", rank + 1));
+                }
+                let bit = 1u64 << (8 * rank + file);
+                match c {
+                    'P' => white |= bit,
+                    'p' => black |= bit,
+                    _ => return error(&format!("{c:?} is not a pawn")),
+                }
+                file += 1;
+            }
+            if file != N {
+                return error(&format!("rank {} is not {N} squares", rank + 1));
+            }
+        }
+        let edge = |rank: usize| ((1u64 << N) - 1) << (8 * rank);
+        if (white | black) & (edge(0) | edge(N - 1)) != 0 {
+            return error("a pawn on the first or last rank");
+        }
+        if white == 0 || black == 0 {
+            return error("a side without pawns: the game is over");
+        }
+        let white_to_move = match fields.next().unwrap_or("w") {
+            "w" => true,
+            "b" => false,
+            other => return error(&format!("{other:?} is not a side to move")),
+        };
+        let mut position = if white_to_move {
+            PawnsBoard {
+                us: white,
+                them: black,
+                en_passant: NO_FILE,
+                white_to_move,
+            }
+        } else {
+            PawnsBoard {
+                us: flip::<N>(black),
+                them: flip::<N>(white),
+                en_passant: NO_FILE,
+                white_to_move,
+            }
+        };
+        let _castling = fields.next();
+        match fields.next().unwrap_or("-") {
+            "-" => {}
+            square => {
+                let bytes = square.as_bytes();
+                let (file, rank) = match bytes {
+                    [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
+                        ((file - b'a') as usize, (rank - b'1') as usize)
+                    }
+                    _ => return error(&format!("{square:?} is not a square")),
+                };
+                let passed_rank = if white_to_move { N - 3 } else { 2 };
+                let double_stepped = position.them & (1u64 << (8 * (N - 4) + file)) != 0;
+                let squares_empty = (position.us | position.them)
+                    & (1u64 << (8 * (N - 3) + file) | 1u64 << (8 * (N - 2) + file))
+                    == 0;
+                if file >= N || rank != passed_rank || !double_stepped || !squares_empty {
+                    return error(&format!("{square} cannot be an en passant square"));
+                }
+                position.en_passant = file as u8;
+                if position.en_passant_capturers() == 0 {
+                    position.en_passant = NO_FILE;
+                }
+            }
+        }
+        Ok(position)
+    }
+
+    /// Counts the move sequences of `depth` plies (a finished game ends a
+    /// sequence early): the move generator's check against
+    /// [`crate::PawnsPosition`].
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|m| match self.play(m) {
+                After::Won => 0,
+                After::Continues(next) => next.perft(depth - 1),
+            })
+            .sum()
+    }
+}
+
+/// The bits set in `bits`, lowest first.
+fn bits(mut bits: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let square = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            square
+        })
+    })
+}
+
+/// The board turned over: rank `r` to rank `N - 1 - r`.
+fn flip<const N: usize>(bits: u64) -> u64 {
+    bits.swap_bytes() >> (8 * (8 - N))
+}
+
+/// The board in a mirror: file `f` to file `N - 1 - f`.
+fn mirror<const N: usize>(bits: u64) -> u64 {
+    // Reversing the bits reverses both files and ranks; turning the board
+    // back over restores the ranks.
+    bits.reverse_bits().swap_bytes() >> (8 - N)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PawnsPosition, Position};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn names<const N: usize>(board: &PawnsBoard<N>) -> Vec<String> {
+        let mut names: Vec<String> = board.moves().iter().map(|&m| board.move_name(m)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_eight_file_board_plays_as_the_game_does() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..300 {
+            let mut game = PawnsPosition::start();
+            let mut board = PawnsBoard::<8>::start();
+            loop {
+                let mut expected: Vec<String> = game
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| PawnsPosition::move_to_text(m))
+                    .collect();
+                expected.sort();
+                // The game keeps an en passant square no pawn can use.
+                assert_eq!(names(&board), expected, "{}", game.to_fen());
+                assert_eq!(
+                    PawnsBoard::<8>::from_fen(&game.to_fen()).map(|b| b.key()),
+                    Ok(board.key()),
+                    "{} {}",
+                    game.to_fen(),
+                    board.to_fen()
+                );
+                if expected.is_empty() {
+                    break;
+                }
+                let name = &expected[rng.random_range(0..expected.len())];
+                game = game.play(game.parse_move(name).unwrap()).unwrap();
+                match board.play(board.find_move(name).unwrap()) {
+                    After::Won => {
+                        assert!(game.outcome().is_some_and(|o| o.winner.is_some()));
+                        break;
+                    }
+                    After::Continues(next) => board = next,
+                }
+                assert!(game.outcome().is_none_or(|o| o.winner.is_none()));
+            }
+        }
+    }
+
+    #[test]
+    fn perft_of_the_start_equals_the_game_s() {
+        assert_eq!(
+            PawnsBoard::<8>::start().perft(5),
+            PawnsPosition::start().perft(5)
+        );
+        // The smaller boards, counted by hand. On four files the pawns face
+        // each other at once: six captures. On five, a single step each
+        // (the double step's square is Black's).
+        assert_eq!(PawnsBoard::<4>::start().perft(1), 6);
+        assert_eq!(PawnsBoard::<5>::start().perft(1), 5);
+    }
+
+    #[test]
+    fn fen_round_trips_and_bad_fens_are_refused() {
+        fn round_trip<const N: usize>(fen: &str) {
+            assert_eq!(
+                PawnsBoard::<N>::from_fen(fen)
+                    .map(|b| b.to_fen())
+                    .as_deref(),
+                Ok(fen)
+            );
+        }
+        round_trip::<4>("4/pppp/PPPP/4 w - - 0 1");
+        round_trip::<5>("5/ppppp/5/PPPPP/5 w - - 0 1");
+        round_trip::<5>("5/pp1pp/5/PPpPP/5 w - c3 0 1");
+        round_trip::<6>("6/1ppppp/6/pP4/6/6 w - a4 0 1");
+        round_trip::<8>("8/pppppppp/8/8/4P3/8/PPPP1PPP/8 b - - 0 1");
+        // An en passant square no pawn can use is dropped.
+        assert_eq!(
+            PawnsBoard::<5>::from_fen("5/pp1pp/5/P1p1P/5 w - c3 0 1").map(|b| b.to_fen()),
+            Ok("5/pp1pp/5/P1p1P/5 w - - 0 1".to_string())
+        );
+        for bad in [
+            "",
+            "4/pppp/PPPP w",
+            "P3/pppp/4/4 w",
+            "4/4/PPPP/4 w",
+            "4/pppp/PPPP/4 x",
+            "4/ppxp/PPPP/4 w",
+            "4/ppppp/PPPP/4 w",
+        ] {
+            assert!(PawnsBoard::<4>::from_fen(bad).is_err(), "{bad:?}");
+        }
+        for bad in [
+            "5/ppppp/5/PPPPP/5 w - e4",
+            "5/ppppp/5/PPPPP/5 w - c3",
+            "5/ppppp/5/PPPPP/5 w - z9",
+        ] {
+            assert!(PawnsBoard::<5>::from_fen(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn en_passant_is_taken_and_then_gone() {
+        let board = PawnsBoard::<5>::from_fen("5/p4/5/1P3/5 b - - 0 1").unwrap();
+        let step = board.find_move("a4a2").unwrap();
+        let After::Continues(after) = board.play(step) else {
+            panic!()
+        };
+        assert_eq!(after.to_fen(), "5/5/5/pP3/5 w - a3 0 1");
+        let take = after.find_move("b2a3").expect("en passant");
+        let After::Won = after.play(take) else {
+            panic!("the last black pawn is taken")
+        };
+        // A move later the chance is gone.
+        let board = PawnsBoard::<5>::from_fen("5/p3p/5/1P3/5 b - - 0 1").unwrap();
+        let After::Continues(after) = board.play(board.find_move("a4a2").unwrap()) else {
+            panic!()
+        };
+        let After::Continues(later) = after.play(after.find_move("b2b3").unwrap()) else {
+            panic!()
+        };
+        let After::Continues(again) = later.play(later.find_move("e4e3").unwrap()) else {
+            panic!()
+        };
+        assert_eq!(names(&again), ["b3b4"]);
+    }
+
+    #[test]
+    fn a_mirror_image_mirrors_the_moves() {
+        let board = PawnsBoard::<6>::from_fen("6/p1pp2/2p3/1P2P1/P4P/6 w - - 0 1").unwrap();
+        let mirrored = board.mirrored();
+        assert_eq!(mirrored.to_fen(), "6/2pp1p/3p2/1P2P1/P4P/6 w - - 0 1");
+        assert_eq!(mirrored.mirrored(), board);
+        assert_eq!(board.moves().len(), mirrored.moves().len());
+        assert_eq!(board.canonical_key(), mirrored.canonical_key());
+    }
+}
