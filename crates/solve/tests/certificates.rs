@@ -1,0 +1,137 @@
+//! Every value the solver finds comes with a certificate that the separate
+//! checker (`koma-proof`, its own rules) accepts, and a certificate that is
+//! damaged in any way is refused.
+
+use koma_rules::pawns_board::{After, PawnsBoard};
+use koma_solve::{Certificate, Solver, Value};
+
+fn written<const N: usize>(certificate: &Certificate<N>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    certificate.write(&mut bytes).unwrap();
+    bytes
+}
+
+/// The certificate of `position`, checked: its value.
+fn proven<const N: usize>(position: &PawnsBoard<N>) -> Value {
+    let mut solver = Solver::new();
+    let certificate = Certificate::prove(&mut solver, position);
+    let report = koma_proof::verify(&written(&certificate))
+        .unwrap_or_else(|error| panic!("{}: {error}", position.to_fen()));
+    assert_eq!(report.claim, certificate.value.name());
+    assert_eq!(report.positions, certificate.len());
+    certificate.value
+}
+
+#[test]
+fn the_small_boards_start_positions_are_proven() {
+    assert_eq!(
+        proven(&PawnsBoard::<4>::start()),
+        Solver::new().value(&PawnsBoard::<4>::start())
+    );
+    assert_eq!(
+        proven(&PawnsBoard::<5>::start()),
+        Solver::new().value(&PawnsBoard::<5>::start())
+    );
+}
+
+#[test]
+fn wins_draws_and_losses_each_have_a_certificate() {
+    let mut seen = std::collections::HashSet::new();
+    // Every position one to three plies in: each value turns up.
+    let mut layer = vec![PawnsBoard::<5>::start()];
+    for _ in 0..3 {
+        layer = layer
+            .iter()
+            .flat_map(|position| {
+                position
+                    .moves()
+                    .into_iter()
+                    .filter_map(|m| match position.play(m) {
+                        After::Won => None,
+                        After::Continues(next) => Some(next),
+                    })
+            })
+            .collect();
+        for position in &layer {
+            seen.insert(proven(position));
+        }
+    }
+    for fen in [
+        "5/pp3/5/3PP/5 w - - 0 1",
+        "5/p1p2/1P3/5/5 b - - 0 1",
+        "5/ppppp/P4/1PPPP/5 b - - 0 1",
+    ] {
+        seen.insert(proven(&PawnsBoard::<5>::from_fen(fen).unwrap()));
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+#[test]
+fn a_damaged_certificate_is_refused() {
+    let root = PawnsBoard::<5>::start();
+    let certificate = Certificate::prove(&mut Solver::new(), &root);
+    let bytes = written(&certificate);
+    koma_proof::verify(&bytes).expect("the certificate holds");
+    let body = bytes
+        .iter()
+        .position(|&b| b == b's')
+        .expect("a strategy line");
+    let records = body + bytes[body..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    // Each damage in turn: a changed move, a pawn moved, a record dropped,
+    // another claim, a cut file.
+    let mut damaged = Vec::new();
+    let mut other_move = bytes.clone();
+    other_move[records + 18] ^= 8;
+    damaged.push(("another move", other_move));
+    let mut other_pawn = bytes.clone();
+    other_pawn[records + 1] ^= 1;
+    damaged.push(("a pawn moved", other_pawn));
+    let claim = format!("claim {}", certificate.value);
+    let other = if certificate.value == Value::Win {
+        "claim loss"
+    } else {
+        "claim win"
+    };
+    let text = String::from_utf8_lossy(&bytes).replacen(&claim, other, 1);
+    damaged.push(("another claim", text.into_bytes()));
+    damaged.push(("cut short", bytes[..bytes.len() - 30].to_vec()));
+    let first_strategy = &certificate.strategies[0];
+    if first_strategy.moves.len() > 1 {
+        let header = format!(
+            "strategy {} {} {}",
+            if first_strategy.white {
+                "white"
+            } else {
+                "black"
+            },
+            first_strategy.secures,
+            first_strategy.moves.len()
+        );
+        let fewer = format!(
+            "strategy {} {} {}",
+            if first_strategy.white {
+                "white"
+            } else {
+                "black"
+            },
+            first_strategy.secures,
+            first_strategy.moves.len() - 1
+        );
+        let at = bytes
+            .windows(header.len())
+            .position(|w| w == header.as_bytes())
+            .unwrap();
+        let mut dropped = bytes[..at].to_vec();
+        dropped.extend_from_slice(fewer.as_bytes());
+        let rest = at + header.len() + 1;
+        dropped.push(b'\n');
+        // Drop the last record of the strategy.
+        let end = rest + (first_strategy.moves.len()) * 19;
+        dropped.extend_from_slice(&bytes[rest..end - 19]);
+        dropped.extend_from_slice(&bytes[end..]);
+        damaged.push(("a record dropped", dropped));
+    }
+    for (what, bytes) in damaged {
+        assert!(koma_proof::verify(&bytes).is_err(), "{what}: accepted");
+    }
+}
