@@ -15,8 +15,10 @@ mod mate_suite;
 mod pawns_console;
 mod perft;
 mod shogi_console;
+mod solve;
 mod spear_console;
 mod thousands;
+mod verify_proof;
 
 use clap::{Parser, Subcommand};
 use koma_rules::Variant;
@@ -55,6 +57,10 @@ enum Command {
     Mate(mate::MateArgs),
     /// Count move sequences of a given length (move generator check).
     Perft(perft::PerftArgs),
+    /// Prove the value of a Pawns-Only Chess position (win, draw or loss), with a certificate.
+    Solve(solve::SolveArgs),
+    /// Check a certificate written by `koma solve pawns --proof`, with rules of its own.
+    VerifyProof(verify_proof::VerifyProofArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
     Serve(koma_server::ServeArgs),
     /// Load a local `koma serve` with games of random moves; report its speed.
@@ -77,6 +83,8 @@ fn main() -> ExitCode {
         Command::Shogi(args) => shogi_console::run(args),
         Command::Pawns(args) => pawns_console::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::VerifyProof(args) => verify_proof::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Usi(args) => koma_usi::engine::run(Dialect::Usi, args.variant),
         Command::Uci(args) => koma_usi::engine::run(Dialect::Uci, args.variant),

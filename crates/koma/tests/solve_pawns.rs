@@ -1,0 +1,85 @@
+//! `koma solve pawns` and `koma verify-proof` from the command line: the
+//! small boards' values, their certificates checked, a damaged certificate
+//! and bad input refused with a clear message.
+
+use std::process::{Command, Output};
+
+fn koma(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .output()
+        .expect("koma runs")
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_small_boards_are_solved_and_their_proofs_verified() {
+    let dir = std::env::temp_dir().join(format!("koma-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (size, value) in [("4", "loss"), ("5", "draw")] {
+        let proof = dir.join(format!("{size}.proof"));
+        let proof = proof.to_str().unwrap();
+        let solved = koma(&["solve", "pawns", "--size", size, "--proof", proof]);
+        let (out, err) = text(&solved);
+        assert!(solved.status.success(), "{err}");
+        assert_eq!(out.lines().last(), Some(value), "{out}");
+        let checked = koma(&["verify-proof", proof]);
+        let (out, err) = text(&checked);
+        assert!(checked.status.success(), "{err}");
+        assert!(
+            out.contains(&format!("is a {value} for the side to move")),
+            "{out}"
+        );
+        assert_eq!(out.lines().last(), Some("verified"));
+
+        // The last record's move changed: no longer a proof.
+        let mut bytes = std::fs::read(proof).unwrap();
+        let end = bytes.len() - "end\n".len();
+        bytes[end - 1] ^= 1;
+        let damaged = dir.join(format!("{size}-damaged.proof"));
+        std::fs::write(&damaged, &bytes).unwrap();
+        let refused = koma(&["verify-proof", damaged.to_str().unwrap()]);
+        let (out, err) = text(&refused);
+        assert!(!refused.status.success(), "{out}");
+        assert!(err.contains("not a proof"), "{err}");
+    }
+    // A position of its own: White's passed pawn runs home.
+    let solved = koma(&["solve", "pawns", "--position", "5/p4/5/4P/5 w - - 0 1"]);
+    assert_eq!(text(&solved).0.lines().last(), Some("win"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    for (args, expected) in [
+        (&["solve", "chess"][..], "only pawns"),
+        (&["solve", "pawns", "--size", "9"], "boards of 4 to 8"),
+        (
+            &["solve", "pawns", "--position", "5/ppxpp/5/PPPPP/5 w"],
+            "not a pawn",
+        ),
+        (
+            &["solve", "pawns", "--position", "5/ppppp/5/PPPPP w"],
+            "is not 4 squares",
+        ),
+        (
+            &["solve", "pawns", "--position", "3/ppp/PPP w"],
+            "boards of 4 to 8",
+        ),
+        (
+            &["verify-proof", "/nonexistent/proof"],
+            "/nonexistent/proof",
+        ),
+    ] {
+        let output = koma(args);
+        let (_, err) = text(&output);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
