@@ -63,6 +63,29 @@ struct PawnTargets {
     captures: [Bitboard; 2],
 }
 
+/// One rank of a FEN: `cells` from file a on, a letter for a piece and
+/// `None` for an empty square, the empty squares counted.
+pub(crate) fn fen_rank(cells: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut text = String::new();
+    let mut empty = 0;
+    for cell in cells {
+        match cell {
+            Some(letter) => {
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(letter);
+            }
+            None => empty += 1,
+        }
+    }
+    if empty > 0 {
+        text.push_str(&empty.to_string());
+    }
+    text
+}
+
 /// A Pawns-Only Chess position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PawnsPosition {
@@ -375,30 +398,16 @@ impl PawnsPosition {
             if rank_index > 0 {
                 out.push('/');
             }
-            let mut empty = 0;
-            for column in 0..8u8 {
+            out.push_str(&fen_rank((0..8u8).map(|column| {
                 let square = Square::from_coords(7 - column, rank_index).expect("on board");
-                let letter = if self.pawns[0].contains(square) {
+                if self.pawns[0].contains(square) {
                     Some('P')
                 } else if self.pawns[1].contains(square) {
                     Some('p')
                 } else {
                     None
-                };
-                match letter {
-                    Some(letter) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(letter);
-                    }
-                    None => empty += 1,
                 }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
+            })));
         }
         let turn = self.turn.select("w", "b");
         let en_passant = self.en_passant.map_or("-".to_owned(), square_name);

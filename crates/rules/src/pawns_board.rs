@@ -284,32 +284,16 @@ impl<const N: usize> PawnsBoard<N> {
         let (white, black) = self.colours();
         let mut ranks = Vec::new();
         for rank in (0..N).rev() {
-            let mut text = String::new();
-            let mut gap = 0;
-            for file in 0..N {
+            ranks.push(crate::pawns::fen_rank((0..N).map(|file| {
                 let bit = 1u64 << (8 * rank + file);
-                let piece = if white & bit != 0 {
+                if white & bit != 0 {
                     Some('P')
                 } else if black & bit != 0 {
                     Some('p')
                 } else {
                     None
-                };
-                match piece {
-                    Some(piece) => {
-                        if gap > 0 {
-                            text.push_str(&gap.to_string());
-                        }
-                        gap = 0;
-                        text.push(piece);
-                    }
-                    None => gap += 1,
                 }
-            }
-            if gap > 0 {
-                text.push_str(&gap.to_string());
-            }
-            ranks.push(text);
+            })));
         }
         let en_passant = if self.en_passant == NO_FILE {
             "-".to_string()

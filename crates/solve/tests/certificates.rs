@@ -97,25 +97,15 @@ fn a_damaged_certificate_is_refused() {
     damaged.push(("cut short", bytes[..bytes.len() - 30].to_vec()));
     let first_strategy = &certificate.strategies[0];
     if first_strategy.moves.len() > 1 {
-        let header = format!(
-            "strategy {} {} {}",
-            if first_strategy.white {
-                "white"
-            } else {
-                "black"
-            },
-            first_strategy.secures,
-            first_strategy.moves.len()
-        );
-        let fewer = format!(
-            "strategy {} {} {}",
-            if first_strategy.white {
-                "white"
-            } else {
-                "black"
-            },
-            first_strategy.secures,
-            first_strategy.moves.len() - 1
+        let side = if first_strategy.white {
+            "white"
+        } else {
+            "black"
+        };
+        let header = |count: usize| format!("strategy {side} {} {count}", first_strategy.secures);
+        let (header, fewer) = (
+            header(first_strategy.moves.len()),
+            header(first_strategy.moves.len() - 1),
         );
         let at = bytes
             .windows(header.len())
