@@ -33,10 +33,10 @@
 //! side near it, a few pieces in sente's hand, and every other piece in
 //! gote's hand (as "残り全部" gives them).
 
-use koma_mate::suite::meets_uchifuzume;
+use koma_mate::suite::{meets_uchifuzume, parse_suite, Expected};
 use koma_mate::{MateAnswer, MateLimits, MateReport, Solver};
 use koma_rules::{
-    parse_sfen, write_sfen, Color, Move, Piece, Role, Shogi, ShogiVariant, Square,
+    between, parse_sfen, write_sfen, Color, Move, Piece, Role, Shogi, ShogiVariant, Square,
     StandardShogiPosition,
 };
 use rand::{Rng, SeedableRng};
@@ -159,16 +159,7 @@ const GROW_SLACK: u16 = 2;
 /// printed.
 fn grow(solver: &mut Solver, text: &str, seed: u64, steps: u64, nodes: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut seeds: Vec<(u16, StandardShogiPosition)> = text
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split('\t');
-            let position = parse_sfen(fields.next()?).ok()?;
-            let length = fields.next()?.strip_prefix("mate ")?.parse().ok()?;
-            Some((length, position))
-        })
-        .collect();
-    seeds.sort_by_key(|&(length, _)| std::cmp::Reverse(length));
+    let mut seeds = mates_of(text);
     seeds.truncate(GROW_SEEDS);
     if seeds.is_empty() {
         eprintln!("generate_tsume: no mates to grow from");
@@ -211,16 +202,18 @@ const QUICK_NODES: u64 = 20_000;
 /// The shortest mates `extend` starts from.
 const EXTEND_FROM: u16 = 15;
 
-/// Reads a suite file's mates, longest first.
+/// A suite file's mates, longest first (the suite's own reader); exits
+/// with a message on a line it cannot read.
 fn mates_of(text: &str) -> Vec<(u16, StandardShogiPosition)> {
-    let mut mates: Vec<(u16, StandardShogiPosition)> = text
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split('\t');
-            let position = parse_sfen(fields.next()?).ok()?;
-            let answer = fields.next()?.strip_prefix("mate ")?;
-            let length = answer.split(' ').next()?.parse().ok()?;
-            Some((length, position))
+    let problems = parse_suite(text).unwrap_or_else(|error| {
+        eprintln!("generate_tsume: {error}");
+        std::process::exit(1)
+    });
+    let mut mates: Vec<(u16, StandardShogiPosition)> = problems
+        .into_iter()
+        .filter_map(|problem| match problem.expected {
+            Expected::Mate(length) => Some((length, parse_sfen(&problem.sfen).ok()?)),
+            Expected::NoMate => None,
         })
         .collect();
     mates.sort_by_key(|&(length, _)| std::cmp::Reverse(length));
@@ -385,20 +378,7 @@ fn retract_discovery(
     king: Square,
     found: &mut Vec<StandardShogiPosition>,
 ) {
-    let (file_step, rank_step) = (
-        (king.file() as i8 - checked_from.file() as i8).signum(),
-        (king.rank() as i8 - checked_from.rank() as i8).signum(),
-    );
-    let mut on_line = Vec::new();
-    let mut square = checked_from;
-    while let Some(next) = square.offset(file_step, rank_step) {
-        if next == king {
-            break;
-        }
-        on_line.push(next);
-        square = next;
-    }
-    for &blocker in &on_line {
+    for blocker in between(checked_from, king) {
         for mover in moved.by_color(Color::Sente) {
             let Some(piece) = moved.piece_at(mover) else {
                 continue;
