@@ -64,16 +64,13 @@ pub struct PawnsBoard<const N: usize> {
     /// The other side's pawns, in the same squares.
     them: u64,
     /// The file of the square that the other side's last move, a double
-    /// step, passed, when a pawn of ours can take en passant there;
-    /// [`NO_FILE`] otherwise (so that equal positions are equal values).
-    en_passant: u8,
+    /// step, passed, only when a pawn of ours can take en passant there
+    /// (so that equal positions are equal values).
+    en_passant: Option<u8>,
     /// Whether White is to move (only for notation: the value of a
     /// position does not depend on colour).
     white_to_move: bool,
 }
-
-/// No en passant file.
-const NO_FILE: u8 = 0xff;
 
 impl<const N: usize> PawnsBoard<N> {
     /// The squares of the board.
@@ -103,7 +100,7 @@ impl<const N: usize> PawnsBoard<N> {
         PawnsBoard {
             us: row << 8,
             them: row << (8 * (N - 2)),
-            en_passant: NO_FILE,
+            en_passant: None,
             white_to_move: true,
         }
     }
@@ -111,16 +108,6 @@ impl<const N: usize> PawnsBoard<N> {
     /// Whether White is to move.
     pub fn white_to_move(&self) -> bool {
         self.white_to_move
-    }
-
-    /// The side to move's pawns, in its own view (bit `8 * rank + file`).
-    pub fn ours(&self) -> u64 {
-        self.us
-    }
-
-    /// The other side's pawns, in the side to move's view.
-    pub fn theirs(&self) -> u64 {
-        self.them
     }
 
     /// The legal moves. None when the game is over: the side to move has
@@ -142,8 +129,7 @@ impl<const N: usize> PawnsBoard<N> {
                 });
             }
         }
-        if self.en_passant != NO_FILE {
-            let to = 8 * (N as u8 - 3) + self.en_passant;
+        if let Some(to) = self.en_passant_square() {
             for from in bits(self.en_passant_capturers()) {
                 moves.push(BoardMove { from, to });
             }
@@ -159,14 +145,19 @@ impl<const N: usize> PawnsBoard<N> {
         moves
     }
 
+    /// The square where the side to move can take en passant, if it can.
+    fn en_passant_square(&self) -> Option<u8> {
+        self.en_passant.map(|file| 8 * (N as u8 - 3) + file)
+    }
+
     /// Our pawns that attack the en passant square, if there is one.
     fn en_passant_capturers(&self) -> u64 {
-        if self.en_passant == NO_FILE {
+        let Some(file) = self.en_passant else {
             return 0;
-        }
+        };
         // Where they would stand: one rank below the passed square, on a
         // file beside it.
-        let square = 8 * (N as u32 - 4) + self.en_passant as u32;
+        let square = 8 * (N as u32 - 4) + file as u32;
         let beside = ((1u64 << square) << 1 | (1u64 << square) >> 1) & (0xffu64 << (8 * (N - 4)));
         beside & Self::BOARD & self.us
     }
@@ -177,9 +168,7 @@ impl<const N: usize> PawnsBoard<N> {
         let to = 1u64 << m.to;
         let us = (self.us & !from) | to;
         let mut them = self.them & !to;
-        let takes_en_passant = self.en_passant != NO_FILE
-            && m.to == 8 * (N as u8 - 3) + self.en_passant
-            && m.from % 8 != m.to % 8;
+        let takes_en_passant = self.en_passant_square() == Some(m.to) && m.from % 8 != m.to % 8;
         if takes_en_passant {
             them &= !(1u64 << (m.to - 8));
         }
@@ -190,16 +179,21 @@ impl<const N: usize> PawnsBoard<N> {
         let mut next = PawnsBoard {
             us: flip::<N>(them),
             them: flip::<N>(us),
-            en_passant: NO_FILE,
+            en_passant: None,
             white_to_move: !self.white_to_move,
         };
         if m.to - m.from == 16 {
-            next.en_passant = m.to % 8;
-            if next.en_passant_capturers() == 0 {
-                next.en_passant = NO_FILE;
-            }
+            next.en_passant = Some(m.to % 8);
+            next.keep_usable_en_passant();
         }
         After::Continues(next)
+    }
+
+    /// Drops an en passant file where no pawn of the side to move can take.
+    fn keep_usable_en_passant(&mut self) {
+        if self.en_passant_capturers() == 0 {
+            self.en_passant = None;
+        }
     }
 
     /// The same position with the files in reverse order (a to h, b to g
@@ -208,11 +202,7 @@ impl<const N: usize> PawnsBoard<N> {
         PawnsBoard {
             us: mirror::<N>(self.us),
             them: mirror::<N>(self.them),
-            en_passant: if self.en_passant == NO_FILE {
-                NO_FILE
-            } else {
-                N as u8 - 1 - self.en_passant
-            },
+            en_passant: self.en_passant.map(|file| N as u8 - 1 - file),
             white_to_move: self.white_to_move,
         }
     }
@@ -223,11 +213,7 @@ impl<const N: usize> PawnsBoard<N> {
         // Neither side has a pawn on the side to move's first rank (ours
         // never stood there; theirs would have won), so it holds the
         // en passant file.
-        let en_passant = if self.en_passant == NO_FILE {
-            0
-        } else {
-            1 + self.en_passant as u64
-        };
+        let en_passant = self.en_passant.map_or(0, |file| 1 + file as u64);
         (self.us | en_passant) as u128 | (self.them as u128) << 64
     }
 
@@ -239,10 +225,7 @@ impl<const N: usize> PawnsBoard<N> {
 
     /// A move in the notation of the board's colours: `e2e4`.
     pub fn move_name(&self, m: BoardMove) -> String {
-        let name = |square: u8| {
-            let square = self.absolute(square);
-            format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
-        };
+        let name = |square: u8| square_name(self.absolute(square));
         format!("{}{}", name(m.from), name(m.to))
     }
 
@@ -266,7 +249,7 @@ impl<const N: usize> PawnsBoard<N> {
     /// The file of the square where the side to move can take en passant,
     /// if it can.
     pub fn en_passant_file(&self) -> Option<u8> {
-        (self.en_passant != NO_FILE).then_some(self.en_passant)
+        self.en_passant
     }
 
     /// White's and Black's pawns as White sees the board (bit
@@ -295,12 +278,9 @@ impl<const N: usize> PawnsBoard<N> {
                 }
             })));
         }
-        let en_passant = if self.en_passant == NO_FILE {
-            "-".to_string()
-        } else {
-            let square = self.absolute(8 * (N as u8 - 3) + self.en_passant);
-            format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
-        };
+        let en_passant = self
+            .en_passant_square()
+            .map_or("-".to_string(), |square| square_name(self.absolute(square)));
         let side = if self.white_to_move { 'w' } else { 'b' };
         format!("{} {side} - {en_passant} 0 1", ranks.join("/"))
     }
@@ -359,14 +339,14 @@ impl<const N: usize> PawnsBoard<N> {
             PawnsBoard {
                 us: white,
                 them: black,
-                en_passant: NO_FILE,
+                en_passant: None,
                 white_to_move,
             }
         } else {
             PawnsBoard {
                 us: flip::<N>(black),
                 them: flip::<N>(white),
-                en_passant: NO_FILE,
+                en_passant: None,
                 white_to_move,
             }
         };
@@ -389,10 +369,8 @@ impl<const N: usize> PawnsBoard<N> {
                 if file >= N || rank != passed_rank || !double_stepped || !squares_empty {
                     return error(&format!("{square} cannot be an en passant square"));
                 }
-                position.en_passant = file as u8;
-                if position.en_passant_capturers() == 0 {
-                    position.en_passant = NO_FILE;
-                }
+                position.en_passant = Some(file as u8);
+                position.keep_usable_en_passant();
             }
         }
         Ok(position)
@@ -417,6 +395,12 @@ impl<const N: usize> PawnsBoard<N> {
             })
             .sum()
     }
+}
+
+/// A square (bit `8 * rank + file` as White sees the board) named as in
+/// chess: `e4`.
+fn square_name(square: u8) -> String {
+    format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
 }
 
 /// The bits set in `bits`, lowest first.
