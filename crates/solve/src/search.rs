@@ -1,7 +1,8 @@
 //! The exact search: alpha-beta over loss, draw and win, with a table of
 //! bounds under exact keys.
 
-use koma_rules::pawns_board::{After, BoardMove, PawnsBoard};
+use arrayvec::ArrayVec;
+use koma_rules::pawns_board::{After, BoardMove, PawnsBoard, MAX_BOARD_MOVES};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -106,12 +107,6 @@ impl<const N: usize> Solver<N> {
         Value::from_score(self.search(position, -1, 1))
     }
 
-    /// Whether the side to move scores at least `value` from `position`.
-    pub fn scores_at_least(&mut self, position: &PawnsBoard<N>, value: Value) -> bool {
-        let target = value as i8;
-        self.search(position, target - 1, target) >= target
-    }
-
     fn key(&self, position: &PawnsBoard<N>) -> u128 {
         if self.mirroring {
             position.canonical_key()
@@ -141,48 +136,49 @@ impl<const N: usize> Solver<N> {
             alpha = alpha.max(known.lower);
             beta = beta.min(known.upper);
         }
-        let moves = position.moves();
-        // Stalemate.
-        let mut best = if moves.is_empty() { 0 } else { -1 };
-        if moves.iter().any(|&m| position.play(m) == After::Won) {
-            best = 1;
-        } else {
-            let start_alpha = alpha;
-            for m in moves {
-                let After::Continues(child) = position.play(m) else {
-                    unreachable!("a winning move was looked for first")
-                };
-                let score = -self.search(&child, -beta, -alpha);
-                best = best.max(score);
-                if best >= beta {
-                    break;
+        let mut children: ArrayVec<PawnsBoard<N>, MAX_BOARD_MOVES> = ArrayVec::new();
+        for m in position.moves() {
+            match position.play(m) {
+                After::Won => {
+                    self.store(key, 1, 1);
+                    return 1;
                 }
-                alpha = alpha.max(best);
+                After::Continues(child) => children.push(child),
             }
-            let bounds = self.table.entry(key).or_insert(Bounds {
-                lower: -1,
-                upper: 1,
-            });
-            if best <= start_alpha {
-                bounds.upper = bounds.upper.min(best);
-            } else if best >= beta {
-                bounds.lower = bounds.lower.max(best);
-            } else {
-                *bounds = Bounds {
-                    lower: best,
-                    upper: best,
-                };
-            }
-            return best;
         }
-        self.table.insert(
-            key,
-            Bounds {
-                lower: best,
-                upper: best,
-            },
-        );
+        if children.is_empty() {
+            // Stalemate.
+            self.store(key, 0, 0);
+            return 0;
+        }
+        let start_alpha = alpha;
+        let mut best = -1;
+        for child in children {
+            best = best.max(-self.search(&child, -beta, -alpha));
+            if best >= beta {
+                break;
+            }
+            alpha = alpha.max(best);
+        }
+        let (lower, upper) = if best <= start_alpha {
+            (-1, best)
+        } else if best >= beta {
+            (best, 1)
+        } else {
+            (best, best)
+        };
+        self.store(key, lower, upper);
         best
+    }
+
+    /// Narrows what the table knows of `key` to `lower..=upper`.
+    fn store(&mut self, key: u128, lower: i8, upper: i8) {
+        let bounds = self.table.entry(key).or_insert(Bounds {
+            lower: -1,
+            upper: 1,
+        });
+        bounds.lower = bounds.lower.max(lower);
+        bounds.upper = bounds.upper.min(upper);
     }
 
     /// A move of `position` that secures at least `value` for the side to
