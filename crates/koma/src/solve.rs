@@ -70,12 +70,12 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     let shown = bar.clone();
     solver.on_progress(move |nodes, positions| {
         let seconds = started.elapsed().as_secs_f64().max(1e-3);
+        let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
         shown.set_message(format!(
-            "{} nodes, {} positions in the table, {:.0} k nodes/s, about {} MiB",
+            "{} nodes, {} positions in the table, {:.0} k nodes/s{memory}",
             crate::thousands::thousands(nodes),
             crate::thousands::thousands(positions as u64),
             nodes as f64 / seconds / 1000.0,
-            (positions * 40) >> 20,
         ))
     });
     let certificate = args
@@ -109,4 +109,12 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     }
     println!("{value}");
     Ok(())
+}
+
+/// The process's resident memory in MiB, where the system tells it
+/// (Linux's `/proc/self/statm`, in pages of 4 KiB).
+fn resident_mebibytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some((pages * 4096) >> 20)
 }
