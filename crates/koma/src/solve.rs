@@ -1,11 +1,15 @@
 //! `koma solve pawns`: the exact value of a Pawns-Only Chess position
 //! (`koma-solve`), on the 8×8 board or a smaller one, with a certificate
-//! that `koma verify-proof` checks.
+//! that `koma verify-proof` checks; each move valued on request; its
+//! state kept in a directory to resume a solve of many hours.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use koma_rules::pawns_board::PawnsBoard;
-use koma_solve::{Certificate, Solver};
+use koma_rules::pawns_board::{After, PawnsBoard};
+use koma_solve::{default_table_bytes, Certificate, Progress, Solver, Value};
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Arguments of `koma solve`.
@@ -25,6 +29,18 @@ pub struct SolveArgs {
     /// `koma verify-proof FILE`).
     #[arg(long)]
     proof: Option<String>,
+    /// Value each move of the position too (a line `MOVE VALUE` for each,
+    /// the value for the side that plays it).
+    #[arg(long)]
+    moves: bool,
+    /// Keep the solve's state in this directory and resume from it: what
+    /// was proven, and each move's value once settled.
+    #[arg(long)]
+    state: Option<String>,
+    /// The table's memory in GiB (when full, positions that were cheap to
+    /// prove give way; default: 0.25 up to 6×6, 2 on 7×7, 8 on 8×8).
+    #[arg(long)]
+    memory: Option<f64>,
 }
 
 pub fn run(args: SolveArgs) -> Result<(), String> {
@@ -58,6 +74,11 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         Some(fen) => PawnsBoard::<N>::from_fen(fen).map_err(|e| e.to_string())?,
         None => PawnsBoard::<N>::start(),
     };
+    let bytes = match args.memory {
+        Some(gib) if gib.is_finite() && gib > 0.0 => (gib * (1u64 << 30) as f64) as usize,
+        Some(gib) => return Err(format!("--memory {gib}: a size in GiB above 0")),
+        None => default_table_bytes(N),
+    };
     let started = Instant::now();
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new_spinner()
@@ -66,34 +87,63 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     };
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(200));
-    let mut solver = Solver::<N>::new();
-    let shown = bar.clone();
-    solver.on_progress(move |nodes, positions| {
+    let mut solver = Solver::<N>::with_memory(bytes);
+    let mut settled = Vec::new();
+    if let Some(dir) = &args.state {
+        settled = solver
+            .keep_state(Path::new(dir), &root)
+            .map_err(|e| format!("--state {dir}: {e}"))?;
+    }
+    let question = Rc::new(RefCell::new(String::new()));
+    let shown = (bar.clone(), question.clone());
+    let nodes_before = solver.total_nodes();
+    solver.on_progress(move |p: Progress| {
         let seconds = started.elapsed().as_secs_f64().max(1e-3);
         let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
-        shown.set_message(format!(
-            "{} nodes, {} positions in the table, {:.0} k nodes/s{memory}",
-            crate::thousands::thousands(nodes),
-            crate::thousands::thousands(positions as u64),
-            nodes as f64 / seconds / 1000.0,
+        let journal = if p.journal > 0 {
+            format!(", {} kept on disk", crate::thousands::thousands(p.journal))
+        } else {
+            String::new()
+        };
+        shown.0.set_message(format!(
+            "{}: {} nodes, {} positions proven ({:.0} % of the table), {:.0} k nodes/s{memory}{journal}",
+            shown.1.borrow(),
+            crate::thousands::thousands(p.nodes),
+            crate::thousands::thousands(p.positions as u64),
+            100.0 * p.positions as f64 / p.capacity as f64,
+            (p.nodes - nodes_before) as f64 / seconds / 1000.0,
         ))
     });
+    println!("position: {}", root.to_fen());
+    let mut value = None;
+    if args.moves {
+        value = Some(value_each_move(&mut solver, &root, &settled, &question)?);
+    }
+    *question.borrow_mut() = "the position".to_string();
     let certificate = args
         .proof
         .is_some()
         .then(|| Certificate::prove(&mut solver, &root));
-    let value = match &certificate {
-        Some(certificate) => certificate.value,
-        None => solver.value(&root),
+    let value = match (&certificate, value) {
+        (Some(certificate), _) => certificate.value,
+        (None, Some(value)) => value,
+        (None, None) => solver.value(&root),
     };
+    solver.flush_state().map_err(|e| format!("--state: {e}"))?;
     bar.finish_and_clear();
-    println!("position: {}", root.to_fen());
     println!(
         "nodes: {}, table: {} positions, time: {:.2} s",
         crate::thousands::thousands(solver.nodes),
         crate::thousands::thousands(solver.table_len() as u64),
         started.elapsed().as_secs_f64()
     );
+    if args.state.is_some() {
+        println!(
+            "over all runs: {} nodes, {:.0} s",
+            crate::thousands::thousands(solver.total_nodes()),
+            solver.total_seconds()
+        );
+    }
     if let (Some(path), Some(certificate)) = (&args.proof, &certificate) {
         let mut file = std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?,
@@ -109,6 +159,113 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     }
     println!("{value}");
     Ok(())
+}
+
+/// Nodes a question gets in the first round of [`value_each_move`].
+const FIRST_ROUND_NODES: u64 = 1 << 20;
+
+/// A move of the root and what is known of its value for the side that
+/// plays it.
+struct MoveQuestion<const N: usize> {
+    name: String,
+    /// The position after it (`None`: the move wins at once).
+    child: Option<PawnsBoard<N>>,
+    value: Option<Value>,
+    /// Known not to win (the first question answered no).
+    not_a_win: bool,
+}
+
+/// Values each move of `root` for the side that plays it, printing a line
+/// for each, and returns the root's value (the best of them).
+///
+/// Each move has two yes/no questions: "does it win?", then, if not,
+/// "does it lose?". They are asked in rounds: each open question gets a
+/// budget of nodes, doubled from round to round, so that the cheap
+/// answers come first and no move's hard question holds up the others.
+/// What a question proved before its budget ran out stays in the table.
+/// Answers already settled in the state are taken as they are; new ones
+/// are settled there as they come.
+fn value_each_move<const N: usize>(
+    solver: &mut Solver<N>,
+    root: &PawnsBoard<N>,
+    settled: &[(String, Value)],
+    question: &RefCell<String>,
+) -> Result<Value, String> {
+    let mut moves: Vec<MoveQuestion<N>> = root
+        .moves()
+        .into_iter()
+        .map(|m| {
+            let child = match root.play(m) {
+                After::Won => None,
+                After::Continues(child) => Some(child),
+            };
+            // A value settled for the side to move after the move: the
+            // mover's is its opposite.
+            let known = match &child {
+                None => Some(Value::Win),
+                Some(child) => {
+                    let fen = child.to_fen();
+                    settled
+                        .iter()
+                        .find(|(f, _)| *f == fen)
+                        .map(|(_, v)| v.for_the_other_side())
+                }
+            };
+            MoveQuestion {
+                name: root.move_name(m),
+                child,
+                value: known,
+                not_a_win: false,
+            }
+        })
+        .collect();
+    let mut budget = FIRST_ROUND_NODES;
+    for round in 1.. {
+        if moves.iter().all(|m| m.value.is_some()) {
+            break;
+        }
+        for m in moves.iter_mut().filter(|m| m.value.is_none()) {
+            let child = m.child.expect("a move that does not win at once");
+            let label = |what: &str| {
+                format!(
+                    "round {round} ({} nodes a question): does {} {what}?",
+                    crate::thousands::thousands(budget),
+                    m.name
+                )
+            };
+            if !m.not_a_win {
+                *question.borrow_mut() = label("win");
+                match solver.loses_within(&child, budget) {
+                    Some(true) => m.value = Some(Value::Win),
+                    Some(false) => m.not_a_win = true,
+                    None => continue,
+                }
+            }
+            if m.value.is_none() {
+                *question.borrow_mut() = label("lose");
+                m.value = match solver.wins_within(&child, budget) {
+                    Some(true) => Some(Value::Loss),
+                    Some(false) => Some(Value::Draw),
+                    None => None,
+                };
+            }
+            if let Some(value) = m.value {
+                solver
+                    .record_answer(&child, value.for_the_other_side())
+                    .map_err(|e| format!("--state: {e}"))?;
+            }
+        }
+        budget = budget.saturating_mul(2);
+    }
+    for m in &moves {
+        println!("{} {}", m.name, m.value.expect("every move valued"));
+    }
+    // No move at all: a stalemate.
+    Ok(moves
+        .iter()
+        .filter_map(|m| m.value)
+        .max()
+        .unwrap_or(Value::Draw))
 }
 
 /// The process's resident memory in MiB, where the system tells it

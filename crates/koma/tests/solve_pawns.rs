@@ -76,10 +76,67 @@ fn bad_input_gets_a_clear_error() {
             &["verify-proof", "/nonexistent/proof"],
             "/nonexistent/proof",
         ),
+        (
+            &["solve", "pawns", "--size", "4", "--memory", "0"],
+            "above 0",
+        ),
+        (
+            &["solve", "pawns", "--size", "4", "--state", "/proc/koma"],
+            "--state /proc/koma",
+        ),
     ] {
         let output = koma(args);
         let (_, err) = text(&output);
         assert!(!output.status.success(), "{args:?}");
         assert!(err.contains(expected), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn each_move_is_valued_and_a_second_run_resumes_from_the_state() {
+    let dir = std::env::temp_dir().join(format!("koma-solve-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let state = dir.to_str().unwrap();
+    let args = ["solve", "pawns", "--size", "6", "--moves", "--state", state];
+    let first = koma(&args);
+    let (out, err) = text(&first);
+    assert!(first.status.success(), "{err}");
+    let valued: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.split_once(' ').is_some_and(|(name, value)| {
+                name.len() == 4 && ["win", "draw", "loss"].contains(&value)
+            })
+        })
+        .collect();
+    // Twelve first moves, a mirror image's value equal to its own.
+    assert_eq!(valued.len(), 12, "{out}");
+    for (left, right) in [("a2a3", "f2f3"), ("b2b4", "e2e4"), ("c2c3", "d2d3")] {
+        let value = |name: &str| {
+            valued
+                .iter()
+                .find_map(|l| l.strip_prefix(name))
+                .map(str::trim)
+                .expect("valued")
+        };
+        assert_eq!(value(left), value(right), "{out}");
+    }
+    assert_eq!(out.lines().last(), Some("draw"));
+    assert!(out.contains("over all runs"), "{out}");
+    let answers = std::fs::read_to_string(dir.join("answers")).unwrap();
+    assert_eq!(answers.lines().count(), 12, "{answers}");
+
+    // The second run finds every answer settled and searches only the
+    // root, whose proof the journal mostly holds.
+    let second = koma(&args);
+    let (again, err) = text(&second);
+    assert!(second.status.success(), "{err}");
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("nodes") && !l.starts_with("over all"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(lines(&again), lines(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

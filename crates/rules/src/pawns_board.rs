@@ -246,6 +246,13 @@ impl<const N: usize> PawnsBoard<N> {
         }
     }
 
+    /// The side to move's pawns and the other side's, in its view (bit
+    /// `8 * rank + file`, rank 0 its own first rank; it moves toward rank
+    /// `N - 1`, the other side toward rank 0).
+    pub fn sides(&self) -> (u64, u64) {
+        (self.us, self.them)
+    }
+
     /// The file of the square where the side to move can take en passant,
     /// if it can.
     pub fn en_passant_file(&self) -> Option<u8> {
@@ -286,9 +293,9 @@ impl<const N: usize> PawnsBoard<N> {
     }
 
     /// Reads a FEN of `N` ranks of `N` squares (the castling field, the
-    /// clocks and the move number are ignored). Refused: a pawn on its own first
-    /// or last rank, a side without pawns, an en passant square no double
-    /// step could have passed.
+    /// clocks and the move number are ignored). Refused: a pawn on its own
+    /// first or last rank, a side without pawns or with more than `N`, an
+    /// en passant square no double step could have passed.
     pub fn from_fen(text: &str) -> Result<Self, BoardFenError> {
         let error = |why: &str| Err(BoardFenError(format!("{text:?}: {why}")));
         let mut fields = text.split_whitespace();
@@ -329,6 +336,9 @@ impl<const N: usize> PawnsBoard<N> {
         }
         if white == 0 || black == 0 {
             return error("a side without pawns: the game is over");
+        }
+        if white.count_ones() as usize > N || black.count_ones() as usize > N {
+            return error(&format!("more than {N} pawns a side"));
         }
         let white_to_move = match fields.next().unwrap_or("w") {
             "w" => true,
@@ -526,6 +536,8 @@ mod tests {
             "5/ppppp/5/PPPPP/5 w - e4",
             "5/ppppp/5/PPPPP/5 w - c3",
             "5/ppppp/5/PPPPP/5 w - z9",
+            // Six white pawns: more than a side ever has.
+            "5/ppppp/P4/PPPPP/5 w - -",
         ] {
             assert!(PawnsBoard::<5>::from_fen(bad).is_err(), "{bad:?}");
         }

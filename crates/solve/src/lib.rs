@@ -17,7 +17,13 @@
 //! ```
 
 mod certificate;
+#[cfg(test)]
+mod oracle;
+mod race;
 mod search;
+mod state;
+mod table;
 
 pub use certificate::{Certificate, Strategy};
-pub use search::{Solver, Value};
+pub use search::{default_table_bytes, Progress, Solver, Value};
+pub use state::JOURNAL_WORK;

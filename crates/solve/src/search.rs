@@ -1,10 +1,15 @@
 //! The exact search: alpha-beta over loss, draw and win, with a table of
-//! bounds under exact keys.
+//! bounds under exact keys, race rules, and its state kept on disk.
 
+use crate::race;
+use crate::state::{StateDir, JOURNAL_WORK};
+use crate::table::{Entry, Table};
 use arrayvec::ArrayVec;
 use koma_rules::pawns_board::{After, BoardMove, PawnsBoard, MAX_BOARD_MOVES};
-use rustc_hash::FxHashMap;
 use std::fmt;
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// A position's value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
@@ -18,11 +23,21 @@ pub enum Value {
 }
 
 impl Value {
+    #[cfg(test)]
     fn from_score(score: i8) -> Value {
         match score {
             s if s < 0 => Value::Loss,
             0 => Value::Draw,
             _ => Value::Win,
+        }
+    }
+
+    /// The value for the other side.
+    pub fn for_the_other_side(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Draw => Value::Draw,
+            Value::Loss => Value::Win,
         }
     }
 
@@ -42,28 +57,57 @@ impl fmt::Display for Value {
     }
 }
 
-/// What the table knows of a position: its value lies in
-/// `lower..=upper` (scores -1, 0, 1).
-#[derive(Clone, Copy)]
-struct Bounds {
-    lower: i8,
-    upper: i8,
-}
-
-/// The solver: its table grows with the positions it has searched and is
-/// kept from one question to the next.
-pub struct Solver<const N: usize> {
-    table: FxHashMap<u128, Bounds>,
-    /// Positions searched (table hits included).
-    pub nodes: u64,
-    /// Whether a position and its mirror image share an entry.
-    mirroring: bool,
-    /// Told the nodes and table size every [`PROGRESS_NODES`] nodes.
-    progress: Option<Box<dyn FnMut(u64, usize)>>,
+/// The table's memory on an `n`×`n` board when none is given: a
+/// generous fit for the small boards, a start for 8×8.
+pub fn default_table_bytes(n: usize) -> usize {
+    match n {
+        ..=6 => 1 << 28,
+        7 => 1 << 31,
+        _ => 1 << 33,
+    }
 }
 
 /// How often the progress hook is called, in nodes.
 const PROGRESS_NODES: u64 = 1 << 20;
+
+/// How often the state is written out.
+const FLUSH_EVERY: Duration = Duration::from_secs(60);
+
+/// What the progress hook is told.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes searched, in this run and (with a state) the earlier ones.
+    pub nodes: u64,
+    /// Positions in the table.
+    pub positions: usize,
+    /// Positions the table can hold.
+    pub capacity: usize,
+    /// Records in the state's journal (0 without a state).
+    pub journal: u64,
+}
+
+/// The solver: its table keeps the bounds it has proven from one question
+/// to the next, and (with [`Solver::keep_state`]) on disk from one run to
+/// the next.
+pub struct Solver<const N: usize> {
+    table: Table,
+    /// Positions searched in this run (table hits included).
+    pub nodes: u64,
+    /// Whether a position and its mirror image share an entry.
+    mirroring: bool,
+    /// Told how far the search has come every [`PROGRESS_NODES`] nodes.
+    progress: Option<Box<dyn FnMut(Progress)>>,
+    state: Option<StateDir>,
+    /// The first error writing the state (after it, the state is no
+    /// longer written).
+    state_error: Option<io::Error>,
+    started: Instant,
+    last_flush: Instant,
+    /// The node count at which the current question is given up.
+    limit: u64,
+    /// Whether it was given up: the search unwinds, storing nothing.
+    given_up: bool,
+}
 
 impl<const N: usize> Default for Solver<N> {
     fn default() -> Self {
@@ -72,20 +116,27 @@ impl<const N: usize> Default for Solver<N> {
 }
 
 impl<const N: usize> Solver<N> {
-    /// A solver with an empty table, mirror images merged.
+    /// A solver with an empty table of [`default_table_bytes`], mirror
+    /// images merged.
     pub fn new() -> Self {
+        Self::with_memory(default_table_bytes(N))
+    }
+
+    /// A solver whose table takes about `bytes` of memory. When it is
+    /// full, positions that were cheap to prove give way.
+    pub fn with_memory(bytes: usize) -> Self {
         Solver {
-            table: FxHashMap::default(),
+            table: Table::new(bytes),
             nodes: 0,
             mirroring: true,
             progress: None,
+            state: None,
+            state_error: None,
+            started: Instant::now(),
+            last_flush: Instant::now(),
+            limit: u64::MAX,
+            given_up: false,
         }
-    }
-
-    /// Calls `progress` with the nodes searched and the table's size every
-    /// million nodes or so.
-    pub fn on_progress(&mut self, progress: impl FnMut(u64, usize) + 'static) {
-        self.progress = Some(Box::new(progress));
     }
 
     /// A solver that keeps a position and its mirror image apart: slower,
@@ -97,6 +148,62 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// Calls `progress` every million nodes or so.
+    pub fn on_progress(&mut self, progress: impl FnMut(Progress) + 'static) {
+        self.progress = Some(Box::new(progress));
+    }
+
+    /// Keeps the solver's state in `dir` (see the `state` module) for the
+    /// question of `root`: what an earlier run proved there is read back
+    /// into the table, and the settled answers are returned.
+    pub fn keep_state(
+        &mut self,
+        dir: &Path,
+        root: &PawnsBoard<N>,
+    ) -> io::Result<Vec<(String, Value)>> {
+        let mirroring = if self.mirroring { "on" } else { "off" };
+        let about = format!("size {N}\nroot {}\nmirroring {mirroring}", root.to_fen());
+        let (state, resumed) = StateDir::open(dir, &about)?;
+        for entry in resumed.entries {
+            self.table.store(entry);
+        }
+        self.state = Some(state);
+        Ok(resumed.answers)
+    }
+
+    /// Settles `position`'s value in the state, if there is one.
+    pub fn record_answer(&mut self, position: &PawnsBoard<N>, value: Value) -> io::Result<()> {
+        match &mut self.state {
+            Some(state) => state.record_answer(&position.to_fen(), value),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the state out (the journal is also written every minute).
+    /// Fails with the first error met writing it.
+    pub fn flush_state(&mut self) -> io::Result<()> {
+        if let Some(error) = self.state_error.take() {
+            return Err(error);
+        }
+        let (nodes, seconds) = (self.total_nodes(), self.total_seconds());
+        if let Some(state) = &mut self.state {
+            state.flush(nodes, seconds)?;
+        }
+        self.last_flush = Instant::now();
+        Ok(())
+    }
+
+    /// Nodes over all runs of the state (this run's without one).
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.state.as_ref().map_or(0, |s| s.earlier_nodes)
+    }
+
+    /// Seconds over all runs of the state (this run's without one).
+    pub fn total_seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+            + self.state.as_ref().map_or(0.0, |s| s.earlier_seconds)
+    }
+
     /// Positions in the table.
     pub fn table_len(&self) -> usize {
         self.table.len()
@@ -104,7 +211,44 @@ impl<const N: usize> Solver<N> {
 
     /// The value of `position` for the side to move.
     pub fn value(&mut self, position: &PawnsBoard<N>) -> Value {
-        Value::from_score(self.search(position, -1, 1))
+        if self.wins(position) {
+            Value::Win
+        } else if self.loses(position) {
+            Value::Loss
+        } else {
+            Value::Draw
+        }
+    }
+
+    /// Whether the side to move wins: a yes/no question, cheaper than the
+    /// value.
+    pub fn wins(&mut self, position: &PawnsBoard<N>) -> bool {
+        self.search(position, 0, 1) >= 1
+    }
+
+    /// Whether the side to move loses.
+    pub fn loses(&mut self, position: &PawnsBoard<N>) -> bool {
+        self.search(position, -1, 0) <= -1
+    }
+
+    /// [`Solver::wins`] within `nodes` nodes: `None` if it took more.
+    /// What was proven on the way stays in the table, so asking again
+    /// with more nodes goes on where this left off.
+    pub fn wins_within(&mut self, position: &PawnsBoard<N>, nodes: u64) -> Option<bool> {
+        self.within(nodes, |solver| solver.search(position, 0, 1) >= 1)
+    }
+
+    /// [`Solver::loses`] within `nodes` nodes: `None` if it took more.
+    pub fn loses_within(&mut self, position: &PawnsBoard<N>, nodes: u64) -> Option<bool> {
+        self.within(nodes, |solver| solver.search(position, -1, 0) <= -1)
+    }
+
+    fn within(&mut self, nodes: u64, question: impl FnOnce(&mut Self) -> bool) -> Option<bool> {
+        self.limit = self.nodes.saturating_add(nodes);
+        let answer = question(self);
+        self.limit = u64::MAX;
+        let given_up = std::mem::take(&mut self.given_up);
+        (!given_up).then_some(answer)
     }
 
     fn key(&self, position: &PawnsBoard<N>) -> u128 {
@@ -115,46 +259,75 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes % PROGRESS_NODES != 0 {
+            return;
+        }
+        let progress = Progress {
+            nodes: self.total_nodes(),
+            positions: self.table.len(),
+            capacity: self.table.capacity(),
+            journal: self.state.as_ref().map_or(0, |s| s.journal_len()),
+        };
+        if let Some(report) = &mut self.progress {
+            report(progress);
+        }
+        if self.state.is_some() && self.last_flush.elapsed() >= FLUSH_EVERY {
+            if let Err(error) = self.flush_state() {
+                self.state_error.get_or_insert(error);
+                self.state = None;
+            }
+        }
+    }
+
     /// Fail-soft alpha-beta: the value if it lies strictly between `alpha`
     /// and `beta`, otherwise a bound on the far side of the window.
     fn search(&mut self, position: &PawnsBoard<N>, mut alpha: i8, mut beta: i8) -> i8 {
-        self.nodes += 1;
-        if self.nodes % PROGRESS_NODES == 0 {
-            let size = self.table.len();
-            if let Some(progress) = &mut self.progress {
-                progress(self.nodes, size);
-            }
+        self.tick();
+        if self.nodes >= self.limit {
+            self.given_up = true;
+            return 0;
         }
         let key = self.key(position);
-        if let Some(known) = self.table.get(&key) {
-            if known.lower == known.upper || known.lower >= beta {
-                return known.lower;
+        if let Some((lower, upper)) = self.table.get(key) {
+            if lower == upper || lower >= beta {
+                return lower;
             }
-            if known.upper <= alpha {
-                return known.upper;
+            if upper <= alpha {
+                return upper;
             }
-            alpha = alpha.max(known.lower);
-            beta = beta.min(known.upper);
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
         }
         let mut children: ArrayVec<PawnsBoard<N>, MAX_BOARD_MOVES> = ArrayVec::new();
         for m in position.moves() {
             match position.play(m) {
-                After::Won => {
-                    self.store(key, 1, 1);
-                    return 1;
-                }
+                After::Won => return 1,
                 After::Continues(child) => children.push(child),
             }
         }
         if children.is_empty() {
             // Stalemate.
-            self.store(key, 0, 0);
             return 0;
         }
+        let (race_lower, race_upper) = race::bounds(position);
+        if race_lower >= beta || race_lower == race_upper {
+            return race_lower;
+        }
+        if race_upper <= alpha {
+            return race_upper;
+        }
+        alpha = alpha.max(race_lower);
+        beta = beta.min(race_upper);
+        let nodes_before = self.nodes;
         let start_alpha = alpha;
         let mut best = -1;
         for child in children {
             best = best.max(-self.search(&child, -beta, -alpha));
+            if self.given_up {
+                return 0;
+            }
             if best >= beta {
                 break;
             }
@@ -167,18 +340,22 @@ impl<const N: usize> Solver<N> {
         } else {
             (best, best)
         };
-        self.store(key, lower, upper);
+        let entry = Entry::new(
+            key,
+            lower.max(race_lower),
+            upper.min(race_upper),
+            self.nodes - nodes_before,
+        );
+        self.table.store(entry);
+        if self.nodes - nodes_before >= JOURNAL_WORK {
+            if let Some(state) = &mut self.state {
+                if let Err(error) = state.record(entry) {
+                    self.state_error.get_or_insert(error);
+                    self.state = None;
+                }
+            }
+        }
         best
-    }
-
-    /// Narrows what the table knows of `key` to `lower..=upper`.
-    fn store(&mut self, key: u128, lower: i8, upper: i8) {
-        let bounds = self.table.entry(key).or_insert(Bounds {
-            lower: -1,
-            upper: 1,
-        });
-        bounds.lower = bounds.lower.max(lower);
-        bounds.upper = bounds.upper.min(upper);
     }
 
     /// A move of `position` that secures at least `value` for the side to
@@ -201,51 +378,8 @@ impl<const N: usize> Solver<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::{minimax, random_positions};
     use std::collections::HashMap;
-
-    /// Plain minimax over every move, remembering each position's value
-    /// under its exact key (no bounds, no mirror images): the oracle.
-    fn minimax<const N: usize>(position: &PawnsBoard<N>, known: &mut HashMap<u128, i8>) -> i8 {
-        if let Some(&value) = known.get(&position.key()) {
-            return value;
-        }
-        let value = position
-            .moves()
-            .into_iter()
-            .map(|m| match position.play(m) {
-                After::Won => 1,
-                After::Continues(child) => -minimax(&child, known),
-            })
-            .max()
-            .unwrap_or(0);
-        known.insert(position.key(), value);
-        value
-    }
-
-    /// Positions after `plies` random moves from the start, the game
-    /// still going.
-    fn random_positions<const N: usize>(plies: usize, count: usize) -> Vec<PawnsBoard<N>> {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut positions = Vec::new();
-        while positions.len() < count {
-            let mut position = PawnsBoard::<N>::start();
-            for _ in 0..plies {
-                let moves = position.moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                match position.play(moves[(seed % moves.len() as u64) as usize]) {
-                    After::Won => break,
-                    After::Continues(next) => position = next,
-                }
-            }
-            positions.push(position);
-        }
-        positions
-    }
 
     #[test]
     fn the_search_agrees_with_plain_minimax_with_and_without_mirroring() {
