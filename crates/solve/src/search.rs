@@ -320,6 +320,15 @@ impl<const N: usize> Solver<N> {
         }
         alpha = alpha.max(race_lower);
         beta = beta.min(race_upper);
+        // A child already known to be bad enough for them settles this
+        // position without a search.
+        for child in &children {
+            if let Some((_, child_upper)) = self.table.get(self.key(child)) {
+                if -child_upper >= beta {
+                    return -child_upper;
+                }
+            }
+        }
         let nodes_before = self.nodes;
         let start_alpha = alpha;
         let mut best = -1;
