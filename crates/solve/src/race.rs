@@ -69,7 +69,7 @@ fn their_distance<const N: usize>(rank: u32) -> u32 {
 /// file above it would need a pawn of ours there. A double step from the
 /// first rank passes no attacked square, for that square's attackers would
 /// stand above it beside it.
-fn runners(us: u64, them: u64) -> u64 {
+pub(crate) fn runners(us: u64, them: u64) -> u64 {
     let mut runners = 0;
     for square in squares(us) {
         let bit = 1u64 << square;
