@@ -66,7 +66,7 @@ fn a_resumed_solve_finds_the_work_of_the_first() {
 #[test]
 fn a_question_over_its_budget_gives_up_and_goes_on_later() {
     let root = PawnsBoard::<7>::start();
-    let mut solver = Solver::<7>::new();
+    let mut solver = Solver::<7>::with_memory(1 << 28);
     assert_eq!(solver.wins_within(&root, 1_000), None);
     assert_eq!(solver.loses_within(&root, 1_000), None);
     let mut budget = 1_000;
