@@ -38,7 +38,8 @@ pub struct SolveArgs {
     #[arg(long)]
     state: Option<String>,
     /// The table's memory in GiB (when full, positions that were cheap to
-    /// prove give way; default: 0.25 up to 6×6, 2 on 7×7, 8 on 8×8).
+    /// prove give way; default: 0.25 up to 6×6, 2 on 7×7 and 8×8; 4 or
+    /// more asks Linux for huge pages).
     #[arg(long)]
     memory: Option<f64>,
 }
@@ -79,6 +80,15 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         Some(gib) => return Err(format!("--memory {gib}: a size in GiB above 0")),
         None => default_table_bytes(N),
     };
+    if let Some(total) = physical_memory() {
+        if bytes as u64 > total {
+            return Err(format!(
+                "--memory: {:.1} GiB is more than this machine's {:.1} GiB",
+                bytes as f64 / (1u64 << 30) as f64,
+                total as f64 / (1u64 << 30) as f64
+            ));
+        }
+    }
     let started = Instant::now();
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new_spinner()
@@ -266,6 +276,15 @@ fn value_each_move<const N: usize>(
         .filter_map(|m| m.value)
         .max()
         .unwrap_or(Value::Draw))
+}
+
+/// The machine's memory in bytes, where the system tells it (Linux's
+/// `/proc/meminfo`, in kB).
+fn physical_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
 }
 
 /// The process's resident memory in MiB, where the system tells it

@@ -58,12 +58,12 @@ impl fmt::Display for Value {
 }
 
 /// The table's memory on an `n`×`n` board when none is given: a
-/// generous fit for the small boards, a start for 8×8.
+/// generous fit for the small boards and for 8×8 positions late in the
+/// game; the full 8×8 game wants all the memory it can have.
 pub fn default_table_bytes(n: usize) -> usize {
     match n {
         ..=6 => 1 << 28,
-        7 => 1 << 31,
-        _ => 1 << 33,
+        _ => 1 << 31,
     }
 }
 
@@ -153,9 +153,17 @@ impl<const N: usize> Solver<N> {
         self.progress = Some(Box::new(progress));
     }
 
-    /// Keeps the solver's state in `dir` (see the `state` module) for the
-    /// question of `root`: what an earlier run proved there is read back
-    /// into the table, and the settled answers are returned.
+    /// Keeps the solver's state in `dir` for the question of `root`: what
+    /// an earlier run proved there is read back into the table, and the
+    /// settled answers are returned.
+    ///
+    /// The directory holds `about` (the size, the root and the mirroring:
+    /// a directory of another question is refused), `journal` (every
+    /// position whose proof took [`JOURNAL_WORK`] nodes or more, 16 bytes
+    /// each, appended as it is proven), `answers` (a line `FEN<TAB>value`
+    /// for each settled position, see [`Solver::record_answer`]) and
+    /// `progress` (the nodes and seconds of all runs, rewritten at each
+    /// flush). A kill loses the last few seconds of the journal.
     pub fn keep_state(
         &mut self,
         dir: &Path,
