@@ -134,11 +134,19 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         .proof
         .is_some()
         .then(|| Certificate::prove(&mut solver, &root));
-    let value = match (&certificate, value) {
-        (Some(certificate), _) => certificate.value,
-        (None, Some(value)) => value,
-        (None, None) => solver.value(&root),
+    let root_fen = root.to_fen();
+    let settled_root = settled.iter().find(|(fen, _)| *fen == root_fen);
+    let value = match (&certificate, value, settled_root) {
+        (Some(certificate), _, _) => certificate.value,
+        (None, Some(value), _) => value,
+        (None, None, Some((_, value))) => *value,
+        (None, None, None) => solver.value(&root),
     };
+    if settled_root.is_none() {
+        solver
+            .record_answer(&root, value)
+            .map_err(|e| format!("--state: {e}"))?;
+    }
     solver.flush_state().map_err(|e| format!("--state: {e}"))?;
     bar.finish_and_clear();
     println!(

@@ -123,11 +123,11 @@ fn each_move_is_valued_and_a_second_run_resumes_from_the_state() {
     }
     assert_eq!(out.lines().last(), Some("draw"));
     assert!(out.contains("over all runs"), "{out}");
+    // The twelve moves and the position itself.
     let answers = std::fs::read_to_string(dir.join("answers")).unwrap();
-    assert_eq!(answers.lines().count(), 12, "{answers}");
+    assert_eq!(answers.lines().count(), 13, "{answers}");
 
-    // The second run finds every answer settled and searches only the
-    // root, whose proof the journal mostly holds.
+    // The second run finds every answer settled and searches nothing.
     let second = koma(&args);
     let (again, err) = text(&second);
     assert!(second.status.success(), "{err}");
@@ -138,5 +138,6 @@ fn each_move_is_valued_and_a_second_run_resumes_from_the_state() {
             .collect()
     };
     assert_eq!(lines(&again), lines(&out));
+    assert!(again.contains("nodes: 0,"), "{again}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
