@@ -1,7 +1,8 @@
 //! Certificates: the strategies that prove a value, written in the format
 //! that `koma-proof` documents and checks.
 
-use crate::search::{Solver, Value};
+use crate::search::Solver;
+use crate::value::Value;
 use koma_rules::pawns_board::{After, BoardMove, PawnsBoard};
 use rustc_hash::FxHashSet;
 use std::io::{self, Write};

@@ -23,7 +23,9 @@ mod race;
 mod search;
 mod state;
 mod table;
+mod value;
 
 pub use certificate::{Certificate, Strategy};
-pub use search::{default_table_bytes, Progress, Solver, Value};
+pub use search::{default_table_bytes, Progress, Solver};
 pub use state::JOURNAL_WORK;
+pub use value::Value;

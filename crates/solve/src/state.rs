@@ -18,7 +18,7 @@
 //! cheap ones, some minutes at most.
 
 use crate::table::Entry;
-use crate::Value;
+use crate::value::Value;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
