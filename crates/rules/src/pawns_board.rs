@@ -122,7 +122,7 @@ impl<const N: usize> PawnsBoard<N> {
         // Captures first, then the steps furthest forward: the order a
         // search wants to try them in.
         for (targets, back) in [(toward_first, 7), (toward_last, 9)] {
-            for to in bits(targets) {
+            for to in squares(targets) {
                 moves.push(BoardMove {
                     from: to - back,
                     to,
@@ -130,14 +130,14 @@ impl<const N: usize> PawnsBoard<N> {
             }
         }
         if let Some(to) = self.en_passant_square() {
-            for from in bits(self.en_passant_capturers()) {
+            for from in squares(self.en_passant_capturers()) {
                 moves.push(BoardMove { from, to });
             }
         }
-        for to in bits(double) {
+        for to in squares(double) {
             moves.push(BoardMove { from: to - 16, to });
         }
-        let mut steps: ArrayVec<BoardMove, 8> = bits(single)
+        let mut steps: ArrayVec<BoardMove, 8> = squares(single)
             .map(|to| BoardMove { from: to - 8, to })
             .collect();
         steps.sort_unstable_by_key(|m| std::cmp::Reverse(m.to / 8));
@@ -253,6 +253,12 @@ impl<const N: usize> PawnsBoard<N> {
         (self.us, self.them)
     }
 
+    /// The pawns as the other side sees them: its own, then the side to
+    /// move's, in its view (the board turned over).
+    pub fn sides_turned_over(&self) -> (u64, u64) {
+        (flip::<N>(self.them), flip::<N>(self.us))
+    }
+
     /// The file of the square where the side to move can take en passant,
     /// if it can.
     pub fn en_passant_file(&self) -> Option<u8> {
@@ -265,7 +271,7 @@ impl<const N: usize> PawnsBoard<N> {
         if self.white_to_move {
             (self.us, self.them)
         } else {
-            (flip::<N>(self.them), flip::<N>(self.us))
+            self.sides_turned_over()
         }
     }
 
@@ -413,8 +419,8 @@ fn square_name(square: u8) -> String {
     format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
 }
 
-/// The bits set in `bits`, lowest first.
-fn bits(mut bits: u64) -> impl Iterator<Item = u8> {
+/// The squares of a set (bit `8 * rank + file`), lowest first.
+pub fn squares(mut bits: u64) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
             let square = bits.trailing_zeros() as u8;

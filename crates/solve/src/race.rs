@@ -6,7 +6,7 @@
 //! Squares are in the side to move's view (bit `8 * rank + file`): we
 //! move toward rank `N - 1`, they toward rank 0.
 
-use koma_rules::pawns_board::PawnsBoard;
+use koma_rules::pawns_board::{squares, PawnsBoard};
 
 /// The first file of an 8-wide board.
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -34,26 +34,15 @@ fn beside(bits: u64) -> u64 {
     ((bits << 1) & !FILE_A) | ((bits >> 1) & !FILE_H)
 }
 
-/// The bits of `bits`, lowest first.
-fn squares(mut bits: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let square = bits.trailing_zeros();
-            bits &= bits - 1;
-            square
-        })
-    })
-}
-
 /// Our moves that a pawn on `rank` needs to reach the last rank, at the
 /// least: one a rank, a double step saving one from the first.
-fn our_distance<const N: usize>(rank: u32) -> u32 {
-    N as u32 - 1 - rank - u32::from(rank == 1)
+fn our_distance<const N: usize>(rank: u8) -> u8 {
+    N as u8 - 1 - rank - u8::from(rank == 1)
 }
 
 /// Their moves that a pawn on `rank` needs to reach rank 0, at the least.
-fn their_distance<const N: usize>(rank: u32) -> u32 {
-    rank - u32::from(rank == N as u32 - 2)
+fn their_distance<const N: usize>(rank: u8) -> u8 {
+    rank - u8::from(rank == N as u8 - 2)
 }
 
 /// Our runners: pawns that can never be stopped or taken while every
@@ -69,7 +58,7 @@ fn their_distance<const N: usize>(rank: u32) -> u32 {
 /// file above it would need a pawn of ours there. A double step from the
 /// first rank passes no attacked square, for that square's attackers would
 /// stand above it beside it.
-pub(crate) fn runners(us: u64, them: u64) -> u64 {
+fn runners(us: u64, them: u64) -> u64 {
     let mut runners = 0;
     for square in squares(us) {
         let bit = 1u64 << square;
@@ -92,62 +81,77 @@ fn free_pawns(us: u64, them: u64) -> u64 {
     us & !below(us | them | beside(them))
 }
 
-/// Bounds (`lower`, `upper`, scores -1 to 1) on the value of `position`
-/// for the side to move, from races that nothing can change.
-///
-/// - **A win:** we have a runner that needs `n` moves, they need at least
-///   `n` moves to reach our first rank with any pawn, and they cannot run
-///   out of moves before our runner arrives (`n` is 1, or they have a free
-///   pawn that keeps a move while we only move the runner). We move the
-///   runner `n` times; they never take it, never arrive first and never
-///   win by taking our last pawn, for the runner is one.
-/// - **Not a win:** they have a runner that needs `n` moves and we need
-///   more than `n` to reach their first rank with any pawn. They move only
-///   the runner; we cannot take it nor arrive first. If we also keep a move
-///   to the end (a free pawn of ours), it is a **loss**.
-pub(crate) fn bounds<const N: usize>(position: &PawnsBoard<N>) -> (i8, i8) {
-    let (us, them) = position.sides();
-    let rank = |square: u32| square / 8;
-    let their_fastest = squares(them)
-        .map(|s| their_distance::<N>(rank(s)))
-        .min()
-        .unwrap_or(u32::MAX);
-    if let Some(ours) = squares(runners(us, them))
-        .map(|s| our_distance::<N>(rank(s)))
-        .min()
-    {
-        let their_free = free_pawns(flip::<N>(them), flip::<N>(us));
-        if ours <= their_fastest && (ours == 1 || their_free != 0) {
-            return (1, 1);
-        }
-    }
-    let (their_us, their_them) = (flip::<N>(them), flip::<N>(us));
-    // A pawn that has just made a double step may be taken en passant by
-    // one of ours beside it: it is no runner.
-    let just_stepped = position.en_passant_file().map_or(0, |file| FILE_A << file);
-    if let Some(theirs) = squares(runners(their_us, their_them) & !just_stepped)
-        .map(|s| our_distance::<N>(rank(s)))
-        .min()
-    {
-        let our_fastest = squares(us)
-            .map(|s| our_distance::<N>(rank(s)))
-            .min()
-            .unwrap_or(u32::MAX);
-        if our_fastest > theirs {
-            return if free_pawns(us, them) != 0 {
-                (-1, -1)
-            } else {
-                (-1, 0)
-            };
-        }
-    }
-    (-1, 1)
+/// A position's races: its runners, found once for the move order and
+/// for the bounds.
+pub(crate) struct Race<'a, const N: usize> {
+    position: &'a PawnsBoard<N>,
+    /// The side to move's runners.
+    pub runners: u64,
 }
 
-/// The board turned over, as the other side sees it: rank `r` to rank
-/// `N - 1 - r`.
-fn flip<const N: usize>(bits: u64) -> u64 {
-    bits.swap_bytes() >> (8 * (8 - N))
+impl<'a, const N: usize> Race<'a, N> {
+    pub fn of(position: &'a PawnsBoard<N>) -> Self {
+        let (us, them) = position.sides();
+        Race {
+            position,
+            runners: runners(us, them),
+        }
+    }
+
+    /// Bounds (`lower`, `upper`, scores -1 to 1) on the value of the
+    /// position for the side to move, from races that nothing can change.
+    ///
+    /// - **A win:** we have a runner that needs `n` moves, they need at
+    ///   least `n` moves to reach our first rank with any pawn, and they
+    ///   cannot run out of moves before our runner arrives (`n` is 1, or
+    ///   they have a free pawn that keeps a move while we only move the
+    ///   runner). We move the runner `n` times; they never take it, never
+    ///   arrive first and never win by taking our last pawn, for the runner
+    ///   is one.
+    /// - **Not a win:** they have a runner that needs `n` moves and we need
+    ///   more than `n` to reach their first rank with any pawn. They move
+    ///   only the runner; we cannot take it nor arrive first. If we also
+    ///   keep a move to the end (a free pawn of ours), it is a **loss**.
+    pub fn bounds(&self) -> (i8, i8) {
+        let (us, them) = self.position.sides();
+        let (their_us, their_them) = self.position.sides_turned_over();
+        let rank = |square: u8| square / 8;
+        let their_fastest = squares(them)
+            .map(|s| their_distance::<N>(rank(s)))
+            .min()
+            .unwrap_or(u8::MAX);
+        if let Some(ours) = squares(self.runners)
+            .map(|s| our_distance::<N>(rank(s)))
+            .min()
+        {
+            if ours <= their_fastest && (ours == 1 || free_pawns(their_us, their_them) != 0) {
+                return (1, 1);
+            }
+        }
+        // A pawn that has just made a double step may be taken en passant
+        // by one of ours beside it: it is no runner.
+        let just_stepped = self
+            .position
+            .en_passant_file()
+            .map_or(0, |file| FILE_A << file);
+        if let Some(theirs) = squares(runners(their_us, their_them) & !just_stepped)
+            .map(|s| our_distance::<N>(rank(s)))
+            .min()
+        {
+            let our_fastest = squares(us)
+                .map(|s| our_distance::<N>(rank(s)))
+                .min()
+                .unwrap_or(u8::MAX);
+            if our_fastest > theirs {
+                return if free_pawns(us, them) != 0 {
+                    (-1, -1)
+                } else {
+                    (-1, 0)
+                };
+            }
+        }
+        (-1, 1)
+    }
 }
 
 #[cfg(test)]
@@ -165,7 +169,7 @@ mod tests {
         decided: &mut [usize; 3],
     ) {
         for position in positions {
-            let (lower, upper) = bounds(&position);
+            let (lower, upper) = Race::of(&position).bounds();
             let value = minimax(&position, known);
             assert!(
                 lower <= value && value <= upper,

@@ -20,7 +20,7 @@
 use crate::table::Entry;
 use crate::value::Value;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Entries proven with fewer nodes than this are cheap to prove again and
@@ -67,9 +67,9 @@ impl StateDir {
         fs::create_dir_all(dir)?;
         let about_path = dir.join("about");
         let header = format!("koma-solve-state 1\n{about}\n");
-        match fs::read_to_string(&about_path) {
-            Ok(held) if held == header => {}
-            Ok(held) => {
+        match if_present(fs::read_to_string(&about_path))? {
+            Some(held) if held == header => {}
+            Some(held) => {
                 return Err(invalid(
                     &about_path,
                     format!(
@@ -77,10 +77,7 @@ impl StateDir {
                     ),
                 ))
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                write_aside(&about_path, &header)?;
-            }
-            Err(e) => return Err(e),
+            None => write_aside(&about_path, &header)?,
         }
         let journal_path = dir.join("journal");
         let entries = read_journal(&journal_path)?;
@@ -148,15 +145,17 @@ fn write_aside(path: &Path, text: &str) -> io::Result<()> {
     fs::rename(aside, path)
 }
 
-fn read_journal(path: &Path) -> io::Result<Vec<Entry>> {
-    let mut bytes = Vec::new();
-    match File::open(path) {
-        Ok(mut file) => {
-            file.read_to_end(&mut bytes)?;
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
+/// What reading a file gave, `None` if there was no file.
+fn if_present<T>(read: io::Result<T>) -> io::Result<Option<T>> {
+    match read {
+        Ok(contents) => Ok(Some(contents)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
     }
+}
+
+fn read_journal(path: &Path) -> io::Result<Vec<Entry>> {
+    let bytes = if_present(fs::read(path))?.unwrap_or_default();
     let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
     Ok(bytes
         .chunks_exact(16)
@@ -165,14 +164,9 @@ fn read_journal(path: &Path) -> io::Result<Vec<Entry>> {
 }
 
 fn read_answers(path: &Path) -> io::Result<Vec<(String, Value)>> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
+    let text = if_present(fs::read_to_string(path))?.unwrap_or_default();
     let mut answers = Vec::new();
-    for line in BufReader::new(file).lines() {
-        let line = line?;
+    for line in text.lines() {
         let value = match line.rsplit_once('\t') {
             Some((fen, "win")) => (fen, Value::Win),
             Some((fen, "draw")) => (fen, Value::Draw),
@@ -186,10 +180,8 @@ fn read_answers(path: &Path) -> io::Result<Vec<(String, Value)>> {
 }
 
 fn read_progress(path: &Path) -> io::Result<(u64, f64)> {
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((0, 0.0)),
-        Err(e) => return Err(e),
+    let Some(text) = if_present(fs::read_to_string(path))? else {
+        return Ok((0, 0.0));
     };
     let field = |name: &str| {
         text.lines()
