@@ -305,12 +305,15 @@ impl<const N: usize> Solver<N> {
         let mut keyed: ArrayVec<(PawnsBoard<N>, u128), MAX_BOARD_MOVES> = ArrayVec::new();
         for child in children {
             let child_key = self.key(&child);
+            self.table.prefetch(child_key);
+            keyed.push((child, child_key));
+        }
+        for &(_, child_key) in &keyed {
             if let Some((_, child_upper)) = self.table.get(child_key) {
                 if -child_upper >= beta {
                     return -child_upper;
                 }
             }
-            keyed.push((child, child_key));
         }
         let nodes_before = self.nodes;
         let start_alpha = alpha;

@@ -108,6 +108,22 @@ impl Table {
         index * WAYS * WORDS
     }
 
+    /// Starts loading `key`'s bucket into the cache, so that a
+    /// [`Table::get`] soon after finds it there: a node looks up all its
+    /// children, and their buckets are far apart in a table of many GiB.
+    pub fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let at = self.bucket(key_words(key));
+            let pointer = self.words[at..].as_ptr() as *const i8;
+            // SAFETY: a prefetch only hints the cache; the pointer is
+            // inside the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(pointer, std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+    }
+
     fn slot(&self, at: usize) -> Entry {
         Entry([self.words[at], self.words[at + 1]])
     }
