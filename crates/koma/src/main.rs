@@ -14,6 +14,7 @@ mod mate;
 mod mate_suite;
 mod pawns_console;
 mod perft;
+mod selfplay;
 mod shogi_console;
 mod solve;
 mod spear_console;
@@ -61,6 +62,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Check a certificate written by `koma solve pawns --proof`, with rules of its own.
     VerifyProof(verify_proof::VerifyProofArgs),
+    /// Self-play training data: quiet positions with the search's value and the game's result.
+    Selfplay(selfplay::SelfplayArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
     Serve(koma_server::ServeArgs),
     /// Load a local `koma serve` with games of random moves; report its speed.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Mate(args) => mate::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
     };

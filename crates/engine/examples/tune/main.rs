@@ -37,7 +37,7 @@ use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
 use koma_engine::{Engine, Evaluate, Limits, Score, SearchControl, Value};
 use koma_rules::{
-    Color, Game, Minishogi, MoveList, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
+    Color, Game, Minishogi, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -205,17 +205,6 @@ fn fit(variant_name: &str, files: &[String]) -> Result<(), String> {
     }
 }
 
-/// Whether the search would rather look further than trust the
-/// evaluation: the king is in danger or a capture wins material.
-fn is_quiet<V: ShogiVariant>(position: &ShogiPosition<V>) -> bool {
-    if position.in_danger() || position.known_result().is_some() {
-        return false;
-    }
-    let mut captures = MoveList::new();
-    position.tactical_moves_into(&mut captures);
-    !captures.iter().any(|&m| position.see_ge(m, 1))
-}
-
 fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
     let mut samples = Vec::new();
     let mut skipped = 0usize;
@@ -232,7 +221,7 @@ fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
                 continue;
             };
             for position in positions {
-                if is_quiet(&position) {
+                if position.is_quiet() {
                     samples.push(Sample {
                         position,
                         result,

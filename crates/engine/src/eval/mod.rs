@@ -61,6 +61,19 @@ pub trait Evaluate: Position + Copy {
     /// or in Spear a king that can be captured next move.
     fn in_danger(&self) -> bool;
 
+    /// Whether the evaluation can be trusted here without a search: the
+    /// king is not in danger, the result is not already known, and no
+    /// capture wins material by static exchange. Training data keeps only
+    /// such positions.
+    fn is_quiet(&self) -> bool {
+        if self.in_danger() || self.known_result().is_some() {
+            return false;
+        }
+        let mut captures = MoveList::new();
+        self.tactical_moves_into(&mut captures);
+        !captures.iter().any(|&m| self.see_ge(m, 1))
+    }
+
     /// The legal moves quiescence searches when not in danger: captures
     /// (and in Pawns-Only Chess, moves that reach the last rank).
     fn tactical_moves_into(&self, moves: &mut MoveList);

@@ -1,0 +1,25 @@
+//! Self-play training data for Koma's networks (issue 22): the engine
+//! plays itself from random balanced openings at a fixed number of nodes a
+//! move, and each game's quiet positions are kept with the search's value
+//! and the game's result, 48 bytes each ([`record`] gives the format).
+//!
+//! ```
+//! use koma_selfplay::{fill, read_all, positions_file, Settings};
+//! use koma_rules::Minishogi;
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let dir = std::env::temp_dir().join(format!("koma-selfplay-doc-{}", std::process::id()));
+//! let settings = Settings::new::<Minishogi>(200);
+//! let done = fill::<Minishogi>(&dir, &settings, 20, 1, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+//! assert!(done.positions >= 20);
+//! assert_eq!(read_all::<Minishogi>(&positions_file(&dir)).unwrap().len() as u64, done.positions);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod game;
+pub mod record;
+mod run;
+
+pub use game::{play_game, Settings};
+pub use record::{RecordError, Sample, RECORD_BYTES};
+pub use run::{fill, positions_file, read_all, Progress, POSITIONS_FILE};

@@ -1,0 +1,184 @@
+//! A data directory filled by several threads of self-play, resumed where
+//! it stopped.
+
+use crate::game::{play_game, Settings};
+use crate::record::{Sample, RECORD_BYTES};
+use koma_engine::Engine;
+use koma_rules::{ShogiPosition, ShogiVariant};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The data file in a directory.
+pub const POSITIONS_FILE: &str = "positions.bin";
+
+/// Transposition table of each thread's engine, in MiB.
+const HASH_MEGABYTES: usize = 16;
+
+/// How far a run has come, told after each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions in the file.
+    pub positions: u64,
+    /// Games played in this run.
+    pub games: u64,
+    /// Positions of this run's games left out as already in the file.
+    pub duplicates: u64,
+}
+
+/// What the directory and this run share, behind a lock.
+struct Output {
+    file: File,
+    seen: FxHashSet<u64>,
+    progress: Progress,
+}
+
+/// Fills `dir`'s data file with self-play positions of `V` until it holds
+/// `target` positions, on `threads` threads, and returns the last
+/// progress. What the directory already holds is kept: a position already
+/// in it is not written again, so a run stopped at any point resumes by
+/// running again. Games are written whole as they end; a record cut short
+/// by a kill is dropped.
+///
+/// `seed` chooses the games; runs with different seeds play different
+/// games. `progress` is told after each game; `stop` ends the run after
+/// the games under way.
+pub fn fill<V: ShogiVariant>(
+    dir: &Path,
+    settings: &Settings,
+    target: u64,
+    threads: usize,
+    seed: u64,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> io::Result<Progress> {
+    let (file, seen) = open::<V>(dir)?;
+    let output = Mutex::new(Output {
+        file,
+        progress: Progress {
+            positions: seen.len() as u64,
+            games: 0,
+            duplicates: 0,
+        },
+        seen,
+    });
+    let next_game = AtomicU64::new(0);
+    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let done =
+        |output: &Output| output.progress.positions >= target || stop.load(Ordering::Relaxed);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut engine = Engine::<ShogiPosition<V>>::new(HASH_MEGABYTES);
+                loop {
+                    if done(&output.lock().expect("no writer panics")) {
+                        break;
+                    }
+                    let index = next_game.fetch_add(1, Ordering::Relaxed);
+                    let mut random =
+                        ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
+                    let samples = play_game(&mut engine, settings, &mut random);
+                    let mut output = output.lock().expect("no writer panics");
+                    if let Err(error) = output.append(&samples) {
+                        failure.lock().expect("no panics").get_or_insert(error);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    progress(output.progress);
+                }
+            });
+        }
+    });
+    if let Some(error) = failure.into_inner().expect("no panics") {
+        return Err(error);
+    }
+    let output = output.into_inner().expect("no writer panics");
+    Ok(output.progress)
+}
+
+impl Output {
+    /// Appends a game's positions that are not in the file yet.
+    fn append<V: ShogiVariant>(&mut self, samples: &[Sample<V>]) -> io::Result<()> {
+        let mut bytes = Vec::with_capacity(samples.len() * RECORD_BYTES);
+        for sample in samples {
+            if self.seen.insert(sample.position.hash()) {
+                bytes.extend_from_slice(&sample.to_bytes());
+                self.progress.positions += 1;
+            } else {
+                self.progress.duplicates += 1;
+            }
+        }
+        self.progress.games += 1;
+        self.file.write_all(&bytes)
+    }
+}
+
+/// The directory's data file, opened to append (a record cut short
+/// dropped), and the positions it holds. A directory holding another
+/// game's data is refused.
+fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
+    fs::create_dir_all(dir)?;
+    let about = dir.join("about");
+    let header = format!("koma-selfplay 1\nvariant {}\n", V::VARIANT);
+    match fs::read_to_string(&about) {
+        Ok(held) if held == header => {}
+        Ok(held) => {
+            return Err(invalid(
+                &about,
+                format!("holds data of another kind:\n{held}not:\n{header}use another directory"),
+            ))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::write(&about, &header)?,
+        Err(e) => return Err(e),
+    }
+    let path = dir.join(POSITIONS_FILE);
+    let mut seen = FxHashSet::default();
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    for (index, record) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+        let sample = Sample::<V>::from_bytes(record)
+            .map_err(|e| invalid(&path, format!("record {index}: {e}")))?;
+        seen.insert(sample.position.hash());
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(&path)?;
+    file.set_len((bytes.len() - bytes.len() % RECORD_BYTES) as u64)?;
+    io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
+    Ok((file, seen))
+}
+
+fn invalid(path: &Path, why: String) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{}: {why}", path.display()),
+    )
+}
+
+/// Reads every record of a data file.
+pub fn read_all<V: ShogiVariant>(path: &Path) -> io::Result<Vec<Sample<V>>> {
+    let bytes = fs::read(path)?;
+    bytes
+        .chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(index, record)| {
+            Sample::<V>::from_bytes(record)
+                .map_err(|e| invalid(path, format!("record {index}: {e}")))
+        })
+        .collect()
+}
+
+/// The data file of `dir`.
+pub fn positions_file(dir: &Path) -> PathBuf {
+    dir.join(POSITIONS_FILE)
+}
