@@ -6,7 +6,6 @@ use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
 use koma_selfplay::{fill, Progress, Settings, RECORD_BYTES};
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `koma selfplay`.
@@ -84,7 +83,6 @@ fn fill_with<V: ShogiVariant>(args: &SelfplayArgs) -> Result<(), String> {
         args.positions,
         threads,
         seed,
-        &AtomicBool::new(false),
         &show,
     )
     .map_err(|e| format!("{}: {e}", args.out))?;

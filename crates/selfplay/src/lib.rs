@@ -6,11 +6,10 @@
 //! ```
 //! use koma_selfplay::{fill, read_all, positions_file, Settings};
 //! use koma_rules::Minishogi;
-//! use std::sync::atomic::AtomicBool;
 //!
 //! let dir = std::env::temp_dir().join(format!("koma-selfplay-doc-{}", std::process::id()));
 //! let settings = Settings::new::<Minishogi>(200);
-//! let done = fill::<Minishogi>(&dir, &settings, 20, 1, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+//! let done = fill::<Minishogi>(&dir, &settings, 20, 1, 1, &|_| {}).unwrap();
 //! assert!(done.positions >= 20);
 //! assert_eq!(read_all::<Minishogi>(&positions_file(&dir)).unwrap().len() as u64, done.positions);
 //! # std::fs::remove_dir_all(&dir).unwrap();

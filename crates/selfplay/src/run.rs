@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// The data file in a directory.
@@ -36,6 +36,9 @@ struct Output {
     file: File,
     seen: FxHashSet<u64>,
     progress: Progress,
+    /// The first error writing the file: the run ends after the games
+    /// under way, and returns it.
+    error: Option<io::Error>,
 }
 
 /// Fills `dir`'s data file with self-play positions of `V` until it holds
@@ -46,15 +49,13 @@ struct Output {
 /// by a kill is dropped.
 ///
 /// `seed` chooses the games; runs with different seeds play different
-/// games. `progress` is told after each game; `stop` ends the run after
-/// the games under way.
+/// games. `progress` is told after each game.
 pub fn fill<V: ShogiVariant>(
     dir: &Path,
     settings: &Settings,
     target: u64,
     threads: usize,
     seed: u64,
-    stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> io::Result<Progress> {
     let (file, seen) = open::<V>(dir)?;
@@ -66,11 +67,10 @@ pub fn fill<V: ShogiVariant>(
             duplicates: 0,
         },
         seen,
+        error: None,
     });
     let next_game = AtomicU64::new(0);
-    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
-    let done =
-        |output: &Output| output.progress.positions >= target || stop.load(Ordering::Relaxed);
+    let done = |output: &Output| output.progress.positions >= target || output.error.is_some();
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -84,21 +84,21 @@ pub fn fill<V: ShogiVariant>(
                         ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
                     let samples = play_game(&mut engine, settings, &mut random);
                     let mut output = output.lock().expect("no writer panics");
-                    if let Err(error) = output.append(&samples) {
-                        failure.lock().expect("no panics").get_or_insert(error);
-                        stop.store(true, Ordering::Relaxed);
-                        break;
+                    match output.append(&samples) {
+                        Ok(()) => progress(output.progress),
+                        Err(error) => {
+                            output.error.get_or_insert(error);
+                        }
                     }
-                    progress(output.progress);
                 }
             });
         }
     });
-    if let Some(error) = failure.into_inner().expect("no panics") {
-        return Err(error);
-    }
     let output = output.into_inner().expect("no writer panics");
-    Ok(output.progress)
+    match output.error {
+        Some(error) => Err(error),
+        None => Ok(output.progress),
+    }
 }
 
 impl Output {
@@ -136,7 +136,7 @@ fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => fs::write(&about, &header)?,
         Err(e) => return Err(e),
     }
-    let path = dir.join(POSITIONS_FILE);
+    let path = positions_file(dir);
     let mut seen = FxHashSet::default();
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,

@@ -5,7 +5,6 @@ use koma_rules::{Minishogi, Position, Spear};
 use koma_selfplay::{fill, positions_file, read_all, Settings, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("koma-selfplay-{name}-{}", std::process::id()));
@@ -15,15 +14,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 fn fill_to(dir: &Path, target: u64, seed: u64) -> std::io::Result<koma_selfplay::Progress> {
     let settings = Settings::new::<Minishogi>(300);
-    fill::<Minishogi>(
-        dir,
-        &settings,
-        target,
-        2,
-        seed,
-        &AtomicBool::new(false),
-        &|_| {},
-    )
+    fill::<Minishogi>(dir, &settings, target, 2, seed, &|_| {})
 }
 
 #[test]
@@ -63,8 +54,7 @@ fn another_games_directory_and_a_damaged_file_are_refused() {
     let dir = temp_dir("refuse");
     fill_to(&dir, 10, 1).unwrap();
     let settings = Settings::new::<Spear>(300);
-    let error =
-        fill::<Spear>(&dir, &settings, 10, 1, 1, &AtomicBool::new(false), &|_| {}).unwrap_err();
+    let error = fill::<Spear>(&dir, &settings, 10, 1, 1, &|_| {}).unwrap_err();
     assert!(error.to_string().contains("another kind"), "{error}");
 
     let path = positions_file(&dir);
