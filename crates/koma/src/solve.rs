@@ -5,9 +5,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_rules::pawns_board::{After, PawnsBoard};
-use koma_solve::{default_table_bytes, Certificate, Progress, Solver, Value};
+use koma_solve::{default_table_bytes, Certificate, Progress, Solver, Value, Written};
 use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -130,10 +130,26 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         value = Some(value_each_move(&mut solver, &root, &settled, &question)?);
     }
     *question.borrow_mut() = "the position".to_string();
-    let certificate = args
-        .proof
-        .is_some()
-        .then(|| Certificate::prove(&mut solver, &root));
+    let certificate = match &args.proof {
+        Some(path) => {
+            let shown = (bar.clone(), question.clone());
+            let written = move |w: Written| {
+                let what = format!(
+                    "the certificate: {} positions written, {} race leaves",
+                    crate::thousands::thousands(w.positions),
+                    crate::thousands::thousands(w.race_leaves)
+                );
+                let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
+                shown.0.set_message(format!("{what}{memory}"));
+                *shown.1.borrow_mut() = what;
+            };
+            Some(
+                Certificate::write(&mut solver, &root, Path::new(path), written)
+                    .map_err(|e| format!("{path}: {e}"))?,
+            )
+        }
+        None => None,
+    };
     let root_fen = root.to_fen();
     let settled_root = settled.iter().find(|(fen, _)| *fen == root_fen);
     let value = match (&certificate, value, settled_root) {
@@ -163,16 +179,10 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         );
     }
     if let (Some(path), Some(certificate)) = (&args.proof, &certificate) {
-        let mut file = std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?,
-        );
-        certificate
-            .write(&mut file)
-            .and_then(|()| file.flush())
-            .map_err(|e| format!("{path}: {e}"))?;
         println!(
-            "proof: {path}, {} positions",
-            crate::thousands::thousands(certificate.len() as u64)
+            "proof: {path}, {} positions, {} race leaves",
+            crate::thousands::thousands(certificate.len()),
+            crate::thousands::thousands(certificate.race_leaves())
         );
     }
     println!("{value}");

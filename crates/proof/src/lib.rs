@@ -28,8 +28,11 @@
 //!
 //! A strategy is closed when, in each of its positions, its move is legal
 //! and either wins at once or leaves the other side only replies that lead
-//! back into the strategy, or to a position where the strategy's side has
-//! no move; the other side may have no move at all. Such stalemates are
+//! back into the strategy, to a position its side wins by a race (the one
+//! rule beyond play the checker trusts, stated and proven in the `race`
+//! module's source and tested there against a full search), or to a
+//! position where the strategy's side has no move; the other side may
+//! have no move at all. Such stalemates are
 //! draws: they close a strategy for a draw, not one for a win. Every move
 //! advances a pawn, so play cannot cycle, and a closed strategy secures
 //! what it says. The claim is then checked at the root: a win needs the
@@ -43,7 +46,10 @@
 //! assert!(error.to_string().contains("no win strategy"), "{error}");
 //! ```
 
-use std::collections::HashMap;
+mod index;
+mod race;
+
+use index::Index;
 use std::fmt;
 
 /// What was checked.
@@ -326,19 +332,19 @@ enum Goal {
 }
 
 /// A side's strategy: its move in each of its positions.
-struct Strategy {
+struct Strategy<'a> {
     white: bool,
     goal: Goal,
-    moves: HashMap<(u64, u64, u8), (u8, u8)>,
+    moves: Index<'a>,
 }
 
-impl Strategy {
+impl Strategy<'_> {
     /// Whether the strategy's side secures its goal from `board`, with
     /// either side to move there (not recursing: the strategy's own
     /// positions are checked once each by [`Strategy::check_closed`]).
     fn covers(&self, board: &Board) -> Result<(), String> {
         if board.white_to_move == self.white {
-            if self.moves.contains_key(&board.key()) {
+            if self.moves.contains(board.key()) || board.won_by_race() {
                 return Ok(());
             }
             if board.moves().is_empty() && self.goal == Goal::Draw {
@@ -375,7 +381,7 @@ impl Strategy {
 
     /// Every position's move is legal, and what it leads to is covered.
     fn check_closed(&self, size: usize) -> Result<(), ProofError> {
-        for (&key, &(from, to)) in &self.moves {
+        for (key, from, to) in self.moves.records() {
             let board = Board::from_key(size, self.white, key)?;
             let step = (
                 (from as usize % 8, from as usize / 8),
@@ -517,14 +523,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, ProofError> {
             ));
         };
         at += records.len();
-        let mut moves = HashMap::with_capacity(count);
-        for record in records.chunks_exact(RECORD) {
-            let word = |i: usize| u64::from_le_bytes(record[i..i + 8].try_into().expect("8 bytes"));
-            let key = (word(0), word(8), record[16]);
-            if moves.insert(key, (record[17], record[18])).is_some() {
-                return fail(format!("{header:?}: a position is listed twice"));
-            }
-        }
+        let moves = Index::new(records).or_else(|why| fail(format!("{header:?}: {why}")))?;
         strategies.push(Strategy { white, goal, moves });
     }
     if at != bytes.len() {

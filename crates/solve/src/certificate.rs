@@ -1,38 +1,82 @@
 //! Certificates: the strategies that prove a value, written in the format
 //! that `koma-proof` documents and checks.
+//!
+//! A strategy is written as it is found, record by record, so that one of
+//! hundreds of millions of positions needs memory only for the set of
+//! positions already written (16 bytes each, against 19 on disk). Each
+//! strategy is streamed to a file of its own beside the certificate, then
+//! the certificate is put together: its header gives each strategy's count
+//! before its records.
 
+use crate::race::Race;
 use crate::search::Solver;
 use crate::value::Value;
 use koma_rules::pawns_board::{After, BoardMove, PawnsBoard};
 use rustc_hash::FxHashSet;
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
-/// A side's strategy: the move it plays in each of its positions, securing
-/// at least [`Strategy::secures`].
-pub struct Strategy<const N: usize> {
-    /// Whether the side is White.
-    pub white: bool,
-    /// A win or a draw.
-    pub secures: Value,
-    /// The side's positions (it is to move in each) and its move there.
-    pub moves: Vec<(PawnsBoard<N>, BoardMove)>,
-}
-
-/// The proof of a position's value: one strategy for a win or a loss, two
-/// (one for each side, each securing a draw) for a draw.
+/// A certificate written to a file: what it proves and its size.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Certificate<const N: usize> {
     /// The position.
     pub root: PawnsBoard<N>,
     /// Its value for the side to move.
     pub value: Value,
-    /// The strategies that prove it.
-    pub strategies: Vec<Strategy<N>>,
+    /// The strategies' sizes, in the order written.
+    pub strategies: Vec<StrategySize>,
+}
+
+/// The size of one strategy of a certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrategySize {
+    /// Whether the side is White.
+    pub white: bool,
+    /// A win or a draw.
+    pub secures: Value,
+    /// Its positions, each a record with the move played there.
+    pub positions: u64,
+    /// How often the strategy reached a position that its side wins by a
+    /// race, which the checker verifies (see [`Race::won`]), and so wrote
+    /// no record: counted each time reached, for they are not remembered.
+    pub race_leaves: u64,
+}
+
+/// What the certificate builder reports as it goes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Written {
+    /// Positions written so far, over all strategies.
+    pub positions: u64,
+    /// Race leaves reached so far (each time reached).
+    pub race_leaves: u64,
 }
 
 impl<const N: usize> Certificate<N> {
     /// Proves `root`'s value with `solver` (solving it first if need be)
-    /// and collects the strategies that show it.
-    pub fn prove(solver: &mut Solver<N>, root: &PawnsBoard<N>) -> Certificate<N> {
+    /// and writes the certificate to `path`, calling `progress` now and
+    /// then. The file appears whole or not at all: it is written under a
+    /// temporary name and renamed at the end.
+    ///
+    /// ```
+    /// use koma_rules::pawns_board::PawnsBoard;
+    /// use koma_solve::{Certificate, Solver, Value};
+    ///
+    /// let path = std::env::temp_dir().join(format!("doc-{}.proof", std::process::id()));
+    /// let root = PawnsBoard::<4>::start();
+    /// let certificate = Certificate::write(&mut Solver::new(), &root, &path, |_| {})?;
+    /// assert_eq!(certificate.value, Value::Loss);
+    /// let report = koma_proof::verify(&std::fs::read(&path)?).expect("it holds");
+    /// assert_eq!(report.claim, "loss");
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write(
+        solver: &mut Solver<N>,
+        root: &PawnsBoard<N>,
+        path: &Path,
+        mut progress: impl FnMut(Written),
+    ) -> io::Result<Certificate<N>> {
         let value = solver.value(root);
         let mover = root.white_to_move();
         let children = || {
@@ -41,24 +85,51 @@ impl<const N: usize> Certificate<N> {
                 After::Continues(child) => Some(child),
             })
         };
-        let strategies = match value {
-            Value::Win => vec![strategy(solver, mover, Value::Win, vec![*root])],
-            Value::Loss => vec![strategy(solver, !mover, Value::Win, children().collect())],
+        let plan: Vec<(bool, Value, Vec<PawnsBoard<N>>)> = match value {
+            Value::Win => vec![(mover, Value::Win, vec![*root])],
+            Value::Loss => vec![(!mover, Value::Win, children().collect())],
             Value::Draw => vec![
-                strategy(solver, mover, Value::Draw, vec![*root]),
-                strategy(solver, !mover, Value::Draw, children().collect()),
+                (mover, Value::Draw, vec![*root]),
+                (!mover, Value::Draw, children().collect()),
             ],
         };
-        Certificate {
+        let mut written = Written::default();
+        let mut parts = Vec::new();
+        let mut strategies = Vec::new();
+        for (index, (white, goal, starts)) in plan.into_iter().enumerate() {
+            let part = with_suffix(path, &format!("strategy{index}"));
+            let result = write_strategy(solver, white, goal, starts, &part, &mut |w| {
+                progress(Written {
+                    positions: written.positions + w.positions,
+                    race_leaves: written.race_leaves + w.race_leaves,
+                })
+            });
+            parts.push(part);
+            match result {
+                Ok(size) => {
+                    written.positions += size.positions;
+                    written.race_leaves += size.race_leaves;
+                    strategies.push(size);
+                }
+                Err(error) => {
+                    remove_all(&parts);
+                    return Err(error);
+                }
+            }
+        }
+        let certificate = Certificate {
             root: *root,
             value,
             strategies,
-        }
+        };
+        let result = certificate.assemble(path, &parts);
+        remove_all(&parts);
+        result.map(|()| certificate)
     }
 
     /// The positions of all its strategies.
-    pub fn len(&self) -> usize {
-        self.strategies.iter().map(|s| s.moves.len()).sum()
+    pub fn len(&self) -> u64 {
+        self.strategies.iter().map(|s| s.positions).sum()
     }
 
     /// Whether it has no positions (a root won in one move still has one).
@@ -66,42 +137,80 @@ impl<const N: usize> Certificate<N> {
         self.len() == 0
     }
 
-    /// Writes it in `koma-proof`'s format.
-    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "koma-pawns-proof 1")?;
-        writeln!(out, "size {N}")?;
-        writeln!(out, "root {}", self.root.to_fen())?;
-        writeln!(out, "claim {}", self.value)?;
-        for strategy in &self.strategies {
-            let side = if strategy.white { "white" } else { "black" };
-            let count = strategy.moves.len();
-            writeln!(out, "strategy {side} {} {count}", strategy.secures)?;
-            for (position, m) in &strategy.moves {
-                let (white, black) = position.colours();
-                out.write_all(&white.to_le_bytes())?;
-                out.write_all(&black.to_le_bytes())?;
-                out.write_all(&[
-                    position.en_passant_file().unwrap_or(255),
-                    position.absolute(m.from),
-                    position.absolute(m.to),
-                ])?;
+    /// The race leaves of all its strategies.
+    pub fn race_leaves(&self) -> u64 {
+        self.strategies.iter().map(|s| s.race_leaves).sum()
+    }
+
+    /// Writes the header and each strategy's records from `parts` into
+    /// `path`, by way of a temporary file renamed at the end.
+    fn assemble(&self, path: &Path, parts: &[PathBuf]) -> io::Result<()> {
+        let temporary = with_suffix(path, "part");
+        let mut out = BufWriter::new(File::create(&temporary)?);
+        let written = (|| {
+            writeln!(out, "koma-pawns-proof 1")?;
+            writeln!(out, "size {N}")?;
+            writeln!(out, "root {}", self.root.to_fen())?;
+            writeln!(out, "claim {}", self.value)?;
+            for (strategy, part) in self.strategies.iter().zip(parts) {
+                let side = if strategy.white { "white" } else { "black" };
+                let (goal, count) = (strategy.secures, strategy.positions);
+                writeln!(out, "strategy {side} {goal} {count}")?;
+                io::copy(&mut File::open(part)?, &mut out)?;
+            }
+            writeln!(out, "end")?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        })();
+        match written {
+            Ok(()) => fs::rename(&temporary, path),
+            Err(error) => {
+                let _ = fs::remove_file(&temporary);
+                Err(error)
             }
         }
-        writeln!(out, "end")
     }
 }
 
-/// The strategy by which the side (`white` or not) secures `goal` from
-/// each of `starts`, positions where either side may be to move: in each of
-/// its positions it plays a move that keeps the goal; every reply is
-/// followed.
-fn strategy<const N: usize>(
+/// `path` with `.suffix` added to its name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".");
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+fn remove_all(paths: &[PathBuf]) {
+    for path in paths {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// How many positions pass between two calls of the progress callback.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// Writes to `path` the records of the strategy by which the side (`white`
+/// or not) secures `goal` from each of `starts`, positions where either
+/// side may be to move: in each of its positions it plays a move that
+/// keeps the goal, and every reply is followed. A position the side wins
+/// by a race gets no record; the checker verifies the race itself.
+fn write_strategy<const N: usize>(
     solver: &mut Solver<N>,
     white: bool,
     goal: Value,
     starts: Vec<PawnsBoard<N>>,
-) -> Strategy<N> {
-    let mut seen = FxHashSet::default();
+    path: &Path,
+    progress: &mut dyn FnMut(Written),
+) -> io::Result<StrategySize> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut seen: FxHashSet<u128> = FxHashSet::default();
+    let mut size = StrategySize {
+        white,
+        secures: goal,
+        positions: 0,
+        race_leaves: 0,
+    };
+    // The side's positions still to follow, depth first, so that the
+    // stack stays as short as the game is long.
     let mut own = Vec::new();
     let follow_replies = |position: &PawnsBoard<N>, own: &mut Vec<PawnsBoard<N>>| {
         for reply in position.moves() {
@@ -117,22 +226,48 @@ fn strategy<const N: usize>(
             follow_replies(&start, &mut own);
         }
     }
-    let mut moves = Vec::new();
     while let Some(position) = own.pop() {
+        // A race leaf is not kept in `seen`: on 8×8 there are about twice
+        // as many as positions written, and finding one again is cheap.
+        if Race::of(&position).won() {
+            size.race_leaves += 1;
+            continue;
+        }
         if !seen.insert(position.key()) || position.moves().is_empty() {
             continue;
         }
         let m = solver
             .securing_move(&position, goal)
             .expect("a position of the strategy keeps its goal");
-        moves.push((position, m));
+        write_record(&mut out, &position, m)?;
+        size.positions += 1;
+        if size.positions % PROGRESS_EVERY == 0 {
+            progress(Written {
+                positions: size.positions,
+                race_leaves: size.race_leaves,
+            });
+        }
         if let After::Continues(next) = position.play(m) {
             follow_replies(&next, &mut own);
         }
     }
-    Strategy {
-        white,
-        secures: goal,
-        moves,
-    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    Ok(size)
+}
+
+/// One record: White's pawns and Black's (8 bytes each, little-endian),
+/// the en passant file (255 for none), the move's from and to squares.
+fn write_record<const N: usize>(
+    out: &mut impl Write,
+    position: &PawnsBoard<N>,
+    m: BoardMove,
+) -> io::Result<()> {
+    let (white, black) = position.colours();
+    let mut record = [0u8; 19];
+    record[..8].copy_from_slice(&white.to_le_bytes());
+    record[8..16].copy_from_slice(&black.to_le_bytes());
+    record[16] = position.en_passant_file().unwrap_or(255);
+    record[17] = position.absolute(m.from);
+    record[18] = position.absolute(m.to);
+    out.write_all(&record)
 }

@@ -25,7 +25,7 @@ mod state;
 mod table;
 mod value;
 
-pub use certificate::{Certificate, Strategy};
+pub use certificate::{Certificate, StrategySize, Written};
 pub use search::{default_table_bytes, Progress, Solver};
 pub use state::JOURNAL_WORK;
 pub use value::Value;

@@ -98,6 +98,28 @@ impl<'a, const N: usize> Race<'a, N> {
         }
     }
 
+    /// Whether the side to move wins the race: it has a runner that needs
+    /// `n` moves, they need at least `n` moves to reach our first rank with
+    /// any pawn, and they cannot run out of moves before our runner arrives
+    /// (`n` is 1, or they have a free pawn that keeps a move while we only
+    /// move the runner). See [`Race::bounds`]; `koma-proof` checks the same
+    /// rule with its own code where a certificate stops at such a position.
+    pub fn won(&self) -> bool {
+        let (_, them) = self.position.sides();
+        let (their_us, their_them) = self.position.sides_turned_over();
+        let rank = |square: u8| square / 8;
+        let their_fastest = squares(them)
+            .map(|s| their_distance::<N>(rank(s)))
+            .min()
+            .unwrap_or(u8::MAX);
+        squares(self.runners)
+            .map(|s| our_distance::<N>(rank(s)))
+            .min()
+            .is_some_and(|ours| {
+                ours <= their_fastest && (ours == 1 || free_pawns(their_us, their_them) != 0)
+            })
+    }
+
     /// Bounds (`lower`, `upper`, scores -1 to 1) on the value of the
     /// position for the side to move, from races that nothing can change.
     ///
@@ -113,21 +135,12 @@ impl<'a, const N: usize> Race<'a, N> {
     ///   only the runner; we cannot take it nor arrive first. If we also
     ///   keep a move to the end (a free pawn of ours), it is a **loss**.
     pub fn bounds(&self) -> (i8, i8) {
+        if self.won() {
+            return (1, 1);
+        }
         let (us, them) = self.position.sides();
         let (their_us, their_them) = self.position.sides_turned_over();
         let rank = |square: u8| square / 8;
-        let their_fastest = squares(them)
-            .map(|s| their_distance::<N>(rank(s)))
-            .min()
-            .unwrap_or(u8::MAX);
-        if let Some(ours) = squares(self.runners)
-            .map(|s| our_distance::<N>(rank(s)))
-            .min()
-        {
-            if ours <= their_fastest && (ours == 1 || free_pawns(their_us, their_them) != 0) {
-                return (1, 1);
-            }
-        }
         // A pawn that has just made a double step may be taken en passant
         // by one of ours beside it: it is no runner.
         let just_stepped = self

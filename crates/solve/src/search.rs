@@ -357,11 +357,15 @@ impl<const N: usize> Solver<N> {
     /// move, if it has one: a winning move first, then the first that
     /// leaves the other side no better than the complement.
     pub fn securing_move(&mut self, position: &PawnsBoard<N>, value: Value) -> Option<BoardMove> {
-        let moves = position.moves();
+        let mut moves = position.moves();
         if let Some(&m) = moves.iter().find(|&&m| position.play(m) == After::Won) {
             return Some(m);
         }
         let target = value as i8;
+        let runners = Race::of(position).runners;
+        // A runner's moves first: on 7×7 the certificate then has 1.3 M
+        // positions instead of 2.1 M (fewest replies first: 1.9 M).
+        moves.sort_by_key(|m| (runners >> m.from) & 1 == 0);
         moves.into_iter().find(|&m| match position.play(m) {
             After::Won => true,
             // The other side scores at most -target.

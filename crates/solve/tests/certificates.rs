@@ -4,21 +4,32 @@
 
 use koma_rules::pawns_board::{After, PawnsBoard};
 use koma_solve::{Certificate, Solver, Value};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn written<const N: usize>(certificate: &Certificate<N>) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    certificate.write(&mut bytes).unwrap();
-    bytes
+/// A file of its own for each certificate a test writes.
+fn scratch() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("koma-certificate-{}-{n}", std::process::id()))
+}
+
+/// The certificate of `position` and its bytes.
+fn written<const N: usize>(position: &PawnsBoard<N>) -> (Certificate<N>, Vec<u8>) {
+    let path = scratch();
+    let certificate = Certificate::write(&mut Solver::new(), position, &path, |_| {}).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    (certificate, bytes)
 }
 
 /// The certificate of `position`, checked: its value.
 fn proven<const N: usize>(position: &PawnsBoard<N>) -> Value {
-    let mut solver = Solver::new();
-    let certificate = Certificate::prove(&mut solver, position);
-    let report = koma_proof::verify(&written(&certificate))
-        .unwrap_or_else(|error| panic!("{}: {error}", position.to_fen()));
+    let (certificate, bytes) = written(position);
+    let report =
+        koma_proof::verify(&bytes).unwrap_or_else(|error| panic!("{}: {error}", position.to_fen()));
     assert_eq!(report.claim, certificate.value.name());
-    assert_eq!(report.positions, certificate.len());
+    assert_eq!(report.positions as u64, certificate.len());
     certificate.value
 }
 
@@ -69,8 +80,7 @@ fn wins_draws_and_losses_each_have_a_certificate() {
 #[test]
 fn a_damaged_certificate_is_refused() {
     let root = PawnsBoard::<5>::start();
-    let certificate = Certificate::prove(&mut Solver::new(), &root);
-    let bytes = written(&certificate);
+    let (certificate, bytes) = written(&root);
     koma_proof::verify(&bytes).expect("the certificate holds");
     let body = bytes
         .iter()
@@ -95,33 +105,44 @@ fn a_damaged_certificate_is_refused() {
     let text = String::from_utf8_lossy(&bytes).replacen(&claim, other, 1);
     damaged.push(("another claim", text.into_bytes()));
     damaged.push(("cut short", bytes[..bytes.len() - 30].to_vec()));
-    let first_strategy = &certificate.strategies[0];
-    if first_strategy.moves.len() > 1 {
-        let side = if first_strategy.white {
-            "white"
-        } else {
-            "black"
-        };
-        let header = |count: usize| format!("strategy {side} {} {count}", first_strategy.secures);
-        let (header, fewer) = (
-            header(first_strategy.moves.len()),
-            header(first_strategy.moves.len() - 1),
-        );
-        let at = bytes
-            .windows(header.len())
-            .position(|w| w == header.as_bytes())
-            .unwrap();
-        let mut dropped = bytes[..at].to_vec();
-        dropped.extend_from_slice(fewer.as_bytes());
-        let rest = at + header.len() + 1;
-        dropped.push(b'\n');
-        // Drop the last record of the strategy.
-        let end = rest + (first_strategy.moves.len()) * 19;
-        dropped.extend_from_slice(&bytes[rest..end - 19]);
-        dropped.extend_from_slice(&bytes[end..]);
-        damaged.push(("a record dropped", dropped));
-    }
+    let first = certificate.strategies[0];
+    assert!(first.positions > 1, "{first:?}");
+    let side = if first.white { "white" } else { "black" };
+    let header = |count: u64| format!("strategy {side} {} {count}", first.secures);
+    let (header, fewer) = (header(first.positions), header(first.positions - 1));
+    let at = bytes
+        .windows(header.len())
+        .position(|w| w == header.as_bytes())
+        .unwrap();
+    let mut dropped = bytes[..at].to_vec();
+    dropped.extend_from_slice(fewer.as_bytes());
+    dropped.push(b'\n');
+    // Drop the last record of the strategy.
+    let rest = at + header.len() + 1;
+    let end = rest + first.positions as usize * 19;
+    dropped.extend_from_slice(&bytes[rest..end - 19]);
+    dropped.extend_from_slice(&bytes[end..]);
+    damaged.push(("a record dropped", dropped));
     for (what, bytes) in damaged {
         assert!(koma_proof::verify(&bytes).is_err(), "{what}: accepted");
     }
+}
+
+#[test]
+fn a_certificate_stops_at_races_and_leaves_no_file_behind() {
+    let path = scratch();
+    let root = PawnsBoard::<6>::start();
+    let certificate = Certificate::write(&mut Solver::new(), &root, &path, |_| {}).unwrap();
+    assert!(certificate.race_leaves() > 0, "{certificate:?}");
+    let report = koma_proof::verify(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(report.claim, certificate.value.name());
+    std::fs::remove_file(&path).unwrap();
+    let directory = std::fs::read_dir(std::env::temp_dir()).unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let left: Vec<_> = directory
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|file| file.starts_with(&name))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
