@@ -56,7 +56,9 @@ impl<const N: usize> Certificate<N> {
     /// Proves `root`'s value with `solver` (solving it first if need be)
     /// and writes the certificate to `path`, calling `progress` now and
     /// then. The file appears whole or not at all: it is written under a
-    /// temporary name and renamed at the end.
+    /// temporary name and renamed at the end. Each strategy is first
+    /// written to `PATH.strategyK`; a run that is stopped leaves those, and
+    /// the next run with the same root goes on from them.
     ///
     /// ```
     /// use koma_rules::pawns_board::PawnsBoard;
@@ -111,10 +113,8 @@ impl<const N: usize> Certificate<N> {
                     written.race_leaves += size.race_leaves;
                     strategies.push(size);
                 }
-                Err(error) => {
-                    remove_all(&parts);
-                    return Err(error);
-                }
+                // The strategies' files stay, for a run to go on from.
+                Err(error) => return Err(error),
             }
         }
         let certificate = Certificate {
@@ -188,11 +188,110 @@ fn remove_all(paths: &[PathBuf]) {
 /// How many positions pass between two calls of the progress callback.
 const PROGRESS_EVERY: u64 = 1 << 16;
 
+/// The bytes of a record.
+const RECORD: usize = 19;
+
+/// Where a strategy's records go: first, when an interrupted run left a
+/// file, its records are read back one by one as the same walk reaches
+/// them again; then new records are appended.
+///
+/// The walk is the same on every run: the strategy plays, in each
+/// position, the first move in a fixed order that the search proves keeps
+/// the goal, and the search's yes or no does not depend on what its table
+/// held. So the file of an interrupted run is a prefix of the walk, and a
+/// record that does not match the position the walk reaches shows the file
+/// to be another strategy's.
+struct Records {
+    path: PathBuf,
+    /// The records left to read back, and the reader.
+    replay: Option<(u64, io::BufReader<File>)>,
+    out: Option<BufWriter<File>>,
+}
+
+impl Records {
+    /// Opens `path`, keeping the whole records an earlier run wrote.
+    fn open(path: &Path) -> io::Result<Records> {
+        let kept = match fs::metadata(path) {
+            Ok(meta) => meta.len() / RECORD as u64,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => 0,
+            Err(error) => return Err(error),
+        };
+        let mut records = Records {
+            path: path.to_path_buf(),
+            replay: None,
+            out: None,
+        };
+        if kept > 0 {
+            // A record cut by a kill is dropped.
+            fs::OpenOptions::new()
+                .write(true)
+                .open(path)?
+                .set_len(kept * RECORD as u64)?;
+            let reader = io::BufReader::with_capacity(1 << 20, File::open(path)?);
+            records.replay = Some((kept, reader));
+        } else {
+            records.out = Some(BufWriter::with_capacity(1 << 20, File::create(path)?));
+        }
+        Ok(records)
+    }
+
+    /// The move an earlier run recorded for `position`, the next position
+    /// of the walk, if it got that far.
+    fn replayed<const N: usize>(
+        &mut self,
+        position: &PawnsBoard<N>,
+    ) -> io::Result<Option<BoardMove>> {
+        let Some((left, reader)) = &mut self.replay else {
+            return Ok(None);
+        };
+        let mut record = [0u8; RECORD];
+        io::Read::read_exact(reader, &mut record)?;
+        *left -= 1;
+        if *left == 0 {
+            self.replay = None;
+            let file = fs::OpenOptions::new().append(true).open(&self.path)?;
+            self.out = Some(BufWriter::with_capacity(1 << 20, file));
+        }
+        let recorded = position
+            .moves()
+            .into_iter()
+            .find(|&m| record == encode(position, m));
+        match recorded {
+            Some(m) => Ok(Some(m)),
+            None => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{} was left by a run that proved another strategy (it does not record {}): remove it",
+                    self.path.display(),
+                    position.to_fen()
+                ),
+            )),
+        }
+    }
+
+    fn write<const N: usize>(&mut self, position: &PawnsBoard<N>, m: BoardMove) -> io::Result<()> {
+        let out = self
+            .out
+            .as_mut()
+            .expect("records are appended after the replay");
+        out.write_all(&encode(position, m))
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self.out {
+            Some(out) => out.into_inner().map_err(|e| e.into_error())?.sync_all(),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Writes to `path` the records of the strategy by which the side (`white`
 /// or not) secures `goal` from each of `starts`, positions where either
 /// side may be to move: in each of its positions it plays a move that
 /// keeps the goal, and every reply is followed. A position the side wins
-/// by a race gets no record; the checker verifies the race itself.
+/// by a race gets no record; the checker verifies the race itself. If an
+/// interrupted run left records at `path`, they are kept and the walk goes
+/// on from where they end (see [`Records`]).
 fn write_strategy<const N: usize>(
     solver: &mut Solver<N>,
     white: bool,
@@ -201,7 +300,7 @@ fn write_strategy<const N: usize>(
     path: &Path,
     progress: &mut dyn FnMut(Written),
 ) -> io::Result<StrategySize> {
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut records = Records::open(path)?;
     let mut seen: FxHashSet<u128> = FxHashSet::default();
     let mut size = StrategySize {
         white,
@@ -236,10 +335,16 @@ fn write_strategy<const N: usize>(
         if !seen.insert(position.key()) || position.moves().is_empty() {
             continue;
         }
-        let m = solver
-            .securing_move(&position, goal)
-            .expect("a position of the strategy keeps its goal");
-        write_record(&mut out, &position, m)?;
+        let m = match records.replayed(&position)? {
+            Some(m) => m,
+            None => {
+                let m = solver
+                    .securing_move(&position, goal)
+                    .expect("a position of the strategy keeps its goal");
+                records.write(&position, m)?;
+                m
+            }
+        };
         size.positions += 1;
         if size.positions % PROGRESS_EVERY == 0 {
             progress(Written {
@@ -251,23 +356,28 @@ fn write_strategy<const N: usize>(
             follow_replies(&next, &mut own);
         }
     }
-    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    if records.replay.is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} holds more records than the strategy: remove it",
+                path.display()
+            ),
+        ));
+    }
+    records.finish()?;
     Ok(size)
 }
 
 /// One record: White's pawns and Black's (8 bytes each, little-endian),
 /// the en passant file (255 for none), the move's from and to squares.
-fn write_record<const N: usize>(
-    out: &mut impl Write,
-    position: &PawnsBoard<N>,
-    m: BoardMove,
-) -> io::Result<()> {
+fn encode<const N: usize>(position: &PawnsBoard<N>, m: BoardMove) -> [u8; RECORD] {
     let (white, black) = position.colours();
-    let mut record = [0u8; 19];
+    let mut record = [0u8; RECORD];
     record[..8].copy_from_slice(&white.to_le_bytes());
     record[8..16].copy_from_slice(&black.to_le_bytes());
     record[16] = position.en_passant_file().unwrap_or(255);
     record[17] = position.absolute(m.from);
     record[18] = position.absolute(m.to);
-    out.write_all(&record)
+    record
 }

@@ -146,3 +146,32 @@ fn a_certificate_stops_at_races_and_leaves_no_file_behind() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn an_interrupted_certificate_goes_on_from_its_records() {
+    let root = PawnsBoard::<6>::start();
+    let (_, whole) = written(&root);
+    // The first strategy's records, as the writer leaves them beside the
+    // certificate while it works.
+    let header = whole
+        .windows(9)
+        .position(|w| w == b"strategy ")
+        .expect("a strategy");
+    let records = header + whole[header..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    let path = scratch();
+    let part = format!("{}.strategy0", path.display());
+    // A thousand records and part of the next, cut by a kill.
+    std::fs::write(&part, &whole[records..records + 1000 * 19 + 7]).unwrap();
+    Certificate::write(&mut Solver::new(), &root, &path, |_| {}).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), whole);
+    assert!(!std::path::Path::new(&part).exists());
+    // Another strategy's records are refused and left for the user.
+    let mut foreign = whole[records..records + 19 * 10].to_vec();
+    foreign[17] ^= 1;
+    std::fs::write(&part, &foreign).unwrap();
+    let error = Certificate::write(&mut Solver::new(), &root, &path, |_| {}).unwrap_err();
+    assert!(error.to_string().contains("remove it"), "{error}");
+    assert!(std::path::Path::new(&part).exists());
+    std::fs::remove_file(&part).unwrap();
+    std::fs::remove_file(&path).unwrap();
+}
