@@ -6,10 +6,9 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_rules::pawns_board::{After, PawnsBoard};
 use koma_solve::{default_table_bytes, Certificate, Progress, Solver, Value, Written};
-use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `koma solve`.
@@ -104,7 +103,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
             .keep_state(Path::new(dir), &root)
             .map_err(|e| format!("--state {dir}: {e}"))?;
     }
-    let question = Rc::new(RefCell::new(String::new()));
+    let question = Arc::new(Mutex::new(String::new()));
     let shown = (bar.clone(), question.clone());
     let nodes_before = solver.total_nodes();
     solver.on_progress(move |p: Progress| {
@@ -117,7 +116,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         };
         shown.0.set_message(format!(
             "{}: {} nodes, {} positions proven ({:.0} % of the table), {:.0} k nodes/s{memory}{journal}",
-            shown.1.borrow(),
+            lock(&shown.1),
             crate::thousands::thousands(p.nodes),
             crate::thousands::thousands(p.positions as u64),
             100.0 * p.positions as f64 / p.capacity as f64,
@@ -129,7 +128,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     if args.moves {
         value = Some(value_each_move(&mut solver, &root, &settled, &question)?);
     }
-    *question.borrow_mut() = "the position".to_string();
+    *lock(&question) = "the position".to_string();
     let certificate = match &args.proof {
         Some(path) => {
             let shown = (bar.clone(), question.clone());
@@ -141,7 +140,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
                 );
                 let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
                 shown.0.set_message(format!("{what}{memory}"));
-                *shown.1.borrow_mut() = what;
+                *lock(&shown.1) = what;
             };
             Some(
                 Certificate::write(&mut solver, &root, Path::new(path), written)
@@ -217,7 +216,7 @@ fn value_each_move<const N: usize>(
     solver: &mut Solver<N>,
     root: &PawnsBoard<N>,
     settled: &[(String, Value)],
-    question: &RefCell<String>,
+    question: &Mutex<String>,
 ) -> Result<Value, String> {
     let mut moves: Vec<MoveQuestion<N>> = root
         .moves()
@@ -262,7 +261,7 @@ fn value_each_move<const N: usize>(
                 )
             };
             if !m.not_a_win {
-                *question.borrow_mut() = label("win");
+                *lock(question) = label("win");
                 match solver.loses_within(&child, budget) {
                     Some(true) => m.value = Some(Value::Win),
                     Some(false) => m.not_a_win = true,
@@ -270,7 +269,7 @@ fn value_each_move<const N: usize>(
                 }
             }
             if m.value.is_none() {
-                *question.borrow_mut() = label("lose");
+                *lock(question) = label("lose");
                 m.value = match solver.wins_within(&child, budget) {
                     Some(true) => Some(Value::Loss),
                     Some(false) => Some(Value::Draw),
@@ -311,4 +310,11 @@ fn resident_mebibytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some((pages * 4096) >> 20)
+}
+
+/// The text behind `mutex`, even if a thread panicked holding it.
+fn lock(mutex: &Mutex<String>) -> std::sync::MutexGuard<'_, String> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -337,3 +337,61 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
     engine.send("isready");
     engine.until("readyok", SHORT);
 }
+
+#[test]
+fn uci_perfect_plays_the_solvers_moves() {
+    let mut engine = Engine::start("uci");
+    engine.send("uci");
+    let hello = engine.until("uciok", SHORT);
+    for option in [
+        "option name Perfect type check default false",
+        "option name PerfectState type string default <empty>",
+    ] {
+        assert!(hello.iter().any(|l| l == option), "{hello:#?}");
+    }
+    engine.send("setoption name Perfect value true");
+    // White's b-pawn is two moves from the end, Black's f-pawn four.
+    engine.send("position fen 8/8/1P3p2/8/8/8/8/8 w - - 0 1");
+    engine.send("go wtime 1000 btime 1000");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "b6b7");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 2 ")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l == "info string perfect: win"));
+    // Lost: Black's b-pawn needs three moves, White's f-pawn four.
+    engine.send("position fen 8/8/8/8/1p3P2/8/8/8 w - - 0 1");
+    engine.send("go movetime 100");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "f4f5");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate -3 ")),
+        "{lines:#?}"
+    );
+    // A state directory that is not one is reported; play goes on.
+    engine.send("setoption name PerfectState value /nonexistent/state");
+    engine.send("position fen 8/8/1P3p2/8/8/8/8/8 w - - 0 1");
+    engine.send("go movetime 100");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "b6b7");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string PerfectState: ")),
+        "{lines:#?}"
+    );
+    // Far from the end without a state the solver needs hours: `stop`
+    // still gets a legal move at once.
+    engine.send("setoption name PerfectState value <empty>");
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best.len(), 4, "{best}");
+    assert!(
+        lines.iter().any(|l| l.contains("stopped before")),
+        "{lines:#?}"
+    );
+}

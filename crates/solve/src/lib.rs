@@ -19,6 +19,7 @@
 mod certificate;
 #[cfg(test)]
 mod oracle;
+mod perfect;
 mod race;
 mod search;
 mod state;
@@ -26,6 +27,7 @@ mod table;
 mod value;
 
 pub use certificate::{Certificate, StrategySize, Written};
+pub use perfect::{Interrupted, Perfect, PerfectMove};
 pub use search::{default_table_bytes, Progress, Solver};
 pub use state::JOURNAL_WORK;
 pub use value::Value;

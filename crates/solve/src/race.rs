@@ -105,6 +105,12 @@ impl<'a, const N: usize> Race<'a, N> {
     /// move the runner). See [`Race::bounds`]; `koma-proof` checks the same
     /// rule with its own code where a certificate stops at such a position.
     pub fn won(&self) -> bool {
+        self.won_in().is_some()
+    }
+
+    /// The moves of ours the race takes when [`Race::won`]: we win on our
+    /// `n`th move at the latest (ply `2n - 1`).
+    pub fn won_in(&self) -> Option<u8> {
         let (_, them) = self.position.sides();
         let (their_us, their_them) = self.position.sides_turned_over();
         let rank = |square: u8| square / 8;
@@ -115,7 +121,7 @@ impl<'a, const N: usize> Race<'a, N> {
         squares(self.runners)
             .map(|s| our_distance::<N>(rank(s)))
             .min()
-            .is_some_and(|ours| {
+            .filter(|&ours| {
                 ours <= their_fastest && (ours == 1 || free_pawns(their_us, their_them) != 0)
             })
     }

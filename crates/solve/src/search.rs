@@ -9,6 +9,8 @@ use arrayvec::ArrayVec;
 use koma_rules::pawns_board::{After, BoardMove, PawnsBoard, MAX_BOARD_MOVES};
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The table's memory on an `n`×`n` board when none is given: a
@@ -50,7 +52,7 @@ pub struct Solver<const N: usize> {
     /// Whether a position and its mirror image share an entry.
     mirroring: bool,
     /// Told how far the search has come every [`PROGRESS_NODES`] nodes.
-    progress: Option<Box<dyn FnMut(Progress)>>,
+    progress: Option<Box<dyn FnMut(Progress) + Send>>,
     state: Option<StateDir>,
     /// The first error writing the state (after it, the state is no
     /// longer written).
@@ -61,6 +63,9 @@ pub struct Solver<const N: usize> {
     limit: u64,
     /// Whether it was given up: the search unwinds, storing nothing.
     given_up: bool,
+    /// Set from elsewhere to give up the current question (see
+    /// [`Solver::stop_with`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<const N: usize> Default for Solver<N> {
@@ -90,6 +95,7 @@ impl<const N: usize> Solver<N> {
             last_flush: Instant::now(),
             limit: u64::MAX,
             given_up: false,
+            stop: None,
         }
     }
 
@@ -103,7 +109,7 @@ impl<const N: usize> Solver<N> {
     }
 
     /// Calls `progress` every million nodes or so.
-    pub fn on_progress(&mut self, progress: impl FnMut(Progress) + 'static) {
+    pub fn on_progress(&mut self, progress: impl FnMut(Progress) + Send + 'static) {
         self.progress = Some(Box::new(progress));
     }
 
@@ -131,6 +137,21 @@ impl<const N: usize> Solver<N> {
         }
         self.state = Some(state);
         Ok(resumed.answers)
+    }
+
+    /// Reads what the solve kept in `dir` (see [`Solver::keep_state`])
+    /// into the table, whatever its root, without writing to it: the
+    /// positions proven. Their number, or why the directory cannot be
+    /// read.
+    pub fn load_state(&mut self, dir: &Path) -> io::Result<usize> {
+        let mirroring = if self.mirroring { "on" } else { "off" };
+        let wanted = [format!("size {N}"), format!("mirroring {mirroring}")];
+        let entries = crate::state::read_journal_of(dir, &wanted)?;
+        let count = entries.len();
+        for entry in entries {
+            self.table.store(entry);
+        }
+        Ok(count)
     }
 
     /// Settles `position`'s value in the state, if there is one.
@@ -213,6 +234,27 @@ impl<const N: usize> Solver<N> {
         (!given_up).then_some(answer)
     }
 
+    /// Gives up the question being asked whenever `flag` is set: its
+    /// answer is then meaningless and [`Solver::interrupted`] says so.
+    /// Nothing given up is stored.
+    pub fn stop_with(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Whether a question was given up for the stop flag since the last
+    /// call (which clears it).
+    pub fn interrupted(&mut self) -> bool {
+        std::mem::take(&mut self.given_up)
+    }
+
+    fn stop_asked(&self) -> bool {
+        self.nodes % 1024 == 0
+            && self
+                .stop
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     fn key(&self, position: &PawnsBoard<N>) -> u128 {
         if self.mirroring {
             position.canonical_key()
@@ -259,7 +301,7 @@ impl<const N: usize> Solver<N> {
         mut beta: i8,
     ) -> i8 {
         self.tick();
-        if self.nodes >= self.limit {
+        if self.nodes >= self.limit || self.stop_asked() {
             self.given_up = true;
             return 0;
         }

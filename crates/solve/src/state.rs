@@ -137,6 +137,28 @@ impl StateDir {
     }
 }
 
+/// The journal of the state in `dir`, read only, for any position of a
+/// solve with the same `size_and_mirroring` (`size N` and `mirroring
+/// on|off`, lines of `about`): a value proven is the position's, whatever
+/// the root it was proven under.
+pub(crate) fn read_journal_of(dir: &Path, size_and_mirroring: &[String]) -> io::Result<Vec<Entry>> {
+    let about_path = dir.join("about");
+    let about = fs::read_to_string(&about_path)?;
+    let lines: Vec<&str> = about.lines().collect();
+    if lines.first() != Some(&"koma-solve-state 1") {
+        return Err(invalid(&about_path, "not a Koma solve's state".into()));
+    }
+    for wanted in size_and_mirroring {
+        if !lines.contains(&wanted.as_str()) {
+            return Err(invalid(
+                &about_path,
+                format!("a state without \"{wanted}\""),
+            ));
+        }
+    }
+    read_journal(&dir.join("journal"))
+}
+
 /// Writes `text` to `path` whole: to a file beside it, then renamed over
 /// it, so that a kill leaves the old text or the new.
 fn write_aside(path: &Path, text: &str) -> io::Result<()> {

@@ -37,6 +37,11 @@ impl SearchControl {
         &self.stop
     }
 
+    /// The same flag, shared, for work that keeps it beyond one borrow.
+    pub fn shared_stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
     /// Whether [`SearchControl::stop`] was called.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)

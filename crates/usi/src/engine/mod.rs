@@ -5,6 +5,7 @@
 
 mod command;
 mod output;
+mod perfect;
 mod session;
 
 use crate::Dialect;
@@ -13,6 +14,7 @@ use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_mate::MateLimits;
 use koma_rules::{ImpasseRule, Variant};
 use output::Output;
+use perfect::PerfectOption;
 use session::{limits_of, new_session, Session};
 use std::io::BufRead;
 use std::thread::JoinHandle;
@@ -30,6 +32,7 @@ struct Protocol {
     session: Box<dyn Session>,
     search: Option<(JoinHandle<()>, SearchControl)>,
     output: Output,
+    perfect: PerfectOption,
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end
@@ -60,6 +63,7 @@ pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), String> {
         session: new_session(variant, DEFAULT_HASH, options, dialect),
         search: None,
         output: Output::default(),
+        perfect: PerfectOption::default(),
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -173,6 +177,10 @@ impl Protocol {
              var CSARule27 var CSARule24 var NoEnteringKing",
         );
         self.say("option name Clear Hash type button");
+        if self.dialect == Dialect::Uci {
+            self.say("option name Perfect type check default false");
+            self.say("option name PerfectState type string default <empty>");
+        }
         self.say(usi_ok);
     }
 
@@ -195,6 +203,7 @@ impl Protocol {
                 Some(mb) => {
                     self.hash = (mb as usize).clamp(1, MAX_HASH);
                     self.session.set_hash(self.hash);
+                    self.perfect.reset();
                 }
                 None => self.say("info string Hash needs a number of MiB"),
             },
@@ -237,6 +246,19 @@ impl Protocol {
                 }
             }
             "clearhash" => self.session.new_game(),
+            "perfect" if self.dialect == Dialect::Uci => {
+                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("true") => self.perfect.on = true,
+                    Some("false") => self.perfect.on = false,
+                    _ => self.say("info string Perfect is true or false"),
+                }
+            }
+            "perfectstate" if self.dialect == Dialect::Uci => {
+                let dir = value
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty() && *v != "<empty>");
+                self.perfect.set_state(dir.map(std::path::PathBuf::from));
+            }
             "usiponder" | "ponder" | "threads" => {}
             _ => self.say(&format!("info string unknown option {}", shorten(name))),
         }
@@ -258,6 +280,17 @@ impl Protocol {
             let handle = self
                 .session
                 .start_mate(limits, control.clone(), self.output.clone());
+            self.search = Some((handle, control));
+            return;
+        }
+        if self.dialect == Dialect::Uci && self.perfect.on && !go.ponder {
+            let control = SearchControl::new(false);
+            let handle = self.perfect.start(
+                self.session.position_text(),
+                self.hash,
+                control.clone(),
+                self.output.clone(),
+            );
             self.search = Some((handle, control));
             return;
         }

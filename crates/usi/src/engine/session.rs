@@ -18,6 +18,8 @@ pub trait Session: Send {
     fn set_position(&mut self, setup: Option<&str>, moves: &[String]) -> Result<(), String>;
     /// The side to move in the current position.
     fn turn(&self) -> Color;
+    /// The current position in the game's notation (SFEN or FEN).
+    fn position_text(&self) -> String;
     /// Starts a search; the thread prints `info` lines and `bestmove`.
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()>;
     /// Starts a mate solve of the current position (USI `go mate`): the
@@ -97,6 +99,12 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
 
     fn turn(&self) -> Color {
         self.positions.last().map_or(Color::Sente, |p| p.turn())
+    }
+
+    fn position_text(&self) -> String {
+        self.positions
+            .last()
+            .map_or_else(|| P::start().to_text(), |p| p.to_text())
     }
 
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()> {

@@ -1,0 +1,117 @@
+//! UCI's `Perfect` option for Pawns-Only Chess: moves from the solver
+//! (`koma-solve`), which never lets a win go, never loses a draw and
+//! resists longest when lost. Its table starts from a solve's state
+//! (`PerfectState`, the directory `koma solve pawns --state DIR` keeps);
+//! without one, positions far from the end take the solver hours.
+
+use super::output::Output;
+use koma_engine::SearchControl;
+use koma_rules::pawns_board::PawnsBoard;
+use koma_solve::{Perfect, Solver, Value};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Nodes each search for a win's length may spend.
+const LENGTH_BUDGET: u64 = 4 << 20;
+
+/// The `Perfect` options and the player they made.
+#[derive(Default)]
+pub struct PerfectOption {
+    /// Whether `go` asks the perfect player.
+    pub on: bool,
+    state: Option<PathBuf>,
+    player: Option<Arc<Mutex<Perfect<8>>>>,
+}
+
+impl PerfectOption {
+    /// Sets the state directory (`None`: start from an empty table).
+    pub fn set_state(&mut self, dir: Option<PathBuf>) {
+        self.state = dir;
+        self.player = None;
+    }
+
+    /// Forgets the player, so that the next `go` makes one with a table
+    /// of `hash` MiB.
+    pub fn reset(&mut self) {
+        self.player = None;
+    }
+
+    /// Starts choosing a move for `fen`; the thread prints `info` lines
+    /// and `bestmove`. The first `go` loads the state (its table is
+    /// `hash` MiB).
+    pub fn start(
+        &mut self,
+        fen: String,
+        hash: usize,
+        control: SearchControl,
+        output: Output,
+    ) -> JoinHandle<()> {
+        let fresh = self.player.is_none();
+        let player = self
+            .player
+            .get_or_insert_with(|| {
+                Arc::new(Mutex::new(Perfect::new(
+                    Solver::with_memory(hash << 20),
+                    LENGTH_BUDGET,
+                )))
+            })
+            .clone();
+        let state = self.state.clone().filter(|_| fresh);
+        std::thread::spawn(move || {
+            let mut player = player.lock().unwrap_or_else(|p| p.into_inner());
+            player.stop_with(control.shared_stop_flag());
+            if let Some(dir) = state {
+                match player.solver().load_state(&dir) {
+                    Ok(count) => output.line(&format!(
+                        "info string perfect: {count} proven positions from {}",
+                        dir.display()
+                    )),
+                    Err(error) => output.line(&format!("info string PerfectState: {error}")),
+                }
+            }
+            output.line(&choose(&mut player, &fen, &output));
+        })
+    }
+}
+
+/// The `bestmove` line for `fen`, after its `info` lines.
+fn choose(player: &mut Perfect<8>, fen: &str, output: &Output) -> String {
+    let board = match PawnsBoard::<8>::from_fen(fen) {
+        Ok(board) => board,
+        Err(error) => {
+            output.line(&format!("info string perfect: {error}"));
+            return "bestmove (none)".into();
+        }
+    };
+    let nodes_before = player.solver().nodes;
+    match player.choose(&board) {
+        Ok(Some(chosen)) => {
+            let name = board.move_name(chosen.best);
+            let score = match (chosen.value, chosen.plies) {
+                (Value::Win, Some(plies)) => format!("mate {}", plies.div_ceil(2)),
+                (Value::Loss, Some(plies)) => format!("mate -{}", plies / 2),
+                (Value::Draw, _) => "cp 0".into(),
+                // A win or loss longer than the length search reaches.
+                (Value::Win, None) => "cp 10000".into(),
+                (Value::Loss, None) => "cp -10000".into(),
+            };
+            let nodes = player.solver().nodes - nodes_before;
+            output.line(&format!(
+                "info depth {} score {score} nodes {nodes} pv {name}",
+                chosen.plies.unwrap_or(1)
+            ));
+            output.line(&format!("info string perfect: {}", chosen.value));
+            format!("bestmove {name}")
+        }
+        Ok(None) => "bestmove (none)".into(),
+        Err(interrupted) => {
+            output.line(&format!("info string perfect: {interrupted}"));
+            // Some move: the first legal one.
+            match board.moves().first() {
+                Some(&m) => format!("bestmove {}", board.move_name(m)),
+                None => "bestmove (none)".into(),
+            }
+        }
+    }
+}
