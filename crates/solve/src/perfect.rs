@@ -100,8 +100,9 @@ impl<const N: usize> Perfect<N> {
     }
 
     /// The move to play in `position` (`None` when it has no move), or
-    /// [`Interrupted`] if the stop flag was set before the value was
-    /// known. (Set later, it only cuts a length search short.)
+    /// [`Interrupted`] if the stop flag was set before the value, and a
+    /// move that keeps it, were known. (Set during a length search, it
+    /// only cuts that search short.)
     pub fn choose(&mut self, position: &PawnsBoard<N>) -> Result<Option<PerfectMove>, Interrupted> {
         let moves = position.moves();
         if let Some(&best) = moves.iter().find(|&&m| position.play(m) == After::Won) {
