@@ -270,9 +270,8 @@ impl Lengths {
         if !top && (enough <= plies || race_plies.is_some_and(|p| p <= plies)) {
             return Some(Some(moves[0]));
         }
-        let runners = race.runners;
         let mut ordered = moves;
-        ordered.sort_by_key(|m| (runners >> m.from) & 1 == 0);
+        race.runners_first(&mut ordered);
         for m in ordered {
             let After::Continues(child) = position.play(m) else {
                 continue;

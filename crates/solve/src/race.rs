@@ -6,7 +6,7 @@
 //! Squares are in the side to move's view (bit `8 * rank + file`): we
 //! move toward rank `N - 1`, they toward rank 0.
 
-use koma_rules::pawns_board::{squares, PawnsBoard};
+use koma_rules::pawns_board::{squares, BoardMove, PawnsBoard};
 
 /// The first file of an 8-wide board.
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -86,7 +86,7 @@ fn free_pawns(us: u64, them: u64) -> u64 {
 pub(crate) struct Race<'a, const N: usize> {
     position: &'a PawnsBoard<N>,
     /// The side to move's runners.
-    pub runners: u64,
+    runners: u64,
 }
 
 impl<'a, const N: usize> Race<'a, N> {
@@ -96,6 +96,13 @@ impl<'a, const N: usize> Race<'a, N> {
             position,
             runners: runners(us, them),
         }
+    }
+
+    /// Puts a runner's moves first, keeping the generator's order
+    /// otherwise (captures, then the steps furthest forward): the order of
+    /// the search, of the certificate's moves and of the perfect player.
+    pub fn runners_first(&self, moves: &mut [BoardMove]) {
+        moves.sort_by_key(|m| (self.runners >> m.from) & 1 == 0);
     }
 
     /// Whether the side to move wins the race: it has a runner that needs

@@ -317,12 +317,9 @@ impl<const N: usize> Solver<N> {
         }
         let mut children: ArrayVec<PawnsBoard<N>, MAX_BOARD_MOVES> = ArrayVec::new();
         let race = Race::of(position);
-        let runners = race.runners;
         let mut moves = position.moves();
-        // A runner's moves first, then the generator's order (captures,
-        // then the steps furthest forward): 11 % fewer nodes on 8×8
-        // positions ten plies in.
-        moves.sort_by_key(|m| (runners >> m.from) & 1 == 0);
+        // 11 % fewer nodes on 8×8 positions ten plies in.
+        race.runners_first(&mut moves);
         for m in moves {
             match position.play(m) {
                 After::Won => return 1,
@@ -404,10 +401,9 @@ impl<const N: usize> Solver<N> {
             return Some(m);
         }
         let target = value as i8;
-        let runners = Race::of(position).runners;
-        // A runner's moves first: on 7×7 the certificate then has 1.3 M
-        // positions instead of 2.1 M (fewest replies first: 1.9 M).
-        moves.sort_by_key(|m| (runners >> m.from) & 1 == 0);
+        // On 7×7 the certificate then has 1.3 M positions instead of
+        // 2.1 M (fewest replies first: 1.9 M).
+        Race::of(position).runners_first(&mut moves);
         moves.into_iter().find(|&m| match position.play(m) {
             After::Won => true,
             // The other side scores at most -target.
