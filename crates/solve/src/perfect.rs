@@ -10,12 +10,12 @@
 //! keeps the value but may be longer.
 
 use crate::race::Race;
-use crate::search::Solver;
+use crate::search::{stop_asked, Solver};
 use crate::value::Value;
 use koma_rules::pawns_board::{After, BoardMove, PawnsBoard};
 use rustc_hash::FxHashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// A choice given up because the stop flag was set.
@@ -243,14 +243,7 @@ impl Lengths {
         top: bool,
     ) -> Option<Option<BoardMove>> {
         self.nodes += 1;
-        let stopped = || {
-            self.nodes % 1024 == 0
-                && self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        };
-        if self.nodes > self.budget || stopped() {
+        if self.nodes > self.budget || stop_asked(self.stop.as_ref(), self.nodes) {
             return None;
         }
         let moves = position.moves();
@@ -305,6 +298,7 @@ mod tests {
     use super::*;
     use crate::oracle::random_positions;
     use std::collections::HashMap;
+    use std::sync::atomic::Ordering;
 
     /// The value (1, 0, -1) and the plies to the end under perfect play
     /// (the winner fastest, the loser slowest; 0 for a draw), by plain

@@ -29,6 +29,12 @@ const PROGRESS_NODES: u64 = 1 << 20;
 /// How often the state is written out.
 const FLUSH_EVERY: Duration = Duration::from_secs(60);
 
+/// Whether `stop` is set, looked at every 1,024 `nodes` only: a search
+/// asks at every node.
+pub(crate) fn stop_asked(stop: Option<&Arc<AtomicBool>>, nodes: u64) -> bool {
+    nodes % 1024 == 0 && stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+}
+
 /// What the progress hook is told.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -129,8 +135,8 @@ impl<const N: usize> Solver<N> {
         dir: &Path,
         root: &PawnsBoard<N>,
     ) -> io::Result<Vec<(String, Value)>> {
-        let mirroring = if self.mirroring { "on" } else { "off" };
-        let about = format!("size {N}\nroot {}\nmirroring {mirroring}", root.to_fen());
+        let [size, mirroring] = self.about_lines();
+        let about = format!("{size}\nroot {}\n{mirroring}", root.to_fen());
         let (state, resumed) = StateDir::open(dir, &about)?;
         for entry in resumed.entries {
             self.table.store(entry);
@@ -144,14 +150,19 @@ impl<const N: usize> Solver<N> {
     /// positions proven. Their number, or why the directory cannot be
     /// read.
     pub fn load_state(&mut self, dir: &Path) -> io::Result<usize> {
-        let mirroring = if self.mirroring { "on" } else { "off" };
-        let wanted = [format!("size {N}"), format!("mirroring {mirroring}")];
-        let entries = crate::state::read_journal_of(dir, &wanted)?;
+        let entries = crate::state::read_journal_of(dir, &self.about_lines())?;
         let count = entries.len();
         for entry in entries {
             self.table.store(entry);
         }
         Ok(count)
+    }
+
+    /// The lines of a state's `about` that say which positions its
+    /// journal can serve: the board's size and the mirroring.
+    fn about_lines(&self) -> [String; 2] {
+        let mirroring = if self.mirroring { "on" } else { "off" };
+        [format!("size {N}"), format!("mirroring {mirroring}")]
     }
 
     /// Settles `position`'s value in the state, if there is one.
@@ -247,14 +258,6 @@ impl<const N: usize> Solver<N> {
         std::mem::take(&mut self.given_up)
     }
 
-    fn stop_asked(&self) -> bool {
-        self.nodes % 1024 == 0
-            && self
-                .stop
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-    }
-
     fn key(&self, position: &PawnsBoard<N>) -> u128 {
         if self.mirroring {
             position.canonical_key()
@@ -301,7 +304,7 @@ impl<const N: usize> Solver<N> {
         mut beta: i8,
     ) -> i8 {
         self.tick();
-        if self.nodes >= self.limit || self.stop_asked() {
+        if self.nodes >= self.limit || stop_asked(self.stop.as_ref(), self.nodes) {
             self.given_up = true;
             return 0;
         }
