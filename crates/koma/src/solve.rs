@@ -108,7 +108,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     let nodes_before = solver.total_nodes();
     solver.on_progress(move |p: Progress| {
         let seconds = started.elapsed().as_secs_f64().max(1e-3);
-        let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
+        let memory = resident_memory_note();
         let journal = if p.journal > 0 {
             format!(", {} kept on disk", crate::thousands::thousands(p.journal))
         } else {
@@ -138,7 +138,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
                     crate::thousands::thousands(w.positions),
                     crate::thousands::thousands(w.race_leaves)
                 );
-                let memory = resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"));
+                let memory = resident_memory_note();
                 shown.0.set_message(format!("{what}{memory}"));
                 *lock(&shown.1) = what;
             };
@@ -310,6 +310,12 @@ fn resident_mebibytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some((pages * 4096) >> 20)
+}
+
+/// `, N MiB` of resident memory for a progress line, or nothing where
+/// the system does not tell it.
+fn resident_memory_note() -> String {
+    resident_mebibytes().map_or(String::new(), |m| format!(", {m} MiB"))
 }
 
 /// The text behind `mutex`, even if a thread panicked holding it.
