@@ -111,11 +111,14 @@ pub struct MatchArgs {
     /// not balanced, a handicap being unbalanced by design.
     #[arg(long, value_name = "NAME", conflicts_with = "openings")]
     handicap: Option<Handicap>,
-    /// Engine 1 plays this side (sente or gote) in every game, each game
-    /// from an opening of its own; by default each opening is played twice,
-    /// colours swapped. In a handicap game Gote is the giver (上手).
+    /// Engine 1 plays this side in every game, each game from an opening
+    /// of its own; by default each opening is played twice, colours
+    /// swapped. Sides: sente or gote, first or second, or the game's own
+    /// colours (in the shogi games Black is sente, the first player; in
+    /// Pawns-Only Chess White moves first). In a handicap game Gote is the
+    /// giver (上手).
     #[arg(long, value_name = "SIDE", value_parser = parse_side)]
-    engine1_side: Option<Color>,
+    engine1_side: Option<Side>,
     /// Play the openings of --openings in random order.
     #[arg(long, requires = "openings")]
     shuffle: bool,
@@ -289,7 +292,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         stop: AtomicBool::new(false),
         event: args.event.clone(),
         time_control: limits.describe(),
-        engine1_color: args.engine1_side,
+        engine1_color: args.engine1_side.map(|side| side.color(variant)),
     });
     let make = |config: &EngineConfig, name: &str, label: &str| Player {
         config: config.clone(),
@@ -360,12 +363,45 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `sente` or `gote` (also `black`/`white` and `first`/`second`).
-fn parse_side(text: &str) -> Result<Color, String> {
+/// A side as `--engine1-side` names it: by turn, or by a colour whose
+/// meaning depends on the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// The side that moves first (`sente`, `first`).
+    First,
+    /// The side that moves second (`gote`, `second`).
+    Second,
+    /// Black: the first player in the shogi games, the second in chess.
+    Black,
+    /// White: the second player in the shogi games, the first in chess.
+    White,
+}
+
+impl Side {
+    /// The side's colour in `variant`.
+    fn color(self, variant: Variant) -> Color {
+        let chess = variant == Variant::Pawns;
+        match self {
+            Side::First => Color::Sente,
+            Side::Second => Color::Gote,
+            Side::Black if chess => Color::Gote,
+            Side::Black => Color::Sente,
+            Side::White if chess => Color::Sente,
+            Side::White => Color::Gote,
+        }
+    }
+}
+
+/// `sente`/`first`, `gote`/`second`, or the colours `black` and `white`.
+fn parse_side(text: &str) -> Result<Side, String> {
     match text.to_lowercase().as_str() {
-        "sente" | "black" | "first" => Ok(Color::Sente),
-        "gote" | "white" | "second" => Ok(Color::Gote),
-        _ => Err(format!("{text:?} is not a side: expected sente or gote")),
+        "sente" | "first" => Ok(Side::First),
+        "gote" | "second" => Ok(Side::Second),
+        "black" => Ok(Side::Black),
+        "white" => Ok(Side::White),
+        _ => Err(format!(
+            "{text:?} is not a side: expected sente, gote, first, second, black or white"
+        )),
     }
 }
 
@@ -411,4 +447,25 @@ fn limits(
         return Err("UCI has no byoyomi; use --tc with an increment".to_owned());
     }
     Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_name_the_games_own_sides() {
+        let side = |text| parse_side(text).unwrap();
+        // Shogi: Black (先手) moves first.
+        assert_eq!(side("black").color(Variant::Shogi), Color::Sente);
+        assert_eq!(side("White").color(Variant::Minishogi), Color::Gote);
+        // Chess: White moves first.
+        assert_eq!(side("white").color(Variant::Pawns), Color::Sente);
+        assert_eq!(side("black").color(Variant::Pawns), Color::Gote);
+        for variant in [Variant::Spear, Variant::Pawns] {
+            assert_eq!(side("sente").color(variant), Color::Sente);
+            assert_eq!(side("second").color(variant), Color::Gote);
+        }
+        assert!(parse_side("north").is_err());
+    }
 }
