@@ -41,6 +41,15 @@ pub struct SolveArgs {
     /// more asks Linux for huge pages).
     #[arg(long)]
     memory: Option<f64>,
+    /// After the solve, write the compact table of the state's costliest
+    /// proven positions to this file (needs --state): what the perfect
+    /// player ships with (crates/solve/data/pawns8.table).
+    #[arg(long, requires = "state")]
+    table: Option<String>,
+    /// The positions a compact table keeps: those whose proof took at
+    /// least 2^WORK nodes.
+    #[arg(long, value_name = "WORK", default_value_t = koma_solve::TABLE_WORK, requires = "table")]
+    table_work: u64,
 }
 
 pub fn run(args: SolveArgs) -> Result<(), String> {
@@ -182,6 +191,17 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
             "proof: {path}, {} positions, {} race leaves",
             crate::thousands::thousands(certificate.len()),
             crate::thousands::thousands(certificate.race_leaves())
+        );
+    }
+    if let (Some(path), Some(dir)) = (&args.table, &args.state) {
+        let size = solver
+            .write_table(Path::new(dir), args.table_work, Path::new(path))
+            .map_err(|e| format!("--table {path}: {e}"))?;
+        println!(
+            "table: {path}, {} positions of at least 2^{} nodes, {} bytes",
+            crate::thousands::thousands(size.positions as u64),
+            args.table_work,
+            crate::thousands::thousands(size.bytes)
         );
     }
     println!("{value}");

@@ -381,10 +381,22 @@ fn uci_perfect_plays_the_solvers_moves() {
             .any(|l| l.starts_with("info string PerfectState: ")),
         "{lines:#?}"
     );
-    // Far from the end without a state the solver needs hours: `stop`
-    // still gets a legal move at once.
+    // The shipped table answers the start position at once: 1.b4 wins.
     engine.send("setoption name PerfectState value <empty>");
     engine.send("position startpos");
+    engine.send("go movetime 100");
+    let (best, lines) = engine.bestmove(SHORT);
+    assert_eq!(best, "b2b4");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("proven positions from the shipped table")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l == "info string perfect: win"));
+    // A position no solve has met (every White pawn on the third rank)
+    // would take the solver hours: `stop` still gets a legal move at once.
+    engine.send("position fen 8/pppppppp/8/8/8/PPPPPPPP/8/8 w - - 0 1");
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     engine.send("stop");

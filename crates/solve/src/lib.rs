@@ -17,6 +17,7 @@
 //! ```
 
 mod certificate;
+mod compact;
 #[cfg(test)]
 mod oracle;
 mod perfect;
@@ -27,6 +28,7 @@ mod table;
 mod value;
 
 pub use certificate::{Certificate, StrategySize, Written};
+pub use compact::{TableSize, PAWNS8_TABLE, TABLE_WORK};
 pub use perfect::{Interrupted, Perfect, PerfectMove};
 pub use search::{default_table_bytes, Progress, Solver};
 pub use state::JOURNAL_WORK;

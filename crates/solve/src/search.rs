@@ -153,14 +153,19 @@ impl<const N: usize> Solver<N> {
         let entries = crate::state::read_journal_of(dir, &self.about_lines())?;
         let count = entries.len();
         for entry in entries {
-            self.table.store(entry);
+            self.store_entry(entry);
         }
         Ok(count)
     }
 
+    /// Puts a proven entry into the table (merged with what it holds).
+    pub(crate) fn store_entry(&mut self, entry: Entry) {
+        self.table.store(entry);
+    }
+
     /// The lines of a state's `about` that say which positions its
     /// journal can serve: the board's size and the mirroring.
-    fn about_lines(&self) -> [String; 2] {
+    pub(crate) fn about_lines(&self) -> [String; 2] {
         let mirroring = if self.mirroring { "on" } else { "off" };
         [format!("size {N}"), format!("mirroring {mirroring}")]
     }

@@ -38,8 +38,8 @@ impl Entry {
         ])
     }
 
-    /// The key fields, for comparison.
-    fn key_words(&self) -> (u64, u64) {
+    /// The key fields, for comparison (and sorting).
+    pub fn key_words(&self) -> (u64, u64) {
         (self.0[0] & KEY_MASK_0, self.0[1] & KEY_MASK_1)
     }
 
@@ -52,6 +52,19 @@ impl Entry {
     /// The log2 of the nodes that proved it.
     pub fn log_work(&self) -> u64 {
         (self.0[1] >> 48) & 63
+    }
+
+    /// The same position with both entries' bounds (each proven, so both
+    /// hold) and the larger work. `other` must have the same key.
+    pub fn merged_with(self, other: Entry) -> Entry {
+        let (lower, upper) = self.bounds();
+        let (other_lower, other_upper) = other.bounds();
+        let work = self.log_work().max(other.log_work());
+        let merged = Entry::new(0, lower.max(other_lower), upper.min(other_upper), 1 << work);
+        Entry([
+            self.0[0] & KEY_MASK_0 | merged.0[0],
+            self.0[1] & KEY_MASK_1 | merged.0[1],
+        ])
     }
 
     /// Whether the slot holds no position (a real one has pawns of the
@@ -155,17 +168,7 @@ impl Table {
                 return;
             }
             if held.key_words() == wanted {
-                let (lower, upper) = held.bounds();
-                let (new_lower, new_upper) = entry.bounds();
-                let work = held.log_work().max(entry.log_work());
-                let merged = Entry::new(0, lower.max(new_lower), upper.min(new_upper), 1 << work);
-                self.put(
-                    at,
-                    Entry([
-                        held.0[0] & KEY_MASK_0 | merged.0[0],
-                        held.0[1] & KEY_MASK_1 | merged.0[1],
-                    ]),
-                );
+                self.put(at, held.merged_with(entry));
                 return;
             }
             if weakest.is_none_or(|(_, work)| held.log_work() < work) {

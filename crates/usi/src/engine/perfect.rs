@@ -1,13 +1,14 @@
 //! UCI's `Perfect` option for Pawns-Only Chess: moves from the solver
 //! (`koma-solve`), which never lets a win go, never loses a draw and
-//! resists longest when lost. Its table starts from a solve's state
-//! (`PerfectState`, the directory `koma solve pawns --state DIR` keeps);
-//! without one, positions far from the end take the solver hours.
+//! resists longest when lost. Its table starts from the compact table
+//! shipped with Koma (the 8×8 solve's costliest proofs, about a second a
+//! move), and from a solve's state if `PerfectState` names one (the
+//! directory `koma solve pawns --state DIR` keeps).
 
 use super::output::Output;
 use koma_engine::SearchControl;
 use koma_rules::pawns_board::PawnsBoard;
-use koma_solve::{Perfect, Solver, Value};
+use koma_solve::{Perfect, Solver, Value, PAWNS8_TABLE};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -38,8 +39,8 @@ impl PerfectOption {
     }
 
     /// Starts choosing a move for `fen`; the thread prints `info` lines
-    /// and `bestmove`. The first `go` loads the state (its table is
-    /// `hash` MiB).
+    /// and `bestmove`. The first `go` loads the shipped table and the
+    /// state, if any (into a table of `hash` MiB).
     pub fn start(
         &mut self,
         fen: String,
@@ -61,6 +62,14 @@ impl PerfectOption {
         std::thread::spawn(move || {
             let mut player = player.lock().unwrap_or_else(|p| p.into_inner());
             player.stop_with(control.shared_stop_flag());
+            if fresh {
+                match player.solver().load_table(PAWNS8_TABLE) {
+                    Ok(count) => output.line(&format!(
+                        "info string perfect: {count} proven positions from the shipped table"
+                    )),
+                    Err(error) => output.line(&format!("info string perfect: {error}")),
+                }
+            }
             if let Some(dir) = state {
                 match player.solver().load_state(&dir) {
                     Ok(count) => output.line(&format!(
