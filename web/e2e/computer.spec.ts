@@ -1,10 +1,11 @@
 // Against the computer (Spear, level 1; Black ☗ is sente and moves first):
 // its reply arrives live, it moves first when it plays first, Undo takes
 // back its reply with the player's move, and the player can move neither its
-// pieces nor any piece while it thinks.
+// pieces nor any piece while it thinks. In Pawns-Only Chess the computer can
+// also be the perfect player, which opens with the proven win 1.b4.
 
 import type { Page, WebSocketRoute } from '@playwright/test';
-import type { GameState } from '../src/api';
+import type { GameState, Level } from '../src/api';
 import { test, expect } from './fixtures';
 import {
   body,
@@ -23,13 +24,16 @@ import {
 } from './helpers';
 
 /** Starts a game against the computer from the top bar; `plays` is 'first' or 'second'. */
-async function newComputerGame(page: Page, variant: string, level: number, plays: 'first' | 'second'): Promise<GameState> {
+async function newComputerGame(page: Page, variant: string, level: Level, plays: 'first' | 'second'): Promise<GameState> {
   const before = await body(page, 'gameId');
   await page.selectOption('#variant', variant);
   await page.selectOption('#opponent', 'computer');
   await page.selectOption('#time-control', '');
   expect(await page.isVisible('#level'), 'the level can be chosen').toBe(true);
-  await page.fill('#level', String(level));
+  if (level === 'perfect') {
+    await page.check('#perfect');
+    expect(await page.isDisabled('#level'), 'the perfect player has no level number').toBe(true);
+  } else await page.fill('#level', String(level));
   await page.selectOption('#computer-color', plays);
   await page.click('#new-game-button');
   await page
@@ -212,4 +216,34 @@ test("computer: the player cannot move the computer's pieces", async ({ page }) 
   await clickMove(page, move.from, move.to);
   expect(sent.length, 'moves sent').toBe(2);
   await waitBody(page, 'ply', 4, 15_000);
+});
+
+test('computer: the perfect player of Pawns-Only Chess opens with the proven win', async ({ page }) => {
+  await page.selectOption('#opponent', 'computer');
+  await page.selectOption('#variant', 'spear');
+  expect(await page.isVisible('#perfect-option'), 'Spear has no perfect player').toBe(false);
+  await page.selectOption('#variant', 'pawns');
+  expect(await page.isVisible('#perfect-option'), 'Pawns-Only Chess has one').toBe(true);
+  await page.selectOption('#computer-color', 'first');
+  await page.check('#perfect');
+  await screenshot(page, 'pawns-perfect-choice', '#new-game');
+  const state = await newComputerGame(page, 'pawns', 'perfect', 'first');
+  expect(state.opponent, 'the opponent kept').toEqual({ kind: 'computer', level: 'perfect', color: 'white' });
+  await waitBody(page, 'computer', 'white');
+  await waitBody(page, 'ply', 1, 30_000);
+  const opened = await serverState(page);
+  expect(opened.moves[0].usi, 'the first move of the solved game').toBe('b2b4');
+  await waitBody(page, 'turn', 'black');
+  let status = await statusLine(page);
+  expect(/^Black to move: your move against the perfect player/.test(status), `the status names the perfect player: "${status}"`).toBe(
+    true,
+  );
+  await dragMove(page, 'a7', 'a5');
+  await waitBody(page, 'ply', 3, 30_000);
+  const answered = await serverState(page);
+  expect(answered.moves[2].color, "the reply is the perfect player's").toBe('white');
+  await waitBody(page, 'turn', 'black');
+  status = await statusLine(page);
+  expect(/your move against the perfect player/.test(status), `the turn comes back: "${status}"`).toBe(true);
+  await screenshot(page, 'pawns-perfect');
 });

@@ -26,7 +26,9 @@ export interface Outcome {
   message: string;
 }
 
-export type Opponent = { kind: 'human' } | { kind: 'computer'; level: number; color: Color };
+/** The computer's level: the engine at 1 to 20, or the perfect player of Pawns-Only Chess. */
+export type Level = number | 'perfect';
+export type Opponent = { kind: 'human' } | { kind: 'computer'; level: Level; color: Color };
 
 /** `local`: one page holds every seat; `shared`: each player has a seat link. */
 export type Mode = 'local' | 'shared';

@@ -448,7 +448,9 @@ export class App {
       if (opponent.kind === 'computer')
         main.textContent += this.computerThinking(state)
           ? ' (the computer is thinking)'
-          : `: your move against the computer (level ${opponent.level})`;
+          : opponent.level === 'perfect'
+            ? ': your move against the perfect player'
+            : `: your move against the computer (level ${opponent.level})`;
       else if (state.mode === 'shared' && seating && seating.sides.length === 1)
         main.textContent += seating.holds(state.turn) ? ': your move' : ': waiting for your opponent';
     }

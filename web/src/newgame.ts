@@ -2,7 +2,7 @@
 // impasse rule), the opponent (a person at this screen, a person on another
 // machine, or the computer), the clock.
 
-import type { Color, NewGameOptions, Opponent, TimeControl } from './api';
+import type { Color, Level, NewGameOptions, Opponent, TimeControl } from './api';
 import { moversOf } from './sides';
 import { isVariantId, type VariantId } from './variants';
 
@@ -50,8 +50,8 @@ export class NewGameForm {
       event.preventDefault();
       onSubmit();
     });
-    for (const select of [this.opponent, this.variant, this.handicap])
-      select.addEventListener('change', () => this.showOptions());
+    for (const control of [this.opponent, this.variant, this.handicap, byId('perfect')])
+      control.addEventListener('change', () => this.showOptions());
     this.showOptions();
   }
 
@@ -69,6 +69,11 @@ export class NewGameForm {
   /** The handicap chosen, when the game is shogi. */
   private chosenHandicap(): string | undefined {
     return this.selectedVariant() === 'shogi' && this.handicap.value ? this.handicap.value : undefined;
+  }
+
+  /** Whether the perfect player is chosen (Pawns-Only Chess only). */
+  private perfectChosen(): boolean {
+    return this.selectedVariant() === 'pawns' && byId<HTMLInputElement>('perfect').checked;
   }
 
   /** Back to a game between people at this screen (when the computer cannot play). */
@@ -90,7 +95,9 @@ export class NewGameForm {
     if (handicap) choice.options.handicap = handicap;
     if (variant === 'shogi') choice.options.impasse = this.impasse.value === '24' ? 24 : 27;
     if (this.opponent.value === 'computer') {
-      const level = Math.min(20, Math.max(1, Number(byId<HTMLInputElement>('level').value) || 1));
+      const level: Level = this.perfectChosen()
+        ? 'perfect'
+        : Math.min(20, Math.max(1, Number(byId<HTMLInputElement>('level').value) || 1));
       const color = byId<HTMLSelectElement>('computer-color').value === 'first' ? first : second;
       choice.options.opponent = { kind: 'computer', level, color } satisfies Opponent;
     } else if (this.opponent.value === 'remote') {
@@ -105,6 +112,9 @@ export class NewGameForm {
     byId('remote-options').hidden = this.opponent.value !== 'remote';
     byId('handicap-options').hidden = this.selectedVariant() !== 'shogi';
     byId('impasse-options').hidden = this.selectedVariant() !== 'shogi';
+    // The perfect player (the solved game) exists for Pawns-Only Chess only.
+    byId('perfect-option').hidden = this.selectedVariant() !== 'pawns';
+    byId<HTMLInputElement>('level').disabled = this.perfectChosen();
     // In a handicap game the first mover is the giver: say so where a side is chosen.
     const handicap = !!this.chosenHandicap();
     for (const id of ['computer-color', 'my-side']) {

@@ -233,6 +233,14 @@ fn stale_forged_and_malformed_requests_are_refused_and_harm_nothing() {
             json!({ "variant": "spear", "opponent": { "kind": "robot" } }),
             "opponent",
         ),
+        (
+            json!({ "variant": "shogi", "opponent": { "kind": "computer", "level": "perfect" } }),
+            "Pawns-Only Chess only",
+        ),
+        (
+            json!({ "variant": "pawns", "opponent": { "kind": "computer", "level": "perfectly" } }),
+            "level",
+        ),
     ] {
         let reply = server.post("/api/games", &body);
         assert_eq!(reply.status, 422, "{body}");
@@ -513,6 +521,40 @@ fn the_computer_answers_and_undo_takes_its_reply_back_too() {
         .json();
     assert_eq!(state["ply"], 0);
     assert_eq!(state["turn"], "sente");
+}
+
+#[test]
+fn the_perfect_player_of_pawns_only_chess_plays_the_solved_game() {
+    let server = start();
+    // Playing White, it opens with the move the 8×8 proof starts with.
+    let reply = server.post(
+        "/api/games",
+        &json!({ "variant": "pawns", "opponent": { "kind": "computer", "level": "perfect", "color": "white" } }),
+    );
+    assert_eq!(reply.status, 201, "{:?}", reply.json());
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    let state = wait_for_ply(&server, &id, 1);
+    assert_eq!(state["opponent"]["level"], "perfect");
+    assert_eq!(usi_list(&state), ["b2b4"]);
+    // Playing Black after 1.e3, which loses, it wins the game.
+    let reply = server.post(
+        "/api/games",
+        &json!({ "variant": "pawns", "opponent": { "kind": "computer", "level": "perfect", "color": "black" } }),
+    );
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    let mut state = server.play(&id, 0, &["e2e3"]);
+    let mut ply = 1;
+    while state["outcome"].is_null() {
+        state = wait_for_ply(&server, &id, ply as u64 + 1);
+        if !state["outcome"].is_null() {
+            break;
+        }
+        // White's first legal move in the list, each time.
+        let white = state["legalMoves"][0].as_str().unwrap().to_owned();
+        state = server.play(&id, ply + 1, &[&white]);
+        ply += 2;
+    }
+    assert_eq!(state["outcome"]["winner"], "black", "{}", state["outcome"]);
 }
 
 #[test]

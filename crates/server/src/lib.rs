@@ -26,6 +26,7 @@ mod computer;
 mod live;
 mod mate;
 mod names;
+mod perfect;
 mod postgres_listen;
 mod postgres_pool;
 mod postgres_store;

@@ -135,7 +135,7 @@ mod tests {
     fn only_finished_games_and_games_between_people_here_are_searched() {
         let game = AnyGame::new(Variant::Shogi, None).unwrap();
         let computer = Opponent::Computer {
-            level: 20,
+            level: crate::names::Level::Strength(20),
             color: "gote".into(),
         };
         assert!(allowed(&game, Mode::Local, &Opponent::Human).is_ok());

@@ -153,13 +153,38 @@ pub fn outcome_message(variant: Variant, outcome: Outcome, to_move: Color) -> St
 pub enum Opponent {
     /// A person at this screen (or anywhere with the game's address).
     Human,
-    /// The computer, at `level` 1–20, playing `color` (the side's name).
+    /// The computer, at `level`, playing `color` (the side's name).
     Computer {
-        /// Strength, 1 (weakest) to 20.
-        level: u8,
+        /// How it plays.
+        level: Level,
         /// The computer's side, as [`color_name`] writes it.
         color: String,
     },
+}
+
+/// How the computer plays: Koma's engine at a strength, or (Pawns-Only
+/// Chess) the perfect player. Kept and sent as the number or `"perfect"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Level {
+    /// The engine at a strength from 1 (weakest) to 20.
+    Strength(u8),
+    /// The solver's moves: never lets a win go, never loses a draw,
+    /// resists longest when lost.
+    Perfect(PerfectTag),
+}
+
+/// The word `"perfect"`, the one non-number level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PerfectTag {
+    /// `"perfect"`.
+    Perfect,
+}
+
+impl Level {
+    /// The perfect player.
+    pub const PERFECT: Level = Level::Perfect(PerfectTag::Perfect);
 }
 
 /// Serde for [`Variant`] by its name (`"spear"`, ...).
@@ -216,6 +241,27 @@ mod tests {
         assert_eq!(parse_color(Variant::Pawns, "gote"), Some(Color::Gote));
         assert_eq!(parse_color(Variant::Shogi, "purple"), None);
         assert_eq!(color_name(Variant::Pawns, Color::Gote), "black");
+    }
+
+    #[test]
+    fn a_level_is_kept_as_its_number_or_perfect() {
+        let perfect = Opponent::Computer {
+            level: Level::PERFECT,
+            color: "black".into(),
+        };
+        let text = serde_json::to_string(&perfect).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"computer","level":"perfect","color":"black"}"#
+        );
+        assert_eq!(serde_json::from_str::<Opponent>(&text).unwrap(), perfect);
+        // Games kept before "perfect" existed read as they were.
+        let kept = r#"{"kind":"computer","level":7,"color":"gote"}"#;
+        let Opponent::Computer { level, .. } = serde_json::from_str(kept).unwrap() else {
+            panic!("a computer opponent");
+        };
+        assert_eq!(level, Level::Strength(7));
+        assert!(serde_json::from_str::<Level>(r#""perfection""#).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::clock::{self, Clock, TimeControl};
 use super::live::AnyGame;
-use super::names::{self, Opponent};
+use super::names::{self, Level, Opponent};
 use super::record_notes::RecordNotes;
 use super::refusal::Refusal;
 use super::seats::{Mode, Seats, Token};
@@ -25,14 +25,14 @@ use tokio::sync::{broadcast, Notify};
 /// Chooses the computer's moves (the engine, in `computer.rs`; a server
 /// without one refuses computer opponents).
 pub trait MovePicker: Send + Sync + 'static {
-    /// The move to play in `game` at strength `level` (1–20), as USI/UCI
-    /// text, thinking at most `budget` if given (its clock), or [`DECLARE`]
-    /// to declare impasse under `impasse`, the game's rule; `None` if there
-    /// is no move.
+    /// The move to play in `game` at `level`, as USI/UCI text, thinking
+    /// at most `budget` if given (its clock), or [`DECLARE`] to declare
+    /// impasse under `impasse`, the game's rule; `None` if there is no
+    /// move.
     fn pick(
         &self,
         game: &AnyGame,
-        level: u8,
+        level: Level,
         budget: Option<Duration>,
         impasse: Option<ImpasseRule>,
     ) -> Option<String>;
@@ -136,7 +136,8 @@ pub(super) struct Watch {
 pub struct OpponentRequest {
     /// `"human"` or `"computer"`.
     pub kind: String,
-    /// 1–20 (any JSON, checked here, so that `1e99` is a message, not a 400).
+    /// 1–20, or `"perfect"` in Pawns-Only Chess (any JSON, checked here,
+    /// so that `1e99` is a message, not a 400).
     #[serde(default)]
     pub level: Option<serde_json::Value>,
     /// The computer's side.
@@ -442,15 +443,26 @@ impl Games {
             "human" => Ok(Opponent::Human),
             "computer" => {
                 let level = match &asked.level {
-                    None => 10,
-                    Some(value) => value
-                        .as_u64()
-                        .filter(|level| (1..=20).contains(level))
-                        .ok_or_else(|| {
-                            Refusal::unprocessable(
-                                "The computer's level must be a whole number from 1 to 20.",
-                            )
-                        })? as u8,
+                    None => Level::Strength(10),
+                    Some(value) if value.as_str() == Some("perfect") => {
+                        if variant != Variant::Pawns {
+                            return Err(Refusal::unprocessable(
+                                "The perfect player plays Pawns-Only Chess only.",
+                            ));
+                        }
+                        Level::PERFECT
+                    }
+                    Some(value) => Level::Strength(
+                        value
+                            .as_u64()
+                            .filter(|level| (1..=20).contains(level))
+                            .ok_or_else(|| {
+                                Refusal::unprocessable(
+                                    "The computer's level must be a whole number from 1 to 20 \
+                                     (or \"perfect\" in Pawns-Only Chess).",
+                                )
+                            })? as u8,
+                    ),
                 };
                 let color = match asked.color.as_deref() {
                     None => koma_rules::Color::Gote,

@@ -433,7 +433,7 @@ mod tests {
                 ..HeadersView::default()
             },
             opponent: Opponent::Computer {
-                level: 7,
+                level: crate::names::Level::Strength(7),
                 color: "gote".into(),
             },
             version: 3,
