@@ -161,7 +161,7 @@ impl<const N: usize> Perfect<N> {
         position: &PawnsBoard<N>,
         value: Value,
     ) -> Result<BoardMove, Interrupted> {
-        let m = self.solver.securing_move(position, value);
+        let m = self.solver.securing_move_soon(position, value);
         if self.solver.interrupted() {
             return Err(Interrupted);
         }

@@ -418,7 +418,75 @@ impl<const N: usize> Solver<N> {
             After::Continues(child) => self.search(&child, -target, -target + 1) <= -target,
         })
     }
+
+    /// A move of `position` that secures at least `value`, like
+    /// [`Solver::securing_move`], found by asking every move in rounds of
+    /// growing node budgets: a move that is cheap to prove is found even
+    /// when a move tried before it is costly to refute (the perfect player
+    /// after 1.d3 waited minutes for the plain order). It may be another
+    /// move than `securing_move`'s, so certificates, which must come out
+    /// the same on every run, keep to that one. `None` if no move secures
+    /// `value`, or if the stop flag was set ([`Solver::interrupted`] then
+    /// says so).
+    pub fn securing_move_soon(
+        &mut self,
+        position: &PawnsBoard<N>,
+        value: Value,
+    ) -> Option<BoardMove> {
+        self.securing_in_rounds(position, value, SOON_FIRST_BUDGET)
+    }
+
+    /// [`Solver::securing_move_soon`] with `budget` nodes a move in the
+    /// first round.
+    fn securing_in_rounds(
+        &mut self,
+        position: &PawnsBoard<N>,
+        value: Value,
+        mut budget: u64,
+    ) -> Option<BoardMove> {
+        let mut moves = position.moves();
+        if let Some(&m) = moves.iter().find(|&&m| position.play(m) == After::Won) {
+            return Some(m);
+        }
+        let target = value as i8;
+        Race::of(position).runners_first(&mut moves);
+        let mut open: Vec<(BoardMove, PawnsBoard<N>)> = moves
+            .into_iter()
+            .filter_map(|m| match position.play(m) {
+                After::Won => None,
+                After::Continues(child) => Some((m, child)),
+            })
+            .collect();
+        while !open.is_empty() {
+            let mut still_open = Vec::new();
+            for (m, child) in open {
+                let secures = self.within(budget, |s| {
+                    s.search(&child, -target, -target + 1) <= -target
+                });
+                match secures {
+                    Some(true) => return Some(m),
+                    Some(false) => {}
+                    None if self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(Ordering::Relaxed)) =>
+                    {
+                        self.given_up = true;
+                        return None;
+                    }
+                    None => still_open.push((m, child)),
+                }
+            }
+            open = still_open;
+            budget = budget.saturating_mul(4);
+        }
+        None
+    }
 }
+
+/// Nodes each move gets in the first round of
+/// [`Solver::securing_move_soon`].
+const SOON_FIRST_BUDGET: u64 = 1 << 16;
 
 #[cfg(test)]
 mod tests {
@@ -454,5 +522,34 @@ mod tests {
         let four = PawnsBoard::<4>::start();
         let expected = minimax(&four, &mut HashMap::new());
         assert_eq!(Solver::new().value(&four), Value::from_score(expected));
+    }
+
+    #[test]
+    fn a_move_found_in_rounds_secures_the_value_and_no_more() {
+        let mut known = HashMap::new();
+        let mut asked = 0;
+        for plies in [0, 2, 4, 6] {
+            for position in random_positions::<5>(plies, 40) {
+                let value = Value::from_score(minimax(&position, &mut known));
+                // One node a move at first: the rounds must widen.
+                let found = Solver::new().securing_in_rounds(&position, value, 1);
+                let Some(m) = found else {
+                    assert!(position.moves().is_empty(), "{}", position.to_fen());
+                    continue;
+                };
+                asked += 1;
+                let reached = match position.play(m) {
+                    After::Won => 1,
+                    After::Continues(child) => -minimax(&child, &mut known),
+                };
+                assert!(reached >= value as i8, "{} {m:?}", position.to_fen());
+                if value != Value::Win {
+                    let better = Value::from_score(value as i8 + 1);
+                    let none = Solver::new().securing_in_rounds(&position, better, 1);
+                    assert_eq!(none, None, "{}", position.to_fen());
+                }
+            }
+        }
+        assert!(asked > 100, "{asked} positions");
     }
 }
