@@ -56,6 +56,32 @@ fn the_small_boards_are_solved_and_their_proofs_verified() {
 }
 
 #[test]
+fn a_compact_table_is_written_from_the_state() {
+    let dir = std::env::temp_dir().join(format!("koma-solve-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (state, table) = (dir.join("state"), dir.join("six.table"));
+    let (state, table) = (state.to_str().unwrap(), table.to_str().unwrap());
+    let args = [
+        "solve", "pawns", "--size", "6", "--state", state, "--table", table,
+    ];
+    let solved = koma(&[&args[..], &["--table-work", "12"]].concat());
+    let (out, err) = text(&solved);
+    assert!(solved.status.success(), "{err}");
+    assert_eq!(out.lines().last(), Some("draw"), "{out}");
+    let line = out.lines().find(|l| l.starts_with("table: ")).unwrap();
+    assert!(line.contains("positions of at least 2^12 nodes"), "{line}");
+    let bytes = std::fs::read(table).unwrap();
+    assert!(bytes.starts_with(b"koma-solve-table 1\nsize 6\n"));
+    let said = line.replace(',', "");
+    assert!(said.ends_with(&format!(" {} bytes", bytes.len())), "{line}");
+    // A table needs a state to be made from.
+    let refused = koma(&["solve", "pawns", "--size", "5", "--table", table]);
+    assert!(!refused.status.success());
+    assert!(text(&refused).1.contains("--state"), "{}", text(&refused).1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_input_gets_a_clear_error() {
     for (args, expected) in [
         (&["solve", "chess"][..], "only pawns"),

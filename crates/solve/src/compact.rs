@@ -16,7 +16,7 @@
 //! mirroring on
 //! root 8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1
 //! work 16
-//! entries 225467
+//! entries 219698
 //!
 //! ```
 //!
