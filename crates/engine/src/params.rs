@@ -2,6 +2,7 @@
 //! (times the game's [`crate::Evaluate::MARGIN_SCALE`]), depths plies.
 
 use crate::score::Value;
+use std::time::Duration;
 
 /// Half-width of the first aspiration window around the last value.
 pub const ASPIRATION_WINDOW: Value = 30;
@@ -50,3 +51,11 @@ pub const REPETITION_LOOKBACK: usize = 100;
 /// The value of winning by the opponent's perpetual check (a sure win, but
 /// not a mate the search counted).
 pub const PERPETUAL_CHECK: Value = 20_000;
+/// The mate solver looks at the root when the side to move has this many
+/// checks or more (`search::mate`)...
+pub const MATE_PROBE_CHECKS: usize = 2;
+/// ...with this fraction of the search's nodes or planned time (and as
+/// much again for a mate the search claims)...
+pub const MATE_PROBE_SHARE: u64 = 16;
+/// ...or this long in a search without a time plan (`go infinite`, ponder).
+pub const MATE_PROBE_PONDER: Duration = Duration::from_secs(1);

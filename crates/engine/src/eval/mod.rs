@@ -13,8 +13,9 @@ pub mod shogi_weights;
 use crate::score::Value;
 use koma_rules::{Move, MoveList, Position};
 
-/// A game the engine can play: a [`Position`] plus evaluation.
-pub trait Evaluate: Position + Copy {
+/// A game the engine can play: a [`Position`] plus evaluation, and the
+/// mate solver's view of it (which the search asks at the root).
+pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// How many plies a game usually still lasts from here; time
     /// management divides the clock by about half of it.
     const TYPICAL_PLIES_LEFT: u32;

@@ -12,6 +12,7 @@
 mod alpha_beta;
 mod control;
 mod info;
+mod mate;
 mod quiescence;
 mod root;
 mod singular;
@@ -26,6 +27,7 @@ use crate::limits::{Limits, TimePlan};
 use crate::score::*;
 use crate::tt::TranspositionTable;
 use koma_rules::{Declaration, ImpasseRule, Position, Variant};
+use mate::{MateBudget, MateProbe, MateSolvers};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
 
@@ -41,6 +43,10 @@ pub struct EngineOptions {
     /// The impasse rule under which the engine declares (`bestmove win`)
     /// when its declaration wins; `None`: it never declares.
     pub impasse: Option<ImpasseRule>,
+    /// Whether the mate solver works beside the search at full strength:
+    /// at a root with checks, and on a mate the search claims (see
+    /// `search::mate`). Off, the search is alone.
+    pub mate_solver: bool,
 }
 
 impl Default for EngineOptions {
@@ -50,6 +56,7 @@ impl Default for EngineOptions {
             skill: crate::skill::MAX_SKILL,
             multipv: 1,
             impasse: Some(ImpasseRule::TwentySeven),
+            mate_solver: true,
         }
     }
 }
@@ -79,6 +86,7 @@ impl EngineOptions {
 pub struct Engine<P: Evaluate> {
     table: TranspositionTable,
     history: History,
+    mate: MateSolvers,
     /// Options; change them between searches.
     pub options: EngineOptions,
     random: u64,
@@ -94,6 +102,7 @@ impl<P: Evaluate> Engine<P> {
         Engine {
             table: TranspositionTable::new(hash_megabytes),
             history: History::default(),
+            mate: MateSolvers::new(),
             options: EngineOptions::default(),
             random: seed | 1,
             game: std::marker::PhantomData,
@@ -114,6 +123,7 @@ impl<P: Evaluate> Engine<P> {
     pub fn clear(&mut self) {
         self.table.clear();
         self.history.clear();
+        self.mate.clear();
     }
 
     /// Searches the last of `positions` (the game so far, for repetitions)
@@ -164,9 +174,18 @@ impl<P: Evaluate> Engine<P> {
                 pv: vec![m],
             })
             .collect::<Vec<_>>();
+        // The solver helps only at full strength: a weakened level must
+        // not see the long mates the search alone would miss.
+        let mate_budget = MateBudget::for_search(&limits, plan.soft.or(plan.hard))
+            .filter(|_| self.options.mate_solver && !skill.is_limited());
         let mut worker = Worker {
             table: &mut self.table,
             history: &mut self.history,
+            mate: mate_budget.map(|budget| MateProbe {
+                solvers: &mut self.mate,
+                budget,
+                claim_checked: false,
+            }),
             control,
             start,
             clock_start: (!limits.ponder).then_some(start),

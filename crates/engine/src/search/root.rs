@@ -4,6 +4,7 @@
 //! [`Info`] reported for them.
 
 use super::info::Info;
+use super::mate;
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::history::piece_square;
@@ -38,7 +39,18 @@ impl<P: Evaluate> Worker<'_, P> {
         let multipv = multipv.clamp(1, self.root_moves.len());
         let mut completed = (0, -INFINITE);
         let mut best_changes = 0u32;
-        for depth in 1..=max_depth {
+        // A timed search plays a mate the solver proves at once; an
+        // analysis (infinite, pondering, several lines) goes on from it.
+        let plays_proven_mate =
+            |worker: &Self| !limits.infinite && !worker.control.is_pondering() && multipv == 1;
+        let mut first_depth = 1;
+        if let Some(value) = self.probe_root_mate(root, report) {
+            completed = (self.root_moves[0].pv.len() as u32, value);
+            if plays_proven_mate(self) {
+                first_depth = max_depth + 1;
+            }
+        }
+        for depth in first_depth..=max_depth {
             self.root_depth = depth as i32;
             self.seldepth = 0;
             let previous_best = self.root_moves[0].m;
@@ -58,6 +70,14 @@ impl<P: Evaluate> Worker<'_, P> {
             self.report_lines(depth, multipv, report);
             if self.stopped {
                 break;
+            }
+            if mate::is_winning_mate(completed.1) {
+                if let Some(value) = self.check_claimed_mate(root, report) {
+                    completed = (depth, value);
+                    if plays_proven_mate(self) {
+                        break;
+                    }
+                }
             }
             if self.root_moves[0].m != previous_best {
                 best_changes += 1;
@@ -198,7 +218,7 @@ impl<P: Evaluate> Worker<'_, P> {
         best
     }
 
-    fn info(
+    pub(super) fn info(
         &self,
         depth: u32,
         line: usize,

@@ -26,6 +26,8 @@ pub(super) struct RootMove {
 pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) table: &'a mut TranspositionTable,
     pub(super) history: &'a mut History,
+    /// The mate solver and what this search may give it; `None`: none.
+    pub(super) mate: Option<super::mate::MateProbe<'a>>,
     pub(super) control: &'a SearchControl,
     pub(super) start: Instant,
     /// When the clock started: the start, or `ponderhit`.

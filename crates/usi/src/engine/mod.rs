@@ -176,6 +176,9 @@ impl Protocol {
             "option name EnteringKingRule type combo default CSARule27 \
              var CSARule27 var CSARule24 var NoEnteringKing",
         );
+        if self.dialect == Dialect::Usi {
+            self.say("option name MateSolver type check default true");
+        }
         self.say("option name Clear Hash type button");
         if self.dialect == Dialect::Uci {
             self.say("option name Perfect type check default false");
@@ -244,6 +247,14 @@ impl Protocol {
                         "info string EnteringKingRule is CSARule27, CSARule24 or NoEnteringKing",
                     ),
                 }
+            }
+            "matesolver" if self.dialect == Dialect::Usi => {
+                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("true") => self.options.mate_solver = true,
+                    Some("false") => self.options.mate_solver = false,
+                    _ => return self.say("info string MateSolver is true or false"),
+                }
+                self.session.set_options(self.options);
             }
             "clearhash" => self.session.new_game(),
             "perfect" if self.dialect == Dialect::Uci => {

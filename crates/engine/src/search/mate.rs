@@ -1,0 +1,174 @@
+//! The mate solver beside the search: a df-pn solve (`koma-mate`) of the
+//! root where the side to move has checks enough for a mate to be likely,
+//! and of a mate the search claims, before it stops deepening on the
+//! strength of it.
+//!
+//! The alpha-beta search finds short mates itself; the solver proves long
+//! ones that it cannot see, and its mates are read out and checked with
+//! the rules, so a mate it proves is sure (the search's own mate scores
+//! can come from the table's transpositions). It only ever adds: a solve
+//! that runs out of budget or finds no mate leaves the search as it was
+//! (no mate by checks alone can still be a mate with a quiet move).
+
+use super::worker::{RootMove, Worker};
+use crate::eval::Evaluate;
+use crate::limits::Limits;
+use crate::params::{MATE_PROBE_CHECKS, MATE_PROBE_PONDER, MATE_PROBE_SHARE};
+use crate::score::*;
+use koma_mate::{MateAnswer, MateLimits, Solver};
+use koma_rules::{Color, Position};
+use std::time::Duration;
+
+/// The solvers an engine keeps from move to move: one for each attacking
+/// side, since a table's proofs are of the attacker's mates.
+pub(crate) struct MateSolvers {
+    solvers: [Option<Solver>; 2],
+}
+
+/// The size of each side's solver table.
+const SOLVER_MEGABYTES: usize = 64;
+
+impl MateSolvers {
+    pub(crate) fn new() -> MateSolvers {
+        MateSolvers {
+            solvers: [None, None],
+        }
+    }
+
+    /// Forgets every proof (a new game).
+    pub(crate) fn clear(&mut self) {
+        self.solvers = [None, None];
+    }
+
+    /// The solver for `attacker`'s mates, made on first use.
+    pub(crate) fn for_attacker(&mut self, attacker: Color) -> &mut Solver {
+        let index = match attacker {
+            Color::Sente => 0,
+            Color::Gote => 1,
+        };
+        self.solvers[index].get_or_insert_with(|| Solver::new(SOLVER_MEGABYTES))
+    }
+}
+
+/// What one search may spend on a solve: a share of its nodes or of its
+/// time. `None`: no solve (a search to a fixed depth, to be the same as
+/// the search alone; or a weakened one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MateBudget {
+    Nodes(u64),
+    Time(Duration),
+}
+
+impl MateBudget {
+    /// The budget of one solve in a search within `limits`, whose time
+    /// plan allows `planned` (the soft limit, else the hard one).
+    pub(crate) fn for_search(limits: &Limits, planned: Option<Duration>) -> Option<MateBudget> {
+        if let Some(nodes) = limits.nodes {
+            return Some(MateBudget::Nodes((nodes / MATE_PROBE_SHARE).max(1)));
+        }
+        if let Some(time) = planned {
+            return Some(MateBudget::Time(time / MATE_PROBE_SHARE as u32));
+        }
+        if limits.infinite || limits.ponder {
+            return Some(MateBudget::Time(MATE_PROBE_PONDER));
+        }
+        None
+    }
+
+    fn limits(self) -> MateLimits {
+        let (time, nodes) = match self {
+            MateBudget::Nodes(nodes) => (None, Some(nodes)),
+            MateBudget::Time(time) => (Some(time), None),
+        };
+        MateLimits {
+            time,
+            nodes,
+            table_megabytes: SOLVER_MEGABYTES,
+        }
+    }
+}
+
+/// The solver as one search uses it.
+pub(super) struct MateProbe<'a> {
+    pub(super) solvers: &'a mut MateSolvers,
+    pub(super) budget: MateBudget,
+    /// Whether the mate the search claimed was put to the solver already
+    /// (once a search: a claim it could not prove is not asked again).
+    pub(super) claim_checked: bool,
+}
+
+/// How many of the side to move's legal moves give check.
+fn checks<P: Position + Copy>(position: &P) -> usize {
+    position
+        .legal_moves()
+        .iter()
+        .filter(|&&m| {
+            let mut child = *position;
+            child.play_unchecked(m);
+            child.is_check()
+        })
+        .count()
+}
+
+impl<P: Evaluate> Worker<'_, P> {
+    /// Solves the root for a mate by checks when the side to move has
+    /// [`MATE_PROBE_CHECKS`] of them or more; a proven mate becomes the
+    /// first root move and is reported. Returns its value.
+    pub(super) fn probe_root_mate(
+        &mut self,
+        root: &P,
+        report: &mut dyn FnMut(&super::Info),
+    ) -> Option<Value> {
+        if self.mate.is_none() || root.is_check() || checks(root) < MATE_PROBE_CHECKS {
+            return None;
+        }
+        self.solve_mate(root, report)
+    }
+
+    /// Puts the mate the search claims at the root to the solver, once a
+    /// search. Returns the value of the mate it proves.
+    pub(super) fn check_claimed_mate(
+        &mut self,
+        root: &P,
+        report: &mut dyn FnMut(&super::Info),
+    ) -> Option<Value> {
+        let probe = self.mate.as_mut()?;
+        if probe.claim_checked {
+            return None;
+        }
+        probe.claim_checked = true;
+        self.solve_mate(root, report)
+    }
+
+    fn solve_mate(&mut self, root: &P, report: &mut dyn FnMut(&super::Info)) -> Option<Value> {
+        let probe = self.mate.as_mut()?;
+        let solver = probe.solvers.for_attacker(root.turn());
+        let answer = root.solve_mate(
+            solver,
+            &probe.budget.limits(),
+            Some(self.control.stop_flag()),
+        )?;
+        self.nodes += answer.nodes;
+        let MateAnswer::Mate(line) = answer.answer else {
+            return None;
+        };
+        let first = *line.first()?;
+        let index = self.root_moves.iter().position(|r| r.m == first)?;
+        let value = mate_in(line.len());
+        self.root_moves[..=index].rotate_right(1);
+        self.root_moves[0] = RootMove {
+            m: first,
+            value,
+            previous_value: value,
+            pv: line,
+        };
+        let pv = self.root_moves[0].pv.clone();
+        report(&self.info(pv.len() as u32, 0, value, None, pv));
+        Some(value)
+    }
+}
+
+/// Whether `value` is a mate for the side to move.
+pub(super) fn is_winning_mate(value: Value) -> bool {
+    is_mate(value) && value > 0
+}

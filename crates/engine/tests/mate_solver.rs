@@ -1,0 +1,98 @@
+//! The mate solver beside the search: a long mate by checks that the
+//! search alone misses is found at the root, a mate the search claims is
+//! proven and played at once, and neither happens when the solver is off
+//! or the level weakened.
+
+use koma_engine::{Engine, Info, Limits, Score, SearchControl, SearchResult};
+use koma_rules::{Position, StandardShogiPosition};
+
+/// Mate in 19 from `crates/mate/tests/data/tsume.txt` (answer checked
+/// against another solver there): the search alone, at this budget, sees
+/// no mate at all.
+const MATE_IN_19: &str = "4s4/1k1P5/4P4/2G6/1p2G4/9/9/9/9 b G4P2r2bg3s4n4l11p 1";
+
+fn search(
+    text: &str,
+    limits: &Limits,
+    configure: impl FnOnce(&mut Engine<StandardShogiPosition>),
+) -> (SearchResult, Vec<Info>) {
+    let position = StandardShogiPosition::from_text(text).unwrap();
+    let mut engine = Engine::new(16);
+    configure(&mut engine);
+    let mut infos = Vec::new();
+    let result = engine.search(
+        &[position],
+        limits,
+        &SearchControl::default(),
+        &mut |info| infos.push(info.clone()),
+    );
+    (result, infos)
+}
+
+#[test]
+fn a_long_mate_by_checks_is_found_at_the_root() {
+    let (result, infos) = search(MATE_IN_19, &Limits::nodes(400_000), |_| {});
+    assert_eq!(result.score, Score::MatePlies(19));
+    let root = StandardShogiPosition::from_text(MATE_IN_19).unwrap();
+    let line = &infos.last().unwrap().pv;
+    assert_eq!(line.len(), 19);
+    assert!(koma_mate::is_mate_line(&root, line));
+    assert_eq!(Some(line[0]), result.best_move);
+    // Played at once: the solver's share of the nodes, not the search's.
+    assert!(result.nodes <= 400_000 / 16 + 1000, "{}", result.nodes);
+}
+
+#[test]
+fn without_the_solver_the_search_misses_it() {
+    let (result, _) = search(MATE_IN_19, &Limits::nodes(400_000), |engine| {
+        engine.options.mate_solver = false
+    });
+    assert!(
+        !matches!(result.score, Score::MatePlies(_)),
+        "{:?}",
+        result.score
+    );
+}
+
+#[test]
+fn a_weakened_level_gets_no_help() {
+    let (result, _) = search(MATE_IN_19, &Limits::nodes(400_000), |engine| {
+        engine.options.skill = 10
+    });
+    assert_ne!(result.score, Score::MatePlies(19));
+}
+
+#[test]
+fn a_search_to_a_fixed_depth_is_the_search_alone() {
+    let on = search(MATE_IN_19, &Limits::depth(5), |_| {}).0;
+    let off = search(MATE_IN_19, &Limits::depth(5), |engine| {
+        engine.options.mate_solver = false
+    })
+    .0;
+    assert_eq!(
+        (on.best_move, on.score, on.nodes),
+        (off.best_move, off.score, off.nodes)
+    );
+}
+
+#[test]
+fn a_mate_the_search_claims_is_proven_and_played_at_once() {
+    // One check only (the knight's, unpromoted), so no solve before the
+    // search: the search claims the mate, the solver proves it, the search
+    // stops.
+    let mate_in_one = "7nk/7bl/9/9/6N2/9/9/9/4K4 b - 1";
+    let limits = Limits::nodes(50_000_000);
+    let (result, _) = search(mate_in_one, &limits, |_| {});
+    assert_eq!(result.score, Score::MatePlies(1));
+    assert!(result.nodes < 100_000, "{}", result.nodes);
+    let (alone, _) = search(mate_in_one, &limits, |engine| {
+        engine.options.mate_solver = false
+    });
+    assert_eq!(alone.score, Score::MatePlies(1));
+    assert!(
+        alone.nodes > result.nodes,
+        "{} {}",
+        alone.nodes,
+        result.nodes
+    );
+}
