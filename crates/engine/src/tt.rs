@@ -3,6 +3,7 @@
 
 use crate::score::Value;
 use koma_rules::Move;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -15,7 +16,7 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored search result.
+/// One stored search result, unpacked.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     /// The upper half of the position's hash (the lower half chose the slot).
@@ -26,6 +27,64 @@ struct Entry {
     depth: u8,
     /// Bits 0-1: bound (0 = empty); bits 2-7: the search generation.
     flags: u8,
+}
+
+impl Entry {
+    /// Everything but the check, in one word.
+    fn data(self) -> u64 {
+        self.best_move as u64
+            | (self.value as u16 as u64) << 16
+            | (self.eval as u16 as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.flags as u64) << 56
+    }
+
+    fn from_data(check: u32, data: u64) -> Entry {
+        Entry {
+            check,
+            best_move: data as u16,
+            value: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            flags: (data >> 56) as u8,
+        }
+    }
+}
+
+/// The check word stored beside an entry's data: the check mixed with the
+/// data, so that an entry torn by two threads writing it at once (one's
+/// data, the other's check) no longer matches its position and reads as
+/// empty. The table takes no lock: threads of one search share it.
+fn sealed_check(check: u32, data: u64) -> u32 {
+    check ^ data as u32 ^ (data >> 32) as u32
+}
+
+/// Two entries: their data and their sealed checks, 24 bytes.
+#[derive(Default)]
+struct Bucket {
+    data: [AtomicU64; 2],
+    checks: [AtomicU32; 2],
+}
+
+impl Bucket {
+    fn load(&self, slot: usize) -> Entry {
+        let data = self.data[slot].load(Ordering::Relaxed);
+        let sealed = self.checks[slot].load(Ordering::Relaxed);
+        Entry::from_data(sealed_check(sealed, data), data)
+    }
+
+    fn save(&self, slot: usize, entry: Entry) {
+        let data = entry.data();
+        self.data[slot].store(data, Ordering::Relaxed);
+        self.checks[slot].store(sealed_check(entry.check, data), Ordering::Relaxed);
+    }
+
+    fn empty(&self) {
+        for slot in 0..2 {
+            self.data[slot].store(0, Ordering::Relaxed);
+            self.checks[slot].store(0, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What the table knows about a position.
@@ -43,25 +102,26 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-/// A fixed-size table of two-entry buckets, replaced by depth and age.
+/// A fixed-size table of two-entry buckets, replaced by depth and age,
+/// shared by the threads of a search (see [`sealed_check`]).
 pub struct TranspositionTable {
-    buckets: Vec<[Entry; 2]>,
+    buckets: Vec<Bucket>,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<[Entry; 2]>()).max(1);
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: vec![[Entry::default(); 2]; count],
+            buckets: (0..count).map(|_| Bucket::default()).collect(),
             generation: 0,
         }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.buckets.fill([Entry::default(); 2]);
+        self.buckets.iter().for_each(Bucket::empty);
         self.generation = 0;
     }
 
@@ -71,17 +131,17 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, hash: u64) -> usize {
-        ((hash as u32 as u64 * self.buckets.len() as u64) >> 32) as usize
+    fn bucket(&self, hash: u64) -> &Bucket {
+        &self.buckets[((hash as u32 as u64 * self.buckets.len() as u64) >> 32) as usize]
     }
 
     /// What is known about the position with `hash`.
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Hit> {
         let check = (hash >> 32) as u32;
-        let bucket = &self.buckets[self.bucket(hash)];
-        let entry = bucket
-            .iter()
+        let bucket = self.bucket(hash);
+        let entry = (0..2)
+            .map(|slot| bucket.load(slot))
             .find(|e| e.flags & 3 != 0 && e.check == check)?;
         let bound = match entry.flags & 3 {
             1 => Bound::Exact,
@@ -100,7 +160,7 @@ impl TranspositionTable {
     /// Stores a result, keeping the previous best move if none is given.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         hash: u64,
         best_move: Option<Move>,
         value: Value,
@@ -110,10 +170,10 @@ impl TranspositionTable {
     ) {
         let check = (hash >> 32) as u32;
         let generation = self.generation;
-        let index = self.bucket(hash);
-        let bucket = &mut self.buckets[index];
+        let bucket = self.bucket(hash);
+        let entries = [bucket.load(0), bucket.load(1)];
         // Same position first; otherwise the shallowest or oldest entry.
-        let slot = match bucket
+        let slot = match entries
             .iter()
             .position(|e| e.check == check && e.flags & 3 != 0)
         {
@@ -126,14 +186,14 @@ impl TranspositionTable {
                     let age = (generation.wrapping_sub(e.flags >> 2) & 0x3f) as i32;
                     e.depth as i32 - 8 * age
                 };
-                if worth(&bucket[0]) <= worth(&bucket[1]) {
+                if worth(&entries[0]) <= worth(&entries[1]) {
                     0
                 } else {
                     1
                 }
             }
         };
-        let entry = &mut bucket[slot];
+        let entry = entries[slot];
         let same = entry.check == check && entry.flags & 3 != 0;
         // A shallower result for the same position keeps the deeper exact one.
         if same && bound != Bound::Exact && depth + 2 < entry.depth as i32 {
@@ -149,14 +209,17 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *entry = Entry {
-            check,
-            best_move: code,
-            value: value.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
-            eval: eval.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
-            depth: depth.clamp(0, 255) as u8,
-            flags: bound_bits | generation << 2,
-        };
+        bucket.save(
+            slot,
+            Entry {
+                check,
+                best_move: code,
+                value: value.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
+                eval: eval.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                flags: bound_bits | generation << 2,
+            },
+        );
     }
 
     /// How full the table is, in permille, from a sample (as UCI's `hashfull`).
@@ -164,7 +227,7 @@ impl TranspositionTable {
         let sample = self.buckets.len().min(500);
         let used: usize = self.buckets[..sample]
             .iter()
-            .flatten()
+            .flat_map(|b| [b.load(0), b.load(1)])
             .filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation)
             .count();
         (used * 1000 / (sample * 2)) as u32
@@ -192,5 +255,40 @@ mod tests {
         assert!(table.probe(0x1111_beef_1234_5678).is_none());
         table.clear();
         assert!(table.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    /// Threads writing the same few buckets at once: whatever a probe
+    /// finds is an entry some thread wrote whole for that very position,
+    /// never one thread's check over another's data.
+    #[test]
+    fn entries_torn_by_threads_read_as_missing() {
+        let table = TranspositionTable::new(1);
+        // Hashes that share their bucket (same lower half), each with
+        // values of its own, so a torn entry would show.
+        let hash = |i: u64| (i << 32) | 7;
+        let value = |i: u64| (i * 97 % 20_000) as Value;
+        std::thread::scope(|scope| {
+            for thread in 0..2u64 {
+                let table = &table;
+                scope.spawn(move || {
+                    for round in 0..3_000_000u64 {
+                        let i = 1 + (round * 7 + thread * 3) % 64;
+                        table.store(
+                            hash(i),
+                            None,
+                            value(i),
+                            -value(i),
+                            (i % 50) as i32,
+                            Bound::Exact,
+                        );
+                        let j = 1 + (round * 5 + thread) % 64;
+                        if let Some(hit) = table.probe(hash(j)) {
+                            assert_eq!((hit.value, hit.eval), (value(j), -value(j)));
+                            assert_eq!(hit.depth, (j % 50) as i32);
+                        }
+                    }
+                });
+            }
+        });
     }
 }

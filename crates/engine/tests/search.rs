@@ -246,3 +246,44 @@ fn minishogi_repetition_is_a_win_for_gote() {
         result.score
     );
 }
+
+#[test]
+fn two_threads_search_together_and_answer_legally() {
+    let mut engine = Engine::<MinishogiPosition>::new(16);
+    engine.options.threads = 2;
+    let position = MinishogiPosition::start();
+    let mut last = None;
+    let result = engine.search(
+        &[position],
+        &Limits::move_time(Duration::from_millis(300)),
+        &SearchControl::default(),
+        &mut |info| last = Some(info.clone()),
+    );
+    assert!(position.is_legal(result.best_move.unwrap()));
+    // The helper's nodes are counted: more than the main thread reported
+    // at its last completed depth alone would be, and every info counts
+    // both threads.
+    let last = last.unwrap();
+    assert!(
+        result.nodes >= last.nodes,
+        "{} {}",
+        result.nodes,
+        last.nodes
+    );
+}
+
+#[test]
+fn a_search_to_a_node_count_is_the_same_with_threads() {
+    let search = |threads| {
+        let mut engine = Engine::<MinishogiPosition>::new(16);
+        engine.options.threads = threads;
+        let result = engine.search(
+            &[MinishogiPosition::start()],
+            &Limits::nodes(20_000),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        (result.best_move, result.score, result.nodes)
+    };
+    assert_eq!(search(1), search(2));
+}

@@ -98,6 +98,12 @@ fn usi_handshake_and_a_spear_search() {
     assert!(hello
         .iter()
         .any(|l| l.starts_with("option name Skill type spin")));
+    for option in [
+        "option name Threads type spin default 1",
+        "option name MateSolver type check default true",
+    ] {
+        assert!(hello.iter().any(|l| l.starts_with(option)), "{option}");
+    }
     engine.send("setoption name USI_Variant value spear");
     engine.send("isready");
     engine.until("readyok", SHORT);
@@ -120,6 +126,37 @@ fn usi_handshake_and_a_spear_search() {
     assert!(check.parse_move(&best).is_ok(), "{best} is not legal");
     engine.send("quit");
     assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn two_threads_play_by_the_clock_and_stop_at_once() {
+    let mut engine = Engine::start("usi");
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name MateSolver value false");
+    engine.send("isready");
+    let ready = engine.until("readyok", SHORT);
+    assert!(
+        ready.iter().all(|l| !l.contains("unknown option")),
+        "{ready:?}"
+    );
+    engine.send("position startpos moves 7g7f");
+    engine.send("go btime 10000 wtime 10000 binc 100 winc 100");
+    let (best, lines) = engine.bestmove(SHORT);
+    let position = StandardShogiPosition::start();
+    let position = position.play(position.parse_move("7g7f").unwrap()).unwrap();
+    assert!(position.parse_move(&best).is_ok(), "{best} is not legal");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.send("stop");
+    engine.bestmove(SHORT);
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    engine.send("setoption name Threads value many");
+    assert!(engine
+        .until("info string", SHORT)
+        .iter()
+        .any(|l| l.contains("Threads needs a number")));
 }
 
 #[test]

@@ -12,90 +12,10 @@
 
 use super::worker::{RootMove, Worker};
 use crate::eval::Evaluate;
-use crate::limits::Limits;
-use crate::params::{MATE_PROBE_CHECKS, MATE_PROBE_PONDER, MATE_PROBE_SHARE};
+use crate::params::MATE_PROBE_CHECKS;
 use crate::score::*;
-use koma_mate::{MateAnswer, MateLimits, Solver};
-use koma_rules::{Color, Position};
-use std::time::Duration;
-
-/// The solvers an engine keeps from move to move: one for each attacking
-/// side, since a table's proofs are of the attacker's mates.
-pub(crate) struct MateSolvers {
-    solvers: [Option<Solver>; 2],
-}
-
-/// The size of each side's solver table.
-const SOLVER_MEGABYTES: usize = 64;
-
-impl MateSolvers {
-    pub(crate) fn new() -> MateSolvers {
-        MateSolvers {
-            solvers: [None, None],
-        }
-    }
-
-    /// Forgets every proof (a new game).
-    pub(crate) fn clear(&mut self) {
-        self.solvers = [None, None];
-    }
-
-    /// The solver for `attacker`'s mates, made on first use.
-    pub(crate) fn for_attacker(&mut self, attacker: Color) -> &mut Solver {
-        let index = match attacker {
-            Color::Sente => 0,
-            Color::Gote => 1,
-        };
-        self.solvers[index].get_or_insert_with(|| Solver::new(SOLVER_MEGABYTES))
-    }
-}
-
-/// What one search may spend on a solve: a share of its nodes or of its
-/// time. `None`: no solve (a search to a fixed depth, to be the same as
-/// the search alone; or a weakened one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MateBudget {
-    Nodes(u64),
-    Time(Duration),
-}
-
-impl MateBudget {
-    /// The budget of one solve in a search within `limits`, whose time
-    /// plan allows `planned` (the soft limit, else the hard one).
-    pub(crate) fn for_search(limits: &Limits, planned: Option<Duration>) -> Option<MateBudget> {
-        if let Some(nodes) = limits.nodes {
-            return Some(MateBudget::Nodes((nodes / MATE_PROBE_SHARE).max(1)));
-        }
-        if let Some(time) = planned {
-            return Some(MateBudget::Time(time / MATE_PROBE_SHARE as u32));
-        }
-        if limits.infinite || limits.ponder {
-            return Some(MateBudget::Time(MATE_PROBE_PONDER));
-        }
-        None
-    }
-
-    fn limits(self) -> MateLimits {
-        let (time, nodes) = match self {
-            MateBudget::Nodes(nodes) => (None, Some(nodes)),
-            MateBudget::Time(time) => (Some(time), None),
-        };
-        MateLimits {
-            time,
-            nodes,
-            table_megabytes: SOLVER_MEGABYTES,
-        }
-    }
-}
-
-/// The solver as one search uses it.
-pub(super) struct MateProbe<'a> {
-    pub(super) solvers: &'a mut MateSolvers,
-    pub(super) budget: MateBudget,
-    /// Whether the mate the search claimed was put to the solver already
-    /// (once a search: a claim it could not prove is not asked again).
-    pub(super) claim_checked: bool,
-}
+use koma_mate::MateAnswer;
+use koma_rules::Position;
 
 /// How many of the side to move's legal moves give check.
 fn checks<P: Position + Copy>(position: &P) -> usize {

@@ -6,8 +6,13 @@
 //! a `Worker` (`worker`) holds one search's state, and the search is its
 //! methods, one concern to a file: the root (`root`: iterative deepening,
 //! aspiration, MultiPV), a node below it (`alpha_beta`: pruning,
-//! reductions, extensions), the singular extension's test (`singular`)
-//! and quiescence (`quiescence`).
+//! reductions, extensions), the singular extension's test (`singular`),
+//! quiescence (`quiescence`) and the mate solver beside it (`mate`).
+//!
+//! With [`EngineOptions::threads`] above one, helper threads search the
+//! same root at once (Lazy SMP): each its own worker and history, all one
+//! transposition table, which takes no lock (see `tt`). The main thread
+//! decides, reports and keeps the clock; the helpers stop when it does.
 
 mod alpha_beta;
 mod control;
@@ -16,6 +21,7 @@ mod mate;
 mod quiescence;
 mod root;
 mod singular;
+mod solvers;
 mod worker;
 
 pub use control::SearchControl;
@@ -26,10 +32,11 @@ use crate::history::History;
 use crate::limits::{Limits, TimePlan};
 use crate::score::*;
 use crate::tt::TranspositionTable;
-use koma_rules::{Declaration, ImpasseRule, Position, Variant};
-use mate::{MateBudget, MateProbe, MateSolvers};
+use koma_rules::{Declaration, ImpasseRule, Position};
+use solvers::{MateBudget, MateProbe, MateSolvers};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use worker::{RootMove, Worker};
+use worker::{Pool, RootMove, Worker};
 
 /// Options that last beyond one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +50,9 @@ pub struct EngineOptions {
     /// The impasse rule under which the engine declares (`bestmove win`)
     /// when its declaration wins; `None`: it never declares.
     pub impasse: Option<ImpasseRule>,
+    /// How many threads search at once (Lazy SMP over the shared table);
+    /// searches to a node count or a depth, and weakened levels, use one.
+    pub threads: usize,
     /// Whether the mate solver works beside the search at full strength:
     /// at a root with checks, and on a mate the search claims (see
     /// `search::mate`). Off, the search is alone.
@@ -57,6 +67,7 @@ impl Default for EngineOptions {
             multipv: 1,
             impasse: Some(ImpasseRule::TwentySeven),
             mate_solver: true,
+            threads: 1,
         }
     }
 }
@@ -86,6 +97,9 @@ impl EngineOptions {
 pub struct Engine<P: Evaluate> {
     table: TranspositionTable,
     history: History,
+    /// The helper threads' histories, kept from move to move as the main
+    /// thread's is.
+    helper_histories: Vec<History>,
     mate: MateSolvers,
     /// Options; change them between searches.
     pub options: EngineOptions,
@@ -102,6 +116,7 @@ impl<P: Evaluate> Engine<P> {
         Engine {
             table: TranspositionTable::new(hash_megabytes),
             history: History::default(),
+            helper_histories: Vec::new(),
             mate: MateSolvers::new(),
             options: EngineOptions::default(),
             random: seed | 1,
@@ -123,6 +138,7 @@ impl<P: Evaluate> Engine<P> {
     pub fn clear(&mut self) {
         self.table.clear();
         self.history.clear();
+        self.helper_histories.clear();
         self.mate.clear();
     }
 
@@ -178,53 +194,94 @@ impl<P: Evaluate> Engine<P> {
         // not see the long mates the search alone would miss.
         let mate_budget = MateBudget::for_search(&limits, plan.soft.or(plan.hard))
             .filter(|_| self.options.mate_solver && !skill.is_limited());
-        let mut worker = Worker {
-            table: &mut self.table,
-            history: &mut self.history,
-            mate: mate_budget.map(|budget| MateProbe {
-                solvers: &mut self.mate,
-                budget,
-                claim_checked: false,
-            }),
-            control,
-            start,
-            clock_start: (!limits.ponder).then_some(start),
-            plan,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            keys: positions.iter().map(|p| p.hash()).collect(),
-            checks: positions.iter().map(|p| p.is_check()).collect(),
-            evals: [0; MAX_PLY + 4],
-            null_at: [false; MAX_PLY + 4],
-            moved: [None; MAX_PLY + 4],
-            excluded: [None; MAX_PLY + 4],
-            pv: (0..MAX_PLY + 2)
-                .map(|_| Vec::with_capacity(MAX_PLY))
-                .collect(),
-            root_moves,
-            root_depth: 0,
-            impasse: self
-                .options
-                .impasse
-                .filter(|_| P::VARIANT == Variant::Shogi),
-            game: std::marker::PhantomData,
+        let mate = mate_budget.map(|budget| MateProbe {
+            solvers: &mut self.mate,
+            budget,
+            claim_checked: false,
+        });
+        // Helper threads (Lazy SMP) for searches by the clock or without
+        // end; a search to a node count or a depth stays on one thread, to
+        // be the same on every run.
+        let helpers = if limits.nodes.is_none() && limits.depth.is_none() && !skill.is_limited() {
+            self.options.threads.max(1) - 1
+        } else {
+            0
         };
-        let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
-        let nodes = worker.nodes;
-        let mut chosen = worker.root_moves.first().cloned();
+        if self.helper_histories.len() < helpers {
+            self.helper_histories.resize_with(helpers, History::default);
+        }
+        let done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let pool = |index| {
+            (helpers > 0).then_some(Pool {
+                done: &done,
+                helper_nodes: &helper_nodes,
+                index,
+            })
+        };
+        let table = &self.table;
+        let impasse = self.options.impasse;
+        let (depth, value, nodes, root_moves) = std::thread::scope(|scope| {
+            let running = self.helper_histories[..helpers]
+                .iter_mut()
+                .enumerate()
+                .map(|(index, history)| {
+                    history.clear_killers();
+                    let root_moves = root_moves.clone();
+                    let pool = pool(index + 1);
+                    scope.spawn(move || {
+                        // No clock: the main thread ends the helpers.
+                        let limits = Limits::default();
+                        let plan = TimePlan {
+                            soft: None,
+                            hard: None,
+                        };
+                        let mut helper = Worker::new(
+                            table, history, None, control, start, plan, &limits, positions,
+                            root_moves, impasse, pool,
+                        );
+                        helper.iterate(root, &limits, 1, &mut |_| {});
+                        helper.nodes
+                    })
+                })
+                .collect::<Vec<_>>();
+            let mut worker = Worker::new(
+                table,
+                &mut self.history,
+                mate,
+                control,
+                start,
+                plan,
+                &limits,
+                positions,
+                root_moves,
+                impasse,
+                pool(0),
+            );
+            let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
+            done.store(true, Ordering::Relaxed);
+            let helped: u64 = running
+                .into_iter()
+                .map(|helper| {
+                    helper
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .sum();
+            (depth, value, worker.nodes + helped, worker.root_moves)
+        });
+        let mut chosen = root_moves.first().cloned();
         if skill.is_limited() {
-            let lines = multipv.min(worker.root_moves.len() as u32) as usize;
+            let lines = multipv.min(root_moves.len() as u32) as usize;
             if lines > 1 {
                 let index = skill.pick(
-                    &worker.root_moves[..lines]
+                    &root_moves[..lines]
                         .iter()
                         .map(|r| r.value)
                         .collect::<Vec<_>>(),
                     &mut self.random,
                 );
-                chosen = Some(worker.root_moves[index].clone());
+                chosen = Some(root_moves[index].clone());
             }
         }
         let time = start.elapsed();

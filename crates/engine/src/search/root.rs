@@ -50,7 +50,10 @@ impl<P: Evaluate> Worker<'_, P> {
                 first_depth = max_depth + 1;
             }
         }
-        for depth in first_depth..=max_depth {
+        // Helpers search one ply deeper every other thread, so that the
+        // threads spread over two depths rather than race through one.
+        let offset = self.pool.map_or(0, |pool| pool.index as u32 % 2);
+        for depth in (first_depth..=max_depth).map(|depth| (depth + offset).min(max_depth)) {
             self.root_depth = depth as i32;
             self.seldepth = 0;
             let previous_best = self.root_moves[0].m;
@@ -227,14 +230,15 @@ impl<P: Evaluate> Worker<'_, P> {
         pv: Vec<Move>,
     ) -> Info {
         let time = self.start.elapsed();
-        let nps = (self.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64;
+        let nodes = self.all_nodes();
+        let nps = (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64;
         Info {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
             multipv: line as u32 + 1,
             score: Score::from_value(value),
             bound,
-            nodes: self.nodes,
+            nodes,
             time,
             nps,
             hashfull: self.table.hashfull(),

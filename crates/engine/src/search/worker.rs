@@ -11,6 +11,7 @@ use crate::params::*;
 use crate::score::*;
 use crate::tt::TranspositionTable;
 use koma_rules::{Color, Declaration, ImpasseRule, Move, Variant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// One root move with what the search found for it.
@@ -24,10 +25,10 @@ pub(super) struct RootMove {
 
 /// The state of one search.
 pub(super) struct Worker<'a, P: Evaluate> {
-    pub(super) table: &'a mut TranspositionTable,
+    pub(super) table: &'a TranspositionTable,
     pub(super) history: &'a mut History,
     /// The mate solver and what this search may give it; `None`: none.
-    pub(super) mate: Option<super::mate::MateProbe<'a>>,
+    pub(super) mate: Option<super::solvers::MateProbe<'a>>,
     pub(super) control: &'a SearchControl,
     pub(super) start: Instant,
     /// When the clock started: the start, or `ponderhit`.
@@ -57,10 +58,70 @@ pub(super) struct Worker<'a, P: Evaluate> {
     /// The impasse rule a declaration wins under (shogi only); a node
     /// where the side to move may declare is won on the spot.
     pub(super) impasse: Option<ImpasseRule>,
+    /// The threads of a search with helpers (Lazy SMP): what they share.
+    pub(super) pool: Option<Pool<'a>>,
     pub(super) game: std::marker::PhantomData<P>,
 }
 
-impl<P: Evaluate> Worker<'_, P> {
+/// What the threads of one search share beside the table: the flag that
+/// ends the helpers when the main thread is done, and the helpers' nodes.
+#[derive(Clone, Copy)]
+pub(super) struct Pool<'a> {
+    pub(super) done: &'a AtomicBool,
+    pub(super) helper_nodes: &'a AtomicU64,
+    /// Which helper this is (1, 2, ...); 0 for the main thread.
+    pub(super) index: usize,
+}
+
+/// How often (in nodes, a power of two) a thread looks at the clock and
+/// adds its nodes to the pool's count.
+const NODES_BETWEEN_LOOKS: u64 = 1024;
+
+impl<'a, P: Evaluate> Worker<'a, P> {
+    /// A worker to search the last of `positions` from `root_moves`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        table: &'a TranspositionTable,
+        history: &'a mut History,
+        mate: Option<super::solvers::MateProbe<'a>>,
+        control: &'a SearchControl,
+        start: Instant,
+        plan: TimePlan,
+        limits: &super::Limits,
+        positions: &[P],
+        root_moves: Vec<RootMove>,
+        impasse: Option<ImpasseRule>,
+        pool: Option<Pool<'a>>,
+    ) -> Self {
+        Worker {
+            table,
+            history,
+            mate,
+            control,
+            start,
+            clock_start: (!limits.ponder).then_some(start),
+            plan,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys: positions.iter().map(|p| p.hash()).collect(),
+            checks: positions.iter().map(|p| p.is_check()).collect(),
+            evals: [0; MAX_PLY + 4],
+            null_at: [false; MAX_PLY + 4],
+            moved: [None; MAX_PLY + 4],
+            excluded: [None; MAX_PLY + 4],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            root_moves,
+            root_depth: 0,
+            impasse: impasse.filter(|_| P::VARIANT == Variant::Shogi),
+            pool,
+            game: std::marker::PhantomData,
+        }
+    }
+
     pub(super) fn push(&mut self, position: &P) {
         self.keys.push(position.hash());
         self.checks.push(position.is_check());
@@ -78,14 +139,30 @@ impl<P: Evaluate> Worker<'_, P> {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (NODES_BETWEEN_LOOKS - 1) == 0 {
             self.check_time();
         }
+    }
+
+    /// Nodes searched by every thread so far.
+    pub(super) fn all_nodes(&self) -> u64 {
+        self.nodes
+            + self
+                .pool
+                .map_or(0, |pool| pool.helper_nodes.load(Ordering::Relaxed))
     }
 
     fn check_time(&mut self) {
         if self.control.is_stopped() {
             self.stopped = true;
+            return;
+        }
+        if let Some(pool) = self.pool.filter(|pool| pool.index > 0) {
+            pool.helper_nodes
+                .fetch_add(NODES_BETWEEN_LOOKS, Ordering::Relaxed);
+            if pool.done.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
             return;
         }
         if self.control.is_pondering() {

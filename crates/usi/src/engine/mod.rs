@@ -22,6 +22,8 @@ use std::time::Duration;
 
 const DEFAULT_HASH: usize = 64;
 const MAX_HASH: usize = 8192;
+/// The most search threads `Threads` accepts.
+const MAX_THREADS: usize = 64;
 
 /// The protocol's state between commands.
 struct Protocol {
@@ -169,6 +171,9 @@ impl Protocol {
         ));
         self.say("option name MultiPV type spin default 1 min 1 max 64");
         self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        self.say(&format!(
             "option name MoveOverhead type spin default {} min 0 max 5000",
             EngineOptions::default().move_overhead.as_millis()
         ));
@@ -270,7 +275,14 @@ impl Protocol {
                     .filter(|v| !v.is_empty() && *v != "<empty>");
                 self.perfect.set_state(dir.map(std::path::PathBuf::from));
             }
-            "usiponder" | "ponder" | "threads" => {}
+            "threads" => match number() {
+                Some(threads) => {
+                    self.options.threads = (threads as usize).clamp(1, MAX_THREADS);
+                    self.session.set_options(self.options);
+                }
+                None => self.say("info string Threads needs a number"),
+            },
+            "usiponder" | "ponder" => {}
             _ => self.say(&format!("info string unknown option {}", shorten(name))),
         }
     }
