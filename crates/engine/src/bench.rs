@@ -50,25 +50,48 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
-/// Searches each of `positions` to `depth` with a fresh 16 MiB engine and
-/// calls `report` after each. Positions that do not parse are skipped.
+/// How each bench position is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchLimit {
+    /// To a fixed depth: the nodes are the search's signature (with one
+    /// thread), the time says how fast it gets there.
+    Depth(u32),
+    /// For a fixed time: the nodes say how fast it searches.
+    Time(Duration),
+}
+
+/// Searches each of `positions` within `limit`, with a fresh 16 MiB engine
+/// of `threads` threads, and calls `report` after each. Positions that do
+/// not parse are skipped.
+///
+/// ```
+/// use koma_engine::bench::{run, BenchLimit, SPEAR};
+/// use koma_rules::SpearPosition;
+///
+/// let first = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &mut |_| {});
+/// let again = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &mut |_| {});
+/// assert_eq!(first[0].nodes, again[0].nodes);
+/// ```
 pub fn run<P: Evaluate>(
     positions: &[&str],
-    depth: u32,
+    limit: BenchLimit,
+    threads: usize,
     report: &mut dyn FnMut(&BenchLine),
 ) -> Vec<BenchLine> {
+    let limits = match limit {
+        BenchLimit::Depth(depth) => Limits::depth(depth),
+        BenchLimit::Time(time) => Limits::move_time(time),
+    };
     let mut lines = Vec::new();
     for text in positions {
         let Ok(position) = P::from_text(text) else {
             continue;
         };
         let mut engine = Engine::<P>::new(16);
-        let result = engine.search(
-            &[position],
-            &Limits::depth(depth),
-            &SearchControl::default(),
-            &mut |_| {},
-        );
+        engine.options.threads = threads;
+        // The time is the search's own: nothing kept back for a protocol.
+        engine.options.move_overhead = Duration::ZERO;
+        let result = engine.search(&[position], &limits, &SearchControl::default(), &mut |_| {});
         let line = BenchLine {
             position: text.to_string(),
             nodes: result.nodes,

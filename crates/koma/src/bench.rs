@@ -1,8 +1,8 @@
 //! `koma bench`: searches a fixed set of positions of each game to a fixed
-//! depth and prints the node count (a signature of the search) and the
-//! speed.
+//! depth (or for a fixed time) and prints the node count (a signature of
+//! the search) and the speed.
 
-use koma_engine::bench::{self, BenchLine};
+use koma_engine::bench::{self, BenchLimit, BenchLine};
 use koma_rules::with_position;
 use koma_rules::Variant;
 use std::time::Duration;
@@ -14,8 +14,15 @@ pub struct BenchArgs {
     #[arg(long)]
     variant: Option<Variant>,
     /// Search depth (default: a depth per game that takes a few seconds).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "movetime")]
     depth: Option<u32>,
+    /// Search each position this many milliseconds instead of to a depth
+    /// (nodes in the same time: the speed of several threads).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search threads (1: the node counts are the search's signature).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
 }
 
 /// The bench positions and default depth of a game.
@@ -44,17 +51,25 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     for variant in variants {
         let (positions, default_depth) = suite(variant);
         let depth = args.depth.unwrap_or(default_depth);
+        let (limit, label) = match args.movetime {
+            Some(ms) => (
+                BenchLimit::Time(Duration::from_millis(ms)),
+                format!("{ms} ms"),
+            ),
+            None => (BenchLimit::Depth(depth), format!("depth {depth:>2}")),
+        };
         let mut print = |line: &BenchLine| {
             println!(
-                "{:<10} depth {:>2} {:>12} nodes {:>8} ms  {}",
+                "{:<10} {label} {:>12} nodes {:>8} ms  {}",
                 variant.name(),
-                depth,
                 line.nodes,
                 line.time.as_millis(),
                 line.position
             );
         };
-        let lines = with_position!(variant, P => bench::run::<P>(positions, depth, &mut print));
+        let threads = args.threads as usize;
+        let lines =
+            with_position!(variant, P => bench::run::<P>(positions, limit, threads, &mut print));
         if lines.len() != positions.len() {
             return Err(format!(
                 "a {} bench position does not parse",

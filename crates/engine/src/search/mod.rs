@@ -51,7 +51,7 @@ pub struct EngineOptions {
     /// when its declaration wins; `None`: it never declares.
     pub impasse: Option<ImpasseRule>,
     /// How many threads search at once (Lazy SMP over the shared table);
-    /// searches to a node count or a depth, and weakened levels, use one.
+    /// searches to a node count, and weakened levels, use one.
     pub threads: usize,
     /// Whether the mate solver works beside the search at full strength:
     /// at a root with checks, and on a mate the search claims (see
@@ -199,10 +199,10 @@ impl<P: Evaluate> Engine<P> {
             budget,
             claim_checked: false,
         });
-        // Helper threads (Lazy SMP) for searches by the clock or without
-        // end; a search to a node count or a depth stays on one thread, to
-        // be the same on every run.
-        let helpers = if limits.nodes.is_none() && limits.depth.is_none() && !skill.is_limited() {
+        // Helper threads (Lazy SMP); a search to a node count stays on one
+        // thread, to be the same on every run (an analysis, training data),
+        // and so does a weakened level.
+        let helpers = if limits.nodes.is_none() && !skill.is_limited() {
             self.options.threads.max(1) - 1
         } else {
             0
