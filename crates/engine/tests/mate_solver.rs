@@ -96,3 +96,14 @@ fn a_mate_the_search_claims_is_proven_and_played_at_once() {
         result.nodes
     );
 }
+
+#[test]
+fn a_budget_too_small_to_prove_anything_leaves_the_root_to_the_search() {
+    // A sixteenth of 100,000 nodes is below the root solve's minimum.
+    let (result, _) = search(MATE_IN_19, &Limits::nodes(100_000), |_| {});
+    assert!(
+        !matches!(result.score, Score::MatePlies(_)),
+        "{:?}",
+        result.score
+    );
+}

@@ -32,14 +32,19 @@ fn checks<P: Position + Copy>(position: &P) -> usize {
 
 impl<P: Evaluate> Worker<'_, P> {
     /// Solves the root for a mate by checks when the side to move has
-    /// [`MATE_PROBE_CHECKS`] of them or more; a proven mate becomes the
-    /// first root move and is reported. Returns its value.
+    /// [`MATE_PROBE_CHECKS`] of them or more and the budget is worth it; a
+    /// proven mate becomes the first root move and is reported. Returns
+    /// its value.
     pub(super) fn probe_root_mate(
         &mut self,
         root: &P,
         report: &mut dyn FnMut(&super::Info),
     ) -> Option<Value> {
-        if self.mate.is_none() || root.is_check() || checks(root) < MATE_PROBE_CHECKS {
+        let worth_it = self
+            .mate
+            .as_ref()
+            .is_some_and(|probe| probe.budget.enough_for_the_root());
+        if !worth_it || root.is_check() || checks(root) < MATE_PROBE_CHECKS {
             return None;
         }
         self.solve_mate(root, report)

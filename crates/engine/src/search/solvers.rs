@@ -3,7 +3,9 @@
 //! them (the search's use of them is `mate`).
 
 use crate::limits::Limits;
-use crate::params::{MATE_PROBE_PONDER, MATE_PROBE_SHARE};
+use crate::params::{
+    MATE_PROBE_MIN_NODES, MATE_PROBE_MIN_TIME, MATE_PROBE_PONDER, MATE_PROBE_SHARE,
+};
 use koma_mate::{MateLimits, Solver};
 use koma_rules::Color;
 use std::time::Duration;
@@ -62,6 +64,15 @@ impl MateBudget {
             return Some(MateBudget::Time(MATE_PROBE_PONDER));
         }
         None
+    }
+
+    /// Whether it is enough for a solve of the root before the search
+    /// claims anything (see [`MATE_PROBE_MIN_TIME`]).
+    pub(crate) fn enough_for_the_root(self) -> bool {
+        match self {
+            MateBudget::Nodes(nodes) => nodes >= MATE_PROBE_MIN_NODES,
+            MateBudget::Time(time) => time >= MATE_PROBE_MIN_TIME,
+        }
     }
 
     pub(crate) fn limits(self) -> MateLimits {
