@@ -58,7 +58,7 @@ pub const MATE_PROBE_CHECKS: usize = 2;
 /// much again for a mate the search claims)...
 pub const MATE_PROBE_SHARE: u64 = 16;
 /// ...or this long in a search without a time plan (`go infinite`, ponder).
-pub const MATE_PROBE_PONDER: Duration = Duration::from_secs(1);
+pub const MATE_PROBE_UNTIMED: Duration = Duration::from_secs(1);
 /// The root is solved only with at least this much time (or
 /// [`MATE_PROBE_MIN_NODES`]): the solver searches about 100,000 nodes a
 /// second in a game's crowded positions, and a smaller share proves

@@ -4,7 +4,7 @@
 
 use crate::limits::Limits;
 use crate::params::{
-    MATE_PROBE_MIN_NODES, MATE_PROBE_MIN_TIME, MATE_PROBE_PONDER, MATE_PROBE_SHARE,
+    MATE_PROBE_MIN_NODES, MATE_PROBE_MIN_TIME, MATE_PROBE_SHARE, MATE_PROBE_UNTIMED,
 };
 use koma_mate::{MateLimits, Solver};
 use koma_rules::Color;
@@ -42,8 +42,7 @@ impl MateSolvers {
 }
 
 /// What one search may spend on a solve: a share of its nodes or of its
-/// time. `None`: no solve (a search to a fixed depth, to be the same as
-/// the search alone; or a weakened one).
+/// time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MateBudget {
     Nodes(u64),
@@ -52,7 +51,9 @@ pub(crate) enum MateBudget {
 
 impl MateBudget {
     /// The budget of one solve in a search within `limits`, whose time
-    /// plan allows `planned` (the soft limit, else the hard one).
+    /// plan allows `planned` (the soft limit, else the hard one). `None`
+    /// for a search to a fixed depth alone, which stays the search alone
+    /// (the bench's signature, tests).
     pub(crate) fn for_search(limits: &Limits, planned: Option<Duration>) -> Option<MateBudget> {
         if let Some(nodes) = limits.nodes {
             return Some(MateBudget::Nodes((nodes / MATE_PROBE_SHARE).max(1)));
@@ -61,7 +62,7 @@ impl MateBudget {
             return Some(MateBudget::Time(time / MATE_PROBE_SHARE as u32));
         }
         if limits.infinite || limits.ponder {
-            return Some(MateBudget::Time(MATE_PROBE_PONDER));
+            return Some(MateBudget::Time(MATE_PROBE_UNTIMED));
         }
         None
     }
