@@ -194,6 +194,12 @@ impl Protocol {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let number = || value.and_then(|v| v.trim().parse::<u64>().ok());
+        // A `check` option's value.
+        let boolean = || match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
+        };
         let key = name.to_ascii_lowercase().replace([' ', '_'], "");
         match key.as_str() {
             "usivariant" | "ucivariant" => match value.map(str::parse::<Variant>) {
@@ -253,22 +259,18 @@ impl Protocol {
                     ),
                 }
             }
-            "matesolver" if self.dialect == Dialect::Usi => {
-                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("true") => self.options.mate_solver = true,
-                    Some("false") => self.options.mate_solver = false,
-                    _ => return self.say("info string MateSolver is true or false"),
+            "matesolver" if self.dialect == Dialect::Usi => match boolean() {
+                Some(on) => {
+                    self.options.mate_solver = on;
+                    self.session.set_options(self.options);
                 }
-                self.session.set_options(self.options);
-            }
+                None => self.say("info string MateSolver is true or false"),
+            },
             "clearhash" => self.session.new_game(),
-            "perfect" if self.dialect == Dialect::Uci => {
-                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("true") => self.perfect.on = true,
-                    Some("false") => self.perfect.on = false,
-                    _ => self.say("info string Perfect is true or false"),
-                }
-            }
+            "perfect" if self.dialect == Dialect::Uci => match boolean() {
+                Some(on) => self.perfect.on = on,
+                None => self.say("info string Perfect is true or false"),
+            },
             "perfectstate" if self.dialect == Dialect::Uci => {
                 let dir = value
                     .map(str::trim)
