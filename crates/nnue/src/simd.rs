@@ -1,0 +1,196 @@
+//! The two loops inference spends its time in, in AVX2 where the processor
+//! has it and in plain Rust otherwise. Both give the same numbers: the
+//! accumulator's sums wrap as 16-bit integers in either, so an update and
+//! a refresh agree even if a sum overflowed.
+
+use crate::network::{HIDDEN, QA};
+
+/// Whether this processor runs the AVX2 loops (checked once per network).
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `to = from + Σ added − Σ removed`, by lanes.
+#[inline]
+pub fn update(
+    avx2: bool,
+    to: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only where the processor has AVX2.
+        unsafe { update_avx2(to, from, added, removed) };
+        return;
+    }
+    let _ = avx2;
+    update_scalar(to, from, added, removed);
+}
+
+/// The plain version of [`update`].
+pub fn update_scalar(
+    to: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    *to = *from;
+    for row in added {
+        for (lane, weight) in to.iter_mut().zip(row.iter()) {
+            *lane = lane.wrapping_add(*weight);
+        }
+    }
+    for row in removed {
+        for (lane, weight) in to.iter_mut().zip(row.iter()) {
+            *lane = lane.wrapping_sub(*weight);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn update_avx2(
+    to: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    use std::arch::x86_64::*;
+    for row in added.iter().chain(removed) {
+        assert!(row.len() >= HIDDEN);
+    }
+    // Sixteen lanes a register: the whole of one side (256) in 16 registers.
+    let mut chunk = 0;
+    while chunk < HIDDEN {
+        let mut sum = _mm256_loadu_si256(from.as_ptr().add(chunk).cast());
+        for row in added {
+            sum = _mm256_add_epi16(sum, _mm256_loadu_si256(row.as_ptr().add(chunk).cast()));
+        }
+        for row in removed {
+            sum = _mm256_sub_epi16(sum, _mm256_loadu_si256(row.as_ptr().add(chunk).cast()));
+        }
+        _mm256_storeu_si256(to.as_mut_ptr().add(chunk).cast(), sum);
+        chunk += 16;
+    }
+}
+
+/// `Σ clamp(us, 0, QA) · weights[..HIDDEN] + Σ clamp(them, 0, QA) ·
+/// weights[HIDDEN..]`: the output layer over both sides' accumulators.
+#[inline]
+pub fn output(
+    avx2: bool,
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+    weights: &[i16; 2 * HIDDEN],
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only where the processor has AVX2.
+        return unsafe { output_avx2(us, them, weights) };
+    }
+    let _ = avx2;
+    output_scalar(us, them, weights)
+}
+
+/// The plain version of [`output`].
+pub fn output_scalar(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16; 2 * HIDDEN]) -> i32 {
+    let side = |lanes: &[i16; HIDDEN], weights: &[i16]| -> i32 {
+        lanes
+            .iter()
+            .zip(weights)
+            .map(|(&lane, &weight)| i32::from(lane).clamp(0, QA) * i32::from(weight))
+            .fold(0i32, i32::wrapping_add)
+    };
+    // Wrapping as the AVX2 lanes do (a trained network stays far inside).
+    side(us, &weights[..HIDDEN]).wrapping_add(side(them, &weights[HIDDEN..]))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn output_avx2(
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+    weights: &[i16; 2 * HIDDEN],
+) -> i32 {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(QA as i16);
+    let mut sum = _mm256_setzero_si256();
+    for (lanes, offset) in [(us, 0), (them, HIDDEN)] {
+        let mut chunk = 0;
+        while chunk < HIDDEN {
+            let value = _mm256_loadu_si256(lanes.as_ptr().add(chunk).cast());
+            let value = _mm256_min_epi16(_mm256_max_epi16(value, zero), top);
+            let weight = _mm256_loadu_si256(weights.as_ptr().add(offset + chunk).cast());
+            // Pairs of 16-bit products summed into 32 bits: at most
+            // 2 · 255 · 32767, within an i32.
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(value, weight));
+            chunk += 16;
+        }
+    }
+    let high = _mm256_extracti128_si256(sum, 1);
+    let low = _mm256_castsi256_si128(sum);
+    let four = _mm_add_epi32(high, low);
+    let two = _mm_add_epi32(four, _mm_unpackhi_epi64(four, four));
+    let one = _mm_add_epi32(two, _mm_shuffle_epi32(two, 1));
+    _mm_cvtsi128_si32(one)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random_lanes(rng: &mut ChaCha8Rng, spread: i16) -> [i16; HIDDEN] {
+        std::array::from_fn(|_| rng.random_range(-spread..=spread))
+    }
+
+    #[test]
+    fn avx2_and_scalar_agree() {
+        if !has_avx2() {
+            return;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..200 {
+            // Sums past ±32767 wrap the same way in both.
+            let from = random_lanes(&mut rng, i16::MAX);
+            let rows: Vec<[i16; HIDDEN]> = (0..4).map(|_| random_lanes(&mut rng, 20000)).collect();
+            let added = [&rows[0][..], &rows[1][..]];
+            let removed = [&rows[2][..], &rows[3][..]];
+            let (mut simd, mut plain) = ([0; HIDDEN], [0; HIDDEN]);
+            update(true, &mut simd, &from, &added, &removed);
+            update_scalar(&mut plain, &from, &added, &removed);
+            assert_eq!(simd, plain);
+            let weights: [i16; 2 * HIDDEN] =
+                std::array::from_fn(|_| rng.random_range(-30000..=30000));
+            let them = random_lanes(&mut rng, 400);
+            assert_eq!(
+                output(true, &simd, &them, &weights),
+                output_scalar(&simd, &them, &weights)
+            );
+        }
+    }
+
+    #[test]
+    fn output_clamps_each_lane_to_zero_and_qa() {
+        let mut us = [0i16; HIDDEN];
+        us[0] = -50;
+        us[1] = 100;
+        us[2] = 1000;
+        let them = [0i16; HIDDEN];
+        let weights = [2i16; 2 * HIDDEN];
+        let expected = 2 * (100 + QA);
+        assert_eq!(output_scalar(&us, &them, &weights), expected);
+        assert_eq!(output(has_avx2(), &us, &them, &weights), expected);
+    }
+}

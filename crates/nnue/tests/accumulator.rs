@@ -1,0 +1,161 @@
+//! The incremental accumulator against a full refresh, over random games
+//! of every game with a network, and the network file's round trip.
+
+use koma_nnue::{Accumulator, Layout, Network, HIDDEN};
+use koma_rules::{
+    MinishogiPosition, MoveList, Position, ShogiPosition, ShogiVariant, SpearPosition,
+    StandardShogiPosition,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A network of random numbers, large enough that any input left out or
+/// counted twice changes the values.
+fn random_network<V: ShogiVariant>(rng: &mut ChaCha8Rng) -> Network {
+    let layout = Layout::of::<V>();
+    let weights = (0..layout.inputs() * HIDDEN)
+        .map(|_| rng.random_range(-300..=300))
+        .collect();
+    let bias = std::array::from_fn(|_| rng.random_range(-100..=100));
+    let out = std::array::from_fn(|_| rng.random_range(-64..=64));
+    Network::from_parts(V::VARIANT, weights, bias, out, 1234).unwrap()
+}
+
+/// Plays `games` random games, following each with the accumulator and
+/// checking it against a refresh after every move; returns the moves made.
+fn follow_random_games<V: ShogiVariant>(network: &Network, seed: u64, games: usize) -> usize
+where
+    ShogiPosition<V>: Position,
+{
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves_made = 0;
+    for _ in 0..games {
+        let mut position = ShogiPosition::<V>::start();
+        let mut accumulator = Accumulator::of(network, &position);
+        for _ in 0..300 {
+            let mut moves = MoveList::new();
+            position.legal_moves_into(&mut moves);
+            if moves.is_empty() || position.outcome().is_some() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            let updates = network.layout().changes(&position, m);
+            position.play_unchecked(m);
+            let mut next = Accumulator::default();
+            next.update_from(&accumulator, network, &position, &updates);
+            let fresh = Accumulator::of(network, &position);
+            assert_eq!(next, fresh, "after {m:?} in {}", position.to_text());
+            assert_eq!(
+                next.evaluate(network, position.turn()),
+                fresh.evaluate(network, position.turn())
+            );
+            accumulator = next;
+            moves_made += 1;
+        }
+    }
+    moves_made
+}
+
+fn incremental_equals_refresh<V: ShogiVariant>(seed: u64)
+where
+    ShogiPosition<V>: Position,
+{
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let network = random_network::<V>(&mut rng);
+    let made = follow_random_games::<V>(&network, seed, 60);
+    assert!(made > 1000, "only {made} moves were made");
+    // The plain loops, too, where the AVX2 ones were used above.
+    follow_random_games::<V>(&network.without_simd(), seed + 1, 10);
+}
+
+#[test]
+fn incremental_equals_refresh_in_shogi() {
+    incremental_equals_refresh::<koma_rules::Shogi>(1);
+}
+
+#[test]
+fn incremental_equals_refresh_in_minishogi() {
+    incremental_equals_refresh::<koma_rules::Minishogi>(2);
+}
+
+#[test]
+fn incremental_equals_refresh_in_spear() {
+    incremental_equals_refresh::<koma_rules::Spear>(3);
+}
+
+#[test]
+fn avx2_and_plain_loops_give_the_same_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let network = random_network::<koma_rules::Shogi>(&mut rng);
+    let plain = network.clone().without_simd();
+    let position = StandardShogiPosition::from_text(
+        "ln1g3nl/1r3kg2/p2ppsbpp/2ps1pp2/1p7/2P2PP2/PPSP3PP/1BG1G2R1/LN2K2NL b P 33",
+    )
+    .unwrap();
+    let a = Accumulator::of(&network, &position);
+    let b = Accumulator::of(&plain, &position);
+    assert_eq!(a, b);
+    assert_eq!(
+        a.evaluate(&network, position.turn()),
+        b.evaluate(&plain, position.turn())
+    );
+}
+
+#[test]
+fn mirrored_positions_have_the_same_value() {
+    // The rules are the same left and right, and so is each view: a
+    // position and its mirror image get the same value (while no king
+    // stands on the centre file, whose view is never mirrored).
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let network = random_network::<koma_rules::Shogi>(&mut rng);
+    let position = StandardShogiPosition::from_text(
+        "lnsg1gsnl/1r3k1b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B1K3R1/LNSG1GSNL b - 5",
+    )
+    .unwrap();
+    let mirror = StandardShogiPosition::from_text(
+        "lnsg1gsnl/1b1k3r1/pp1pppppp/2p6/9/6P2/PPPPPP1PP/1R3K1B1/LNSG1GSNL b - 5",
+    )
+    .unwrap();
+    let value =
+        |p: &StandardShogiPosition| Accumulator::of(&network, p).evaluate(&network, p.turn());
+    assert_eq!(value(&position), value(&mirror));
+}
+
+#[test]
+fn a_network_file_reads_back_and_a_damaged_one_is_refused() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let network = random_network::<koma_rules::Minishogi>(&mut rng);
+    let bytes = network.to_bytes();
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let position = MinishogiPosition::start();
+    assert_eq!(
+        Accumulator::of(&back, &position).evaluate(&back, position.turn()),
+        Accumulator::of(&network, &position).evaluate(&network, position.turn())
+    );
+
+    let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+    assert!(cut.0.contains("ends in its output bias"), "{cut}");
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(Network::from_bytes(&long)
+        .unwrap_err()
+        .0
+        .contains("past its end"));
+    assert!(Network::from_bytes(b"hello")
+        .unwrap_err()
+        .0
+        .contains("ends in its header"));
+    assert!(Network::from_bytes(b"NOTANNUE0000")
+        .unwrap_err()
+        .0
+        .contains("not a Koma network"));
+    // A minishogi network is not a Spear one: the game name says which,
+    // and a Spear header over minishogi's numbers has the wrong shape.
+    let mut other = bytes.clone();
+    other[13..22].copy_from_slice(b"spear\0\0\0\0");
+    assert!(Network::from_bytes(&other).is_err());
+    let spear = random_network::<koma_rules::Spear>(&mut rng);
+    let _ = SpearPosition::start();
+    assert_ne!(spear.layout().inputs(), 0);
+}
