@@ -19,6 +19,7 @@ mod shogi_console;
 mod solve;
 mod spear_console;
 mod thousands;
+mod train;
 mod verify_proof;
 
 use clap::{Parser, Subcommand};
@@ -64,6 +65,8 @@ enum Command {
     VerifyProof(verify_proof::VerifyProofArgs),
     /// Self-play training data: quiet positions with the search's value and the game's result.
     Selfplay(selfplay::SelfplayArgs),
+    /// Train a network from self-play data; resumes from its checkpoint.
+    Train(train::TrainArgs),
     /// The board in the browser: serve the page and its API on 127.0.0.1.
     Serve(koma_server::ServeArgs),
     /// Load a local `koma serve` with games of random moves; report its speed.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Mate(args) => mate::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Selfplay(args) => selfplay::run(args),
+        Command::Train(args) => train::run(args),
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
     };

@@ -17,7 +17,7 @@
 //! let layout = Layout::for_variant(Variant::Shogi).unwrap();
 //! // A network whose every weight is 0 but the output's bias: 1.0 → 400 cp.
 //! let weights = vec![0; layout.inputs() * HIDDEN];
-//! let network = Network::from_parts(Variant::Shogi, weights, [0; HIDDEN], [0; 2 * HIDDEN], 255 * 64).unwrap();
+//! let network = Network::from_parts(Variant::Shogi, weights, [0; HIDDEN], [0; 2 * HIDDEN], 255 * 512).unwrap();
 //! let mut position = StandardShogiPosition::start();
 //! let accumulator = Accumulator::of(&network, &position);
 //! assert_eq!(accumulator.evaluate(&network, Color::Sente), 400);

@@ -31,8 +31,9 @@ use std::fmt;
 pub const HIDDEN: usize = 256;
 /// The first layer's scale: 1.0 is `QA`.
 pub const QA: i32 = 255;
-/// The output weights' scale.
-pub const QB: i32 = 64;
+/// The output weights' scale: fine enough that rounding them moves the
+/// output by about a centipawn (at 64, as some engines use, by about ten).
+pub const QB: i32 = 512;
 /// Centipawns per unit of the output.
 pub const SCALE: i32 = 400;
 

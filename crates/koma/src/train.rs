@@ -1,0 +1,174 @@
+//! `koma train`: a network from self-play data (`koma-train`), resumed
+//! from its checkpoint, with a line per epoch and a bar within one.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use koma_nnue::Layout;
+use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
+use koma_train::{split, Dataset, Report, Settings};
+use sha2::{Digest, Sha256};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `koma train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// The game: shogi, minishogi or spear.
+    variant: Variant,
+    /// The data directory `koma selfplay` filled.
+    #[arg(long)]
+    data: String,
+    /// Where the network file goes (the best by held-out loss).
+    #[arg(long)]
+    out: String,
+    /// The trainer's directory: its checkpoint (a run started again goes
+    /// on from it) and `best.nnue` (default: `~/.cache/koma/train/GAME`).
+    #[arg(long)]
+    state: Option<String>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 40)]
+    epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's rate at the start (0.3 of it after 60 % of the epochs, 0.09 after 85 %).
+    #[arg(long, default_value_t = 1e-3)]
+    rate: f32,
+    /// How much of the target is the search's value, the rest the game's result.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Chooses the first weights and the positions' order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: TrainArgs) -> Result<(), String> {
+    match args.variant {
+        Variant::Shogi => train_with::<Shogi>(&args),
+        Variant::Minishogi => train_with::<Minishogi>(&args),
+        Variant::Spear => train_with::<Spear>(&args),
+        Variant::Pawns => Err(
+            "pawns: Pawns-Only Chess has no network; train shogi, minishogi or spear".to_string(),
+        ),
+    }
+}
+
+/// Positions held out of training: one in this many.
+const HELD_OUT_EVERY: u64 = 20;
+
+fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: between 0 and 1", args.lambda));
+    }
+    if args.batch == 0 || args.epochs == 0 || args.rate.is_nan() || args.rate <= 0.0 {
+        return Err("--batch, --epochs and --rate: more than 0".to_string());
+    }
+    let state_dir = match &args.state {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .ok_or("no HOME: give --state")?
+            .join(".cache/koma/train")
+            .join(V::VARIANT.name()),
+    };
+    let layout = Layout::of::<V>();
+    let started = Instant::now();
+    let samples =
+        koma_selfplay::read_all::<V>(&koma_selfplay::positions_file(Path::new(&args.data)))
+            .map_err(|e| format!("{}: {e}", args.data))?;
+    if samples.len() < 100 {
+        return Err(format!(
+            "{}: {} positions; too few to train on",
+            args.data,
+            samples.len()
+        ));
+    }
+    let (train_samples, held_samples) = split(samples, HELD_OUT_EVERY);
+    let train = Dataset::from_samples(&layout, &train_samples);
+    let held = Dataset::from_samples(&layout, &held_samples);
+    drop((train_samples, held_samples));
+    let settings = Settings {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        lambda: args.lambda,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: args.seed,
+    };
+    let mut state = koma_train::start(&state_dir, V::VARIANT, layout.inputs(), &train, &settings)?;
+    println!(
+        "{}: {} training and {} held-out positions ({:.0} s to read), k = {:.1}, lambda = {}, {}",
+        V::VARIANT,
+        train.len(),
+        held.len(),
+        started.elapsed().as_secs_f64(),
+        state.k,
+        state.lambda,
+        if state.epoch > 0 {
+            format!(
+                "resuming after epoch {} from {}",
+                state.epoch,
+                state_dir.display()
+            )
+        } else {
+            format!("checkpoints in {}", state_dir.display())
+        }
+    );
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(train.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("epoch {msg} {bar:30} {pos}/{len} positions")
+            .expect("valid template"),
+    );
+    koma_train::train(
+        &mut state,
+        &train,
+        &held,
+        &settings,
+        &state_dir,
+        |report| match report {
+            Report::Batch {
+                epoch, positions, ..
+            } => {
+                bar.set_message(format!("{epoch}/{}", settings.epochs));
+                bar.set_position(positions as u64);
+            }
+            Report::Epoch(e) => {
+                bar.suspend(|| {
+                    println!(
+                        "epoch {}/{}: training loss {:.5}, held-out {:.5}{}, {:.0} positions/s",
+                        e.epoch,
+                        e.epochs,
+                        e.train_loss,
+                        e.held_out_loss,
+                        if e.best { " (best)" } else { "" },
+                        e.rate
+                    )
+                });
+                bar.reset();
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let best = state_dir.join("best.nnue");
+    let bytes = std::fs::read(&best).map_err(|e| format!("{}: {e}", best.display()))?;
+    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out))?;
+    let digest = Sha256::digest(&bytes);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    println!(
+        "{}: {} bytes, sha256 {hex}, held-out loss {:.5} ({:.0} s)",
+        args.out,
+        bytes.len(),
+        state.best_loss,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! The trainer's state on disk, so that a run cut off (a session ends
+//! after three hours) goes on from its last finished epoch.
+//!
+//! `checkpoint.bin`, little-endian: `KOMATRN1`, the game's name (length
+//! first), the inputs (`u32`), the epoch reached (`u32`), the scale `k`,
+//! the blend `λ` and the best held-out loss (`f64` each), Adam's steps
+//! (`u64`), then the model's numbers, Adam's means and Adam's squares
+//! (`f32` each, as many as [`Model::len_for`] says). It is written to a
+//! temporary file and renamed over the old one, so that a kill mid-write
+//! leaves the previous checkpoint whole.
+
+use crate::adam::Adam;
+use crate::model::Model;
+use koma_rules::Variant;
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"KOMATRN1";
+
+/// Everything a run needs to go on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The model.
+    pub model: Model,
+    /// Its optimiser.
+    pub adam: Adam,
+    /// Epochs finished.
+    pub epoch: u32,
+    /// The logistic scale fitted to the data's values.
+    pub k: f64,
+    /// The blend of value and result.
+    pub lambda: f64,
+    /// The lowest held-out loss so far (its network is `best.nnue`).
+    pub best_loss: f64,
+}
+
+/// Writes `state` to `dir/checkpoint.bin`.
+pub fn save(dir: &Path, state: &State) -> io::Result<()> {
+    fs::create_dir_all(dir)?;
+    let temporary = dir.join("checkpoint.bin.part");
+    {
+        let mut out = io::BufWriter::new(fs::File::create(&temporary)?);
+        out.write_all(MAGIC)?;
+        let name = state.model.variant.name();
+        out.write_all(&[name.len() as u8])?;
+        out.write_all(name.as_bytes())?;
+        out.write_all(&(state.model.inputs as u32).to_le_bytes())?;
+        out.write_all(&state.epoch.to_le_bytes())?;
+        for number in [state.k, state.lambda, state.best_loss] {
+            out.write_all(&number.to_le_bytes())?;
+        }
+        out.write_all(&state.adam.steps.to_le_bytes())?;
+        for numbers in [&state.model.params, &state.adam.mean, &state.adam.square] {
+            for number in numbers.iter() {
+                out.write_all(&number.to_le_bytes())?;
+            }
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    }
+    fs::rename(temporary, dir.join("checkpoint.bin"))
+}
+
+/// Reads `dir/checkpoint.bin`; `Ok(None)` if there is none. A checkpoint
+/// of another game or shape, or one cut short, is an error, never a
+/// silent fresh start.
+pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>, String> {
+    let path = dir.join("checkpoint.bin");
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let bad = |why: &str| format!("{}: {why}", path.display());
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Result<&[u8], String> {
+        let slice = bytes.get(at..at + n).ok_or_else(|| bad("cut short"))?;
+        at += n;
+        Ok(slice)
+    };
+    if take(8)? != MAGIC {
+        return Err(bad("not a Koma trainer checkpoint"));
+    }
+    let length = usize::from(take(1)?[0]);
+    let name = String::from_utf8_lossy(take(length)?).into_owned();
+    if name != variant.name() {
+        return Err(bad(&format!("a checkpoint of {name}, not {variant}")));
+    }
+    let stored_inputs = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
+    if stored_inputs != inputs {
+        return Err(bad(&format!(
+            "a model of {stored_inputs} inputs; {variant}'s has {inputs} now"
+        )));
+    }
+    let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap());
+    let mut float =
+        || -> Result<f64, String> { Ok(f64::from_le_bytes(take(8)?.try_into().unwrap())) };
+    let (k, lambda, best_loss) = (float()?, float()?, float()?);
+    let steps = u64::from_le_bytes(take(8)?.try_into().unwrap());
+    let len = Model::len_for(inputs);
+    let mut floats = || -> Result<Vec<f32>, String> {
+        Ok(take(4 * len)?
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect())
+    };
+    let (params, mean, square) = (floats()?, floats()?, floats()?);
+    if at != bytes.len() {
+        return Err(bad("longer than its numbers"));
+    }
+    Ok(Some(State {
+        model: Model {
+            variant,
+            inputs,
+            params,
+        },
+        adam: Adam {
+            mean,
+            square,
+            steps,
+        },
+        epoch,
+        k,
+        lambda,
+        best_loss,
+    }))
+}
