@@ -26,6 +26,7 @@ pub mod eval;
 mod history;
 mod limits;
 mod movepick;
+pub mod networks;
 mod opponent;
 pub mod params;
 mod score;
@@ -34,6 +35,7 @@ mod skill;
 mod tt;
 
 pub use eval::Evaluate;
+pub use koma_nnue::Network;
 pub use limits::{Clock, Limits, TimePlan};
 pub use opponent::{choose, Choice};
 pub use score::{is_mate, mate_in, mated_in, Score, Value, MATE, MAX_PLY};

@@ -444,3 +444,114 @@ fn uci_perfect_plays_the_solvers_moves() {
         "{lines:#?}"
     );
 }
+
+/// A network file of `variant` that values every position at +400 for
+/// the side to move (only its output bias is not zero).
+fn flat_network(variant: koma_rules::Variant) -> Vec<u8> {
+    use koma_nnue::{Layout, Network, HIDDEN, QA, QB};
+    let inputs = Layout::for_variant(variant).unwrap().inputs();
+    Network::from_parts(
+        variant,
+        vec![0; inputs * HIDDEN],
+        [0; HIDDEN],
+        [0; 2 * HIDDEN],
+        QA * QB,
+    )
+    .unwrap()
+    .to_bytes()
+}
+
+#[test]
+fn eval_file_and_use_nnue_choose_the_evaluation() {
+    let dir = std::env::temp_dir().join(format!("koma-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let minishogi = dir.join("minishogi.nnue");
+    let bytes = flat_network(koma_rules::Variant::Minishogi);
+    std::fs::write(&minishogi, &bytes).unwrap();
+    let damaged = dir.join("damaged.nnue");
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    let spear = dir.join("spear.nnue");
+    std::fs::write(&spear, flat_network(koma_rules::Variant::Spear)).unwrap();
+
+    let mut engine = Engine::start("usi");
+    engine.send("usi");
+    let hello = engine.until("usiok", SHORT);
+    for option in [
+        "option name UseNNUE type check default true",
+        "option name EvalFile type string default <embedded>",
+    ] {
+        assert!(hello.iter().any(|l| l == option), "{option}");
+    }
+    engine.send("setoption name USI_Variant value minishogi");
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        minishogi.display()
+    ));
+    assert!(engine
+        .until("info string", SHORT)
+        .last()
+        .unwrap()
+        .ends_with("the minishogi network"));
+    // Two bare kings: every leaf of a depth-1 search is the opponent's +400.
+    let score = |engine: &mut Engine| {
+        engine.send("position sfen 4k/5/5/5/K4 b - 1");
+        engine.send("go depth 1");
+        let (_, lines) = engine.bestmove(SHORT);
+        let info = lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        info
+    };
+    assert!(score(&mut engine).contains(" score cp -400 "));
+    engine.send("setoption name UseNNUE value false");
+    assert!(!score(&mut engine).contains(" score cp -400 "));
+    engine.send("setoption name UseNNUE value true");
+    assert!(score(&mut engine).contains(" score cp -400 "));
+
+    // A damaged file and a missing one are refused; the network stays.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        damaged.display()
+    ));
+    let refused = engine.until("info string", SHORT).last().unwrap().clone();
+    assert!(
+        refused.contains("ends in its first layer") && refused.contains("the network in use stays"),
+        "{refused}"
+    );
+    engine.send("setoption name EvalFile value /no/such/file.nnue");
+    assert!(engine
+        .until("info string", SHORT)
+        .last()
+        .unwrap()
+        .contains("the network in use stays"));
+    assert!(score(&mut engine).contains(" score cp -400 "));
+    // Another game's network waits for its game, and the embedded one
+    // (the classical evaluation where there is none) comes back.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        spear.display()
+    ));
+    assert!(engine
+        .until("info string", SHORT)
+        .last()
+        .unwrap()
+        .contains("a spear network, used when USI_Variant is spear"));
+    assert!(!score(&mut engine).contains(" score cp -400 "));
+    engine.send("setoption name USI_Variant value spear");
+    engine.send("position sfen 4k/5/5/5/K4 b - 1");
+    engine.send("go depth 1");
+    let (_, lines) = engine.bestmove(SHORT);
+    assert!(lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap()
+        .contains(" score cp -400 "));
+    engine.send("setoption name UseNNUE value maybe");
+    assert!(engine
+        .until("info string", SHORT)
+        .iter()
+        .any(|l| l.contains("UseNNUE is true or false")));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,7 @@ pub mod shogi;
 pub mod shogi_weights;
 
 use crate::score::Value;
+use koma_nnue::{Accumulator, Network};
 use koma_rules::{Move, MoveList, Position};
 
 /// A game the engine can play: a [`Position`] plus evaluation, and the
@@ -86,6 +87,24 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
 
     /// The position with the turn passed, if the game allows pretending so.
     fn null_move(&self) -> Option<Self>;
+
+    /// Computes `accumulator` afresh for this position under `network`
+    /// (the shogi family's; the engine gives a game a network only if it
+    /// is the game's own, so the default, for games without one, does
+    /// nothing).
+    fn refresh_accumulator(&self, _network: &Network, _accumulator: &mut Accumulator) {}
+
+    /// Computes `accumulator` for `child`, this position after the legal
+    /// move `m`, from `parent`, this position's accumulator.
+    fn update_accumulator(
+        &self,
+        _m: Move,
+        _child: &Self,
+        _network: &Network,
+        _parent: &Accumulator,
+        _accumulator: &mut Accumulator,
+    ) {
+    }
 }
 
 /// How many kinds of movers [`Evaluate::mover_kind`] distinguishes: 14

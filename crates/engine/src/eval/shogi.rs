@@ -9,6 +9,7 @@ use super::impasse;
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
 use crate::score::Value;
+use koma_nnue::{Accumulator, Network};
 use koma_rules::{
     Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
 };
@@ -413,6 +414,22 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         next.set_turn(!self.turn());
         next.refresh();
         Some(next)
+    }
+
+    fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
+        accumulator.refresh(network, self);
+    }
+
+    fn update_accumulator(
+        &self,
+        m: Move,
+        child: &Self,
+        network: &Network,
+        parent: &Accumulator,
+        accumulator: &mut Accumulator,
+    ) {
+        let updates = network.layout().changes(self, m);
+        accumulator.update_from(parent, network, child, &updates);
     }
 }
 

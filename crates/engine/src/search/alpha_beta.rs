@@ -33,7 +33,7 @@ impl<P: Evaluate> Worker<'_, P> {
             return value;
         }
         if ply >= MAX_PLY - 2 {
-            return position.evaluate();
+            return self.evaluate(position, ply);
         }
         // Mate distance pruning: no line here can beat a mate already found.
         alpha = alpha.max(mated_in(ply));
@@ -71,7 +71,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let eval = if in_danger {
             -INFINITE
         } else {
-            hit.map_or_else(|| position.evaluate(), |hit| hit.eval)
+            hit.map_or_else(|| self.evaluate(position, ply), |hit| hit.eval)
         };
         self.evals[ply] = eval;
         let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
@@ -92,6 +92,7 @@ impl<P: Evaluate> Worker<'_, P> {
                         + ((eval - beta) / (NULL_MARGIN_PER_PLY * P::MARGIN_SCALE)).min(2);
                     self.count_node();
                     self.push(&child);
+                    self.network_null_move(ply);
                     self.null_at[ply + 1] = true;
                     self.moved[ply] = None;
                     let value =
@@ -142,6 +143,7 @@ impl<P: Evaluate> Worker<'_, P> {
             let mut child = *position;
             child.play_unchecked(m);
             let gives_check = child.in_danger();
+            self.network_move(position, m, &child, ply);
             // Moves that lose material by static exchange, at shallow depth:
             // captures and checks past a margin growing with depth, other
             // quiet moves past one growing with its square.

@@ -18,6 +18,7 @@ mod alpha_beta;
 mod control;
 mod info;
 mod mate;
+mod nnue;
 mod quiescence;
 mod root;
 mod singular;
@@ -32,9 +33,11 @@ use crate::history::History;
 use crate::limits::{Limits, TimePlan};
 use crate::score::*;
 use crate::tt::TranspositionTable;
+use koma_nnue::Network;
 use koma_rules::{Declaration, ImpasseRule, Position};
 use solvers::{MateBudget, MateProbe, MateSolvers};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::{Pool, RootMove, Worker};
 
@@ -57,6 +60,10 @@ pub struct EngineOptions {
     /// at a root with checks, and on a mate the search claims (see
     /// `search::mate`). Off, the search is alone.
     pub mate_solver: bool,
+    /// Whether the search evaluates with the engine's network where it
+    /// has one ([`Engine::set_network`]); off, or without one, it uses the
+    /// classical evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for EngineOptions {
@@ -68,6 +75,7 @@ impl Default for EngineOptions {
             impasse: Some(ImpasseRule::TwentySeven),
             mate_solver: true,
             threads: 1,
+            use_nnue: true,
         }
     }
 }
@@ -101,6 +109,9 @@ pub struct Engine<P: Evaluate> {
     /// thread's is.
     helper_histories: Vec<History>,
     mate: MateSolvers,
+    /// The network the search evaluates with (its game's, embedded, unless
+    /// another was set); `None`: the classical evaluation.
+    network: Option<Arc<Network>>,
     /// Options; change them between searches.
     pub options: EngineOptions,
     random: u64,
@@ -118,6 +129,7 @@ impl<P: Evaluate> Engine<P> {
             history: History::default(),
             helper_histories: Vec::new(),
             mate: MateSolvers::new(),
+            network: crate::networks::embedded(P::VARIANT),
             options: EngineOptions::default(),
             random: seed | 1,
             game: std::marker::PhantomData,
@@ -127,6 +139,29 @@ impl<P: Evaluate> Engine<P> {
     /// Resizes the transposition table (which empties it).
     pub fn set_hash_size(&mut self, megabytes: usize) {
         self.table = TranspositionTable::new(megabytes);
+    }
+
+    /// Evaluates with `network` from the next search on (`None`: the
+    /// classical evaluation). A network of another game is refused, and
+    /// the engine keeps the one it had.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String> {
+        if let Some(network) = &network {
+            if network.variant() != P::VARIANT {
+                return Err(format!(
+                    "a network for {}, not for {}",
+                    network.variant(),
+                    P::VARIANT
+                ));
+            }
+        }
+        self.network = network;
+        Ok(())
+    }
+
+    /// The network the search evaluates with when [`EngineOptions::use_nnue`]
+    /// is on.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// Seeds the randomness used by weaker skill levels (for repeatable tests).
@@ -221,6 +256,7 @@ impl<P: Evaluate> Engine<P> {
         };
         let table = &self.table;
         let impasse = self.options.impasse;
+        let network = self.network.as_deref().filter(|_| self.options.use_nnue);
         let (depth, value, nodes, root_moves) = std::thread::scope(|scope| {
             let running = self.helper_histories[..helpers]
                 .iter_mut()
@@ -238,7 +274,7 @@ impl<P: Evaluate> Engine<P> {
                         };
                         let mut helper = Worker::new(
                             table, history, None, control, start, plan, &limits, positions,
-                            root_moves, impasse, pool,
+                            root_moves, impasse, pool, network,
                         );
                         helper.iterate(root, &limits, 1, &mut |_| {});
                         helper.nodes
@@ -257,6 +293,7 @@ impl<P: Evaluate> Engine<P> {
                 root_moves,
                 impasse,
                 pool(0),
+                network,
             );
             let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
             done.store(true, Ordering::Relaxed);

@@ -16,7 +16,7 @@ impl<P: Evaluate> Worker<'_, P> {
             return value;
         }
         if ply >= MAX_PLY - 2 {
-            return position.evaluate();
+            return self.evaluate(position, ply);
         }
         self.quiescence_known(position, alpha, beta, ply, position.in_danger(), false)
     }
@@ -41,7 +41,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
         if !in_danger {
-            stand_pat = position.evaluate();
+            stand_pat = self.evaluate(position, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -91,6 +91,7 @@ impl<P: Evaluate> Worker<'_, P> {
             };
             let mut child = *position;
             child.play_unchecked(m);
+            self.network_move(position, m, &child, ply);
             self.count_node();
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {

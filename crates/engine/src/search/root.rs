@@ -24,6 +24,7 @@ impl<P: Evaluate> Worker<'_, P> {
         multipv: usize,
         report: &mut dyn FnMut(&Info),
     ) -> (u32, Value) {
+        self.network_root(root);
         if self.root_moves.is_empty() {
             let value = match root.outcome() {
                 Some(outcome) if outcome.winner == Some(root.turn()) => mate_in(0),
@@ -114,7 +115,7 @@ impl<P: Evaluate> Worker<'_, P> {
             completed.1 = if root.in_danger() {
                 DRAW
             } else {
-                root.evaluate()
+                self.evaluate(root, 0)
             };
         }
         // A ponder search must not answer before `ponderhit` or `stop`.
@@ -179,13 +180,14 @@ impl<P: Evaluate> Worker<'_, P> {
         self.evals[0] = if in_danger {
             -INFINITE
         } else {
-            root.evaluate()
+            self.evaluate(root, 0)
         };
         for index in line..self.root_moves.len() {
             let m = self.root_moves[index].m;
             self.moved[0] = Some(piece_square(root.mover_kind(m), m));
             let mut child = *root;
             child.play_unchecked(m);
+            self.network_move(root, m, &child, 0);
             self.count_node();
             self.push(&child);
             let value = if index == line {

@@ -60,6 +60,9 @@ pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) impasse: Option<ImpasseRule>,
     /// The threads of a search with helpers (Lazy SMP): what they share.
     pub(super) pool: Option<Pool<'a>>,
+    /// The network and the accumulators of the line searched; `None`:
+    /// the classical evaluation.
+    pub(super) network: Option<super::nnue::NetworkStack<'a>>,
     pub(super) game: std::marker::PhantomData<P>,
 }
 
@@ -92,6 +95,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
         root_moves: Vec<RootMove>,
         impasse: Option<ImpasseRule>,
         pool: Option<Pool<'a>>,
+        network: Option<&'a koma_nnue::Network>,
     ) -> Self {
         Worker {
             table,
@@ -118,6 +122,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
             root_depth: 0,
             impasse: impasse.filter(|_| P::VARIANT == Variant::Shogi),
             pool,
+            network: network.map(super::nnue::NetworkStack::new),
             game: std::marker::PhantomData,
         }
     }

@@ -10,18 +10,21 @@ mod session;
 
 use crate::Dialect;
 use command::{Command, GoParams};
-use koma_engine::{EngineOptions, SearchControl, MAX_SKILL, MIN_SKILL};
+use koma_engine::{EngineOptions, Network, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_mate::MateLimits;
 use koma_rules::{ImpasseRule, Variant};
 use output::Output;
 use perfect::PerfectOption;
 use session::{limits_of, new_session, Session};
 use std::io::BufRead;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 const DEFAULT_HASH: usize = 64;
 const MAX_HASH: usize = 8192;
+/// `EvalFile`'s value for the networks built into Koma.
+const EMBEDDED: &str = "<embedded>";
 /// The most search threads `Threads` accepts.
 const MAX_THREADS: usize = 64;
 
@@ -35,6 +38,9 @@ struct Protocol {
     search: Option<(JoinHandle<()>, SearchControl)>,
     output: Output,
     perfect: PerfectOption,
+    /// The network file `EvalFile` loaded, with its path; `None`: each
+    /// game's embedded network.
+    eval_file: Option<(String, Arc<Network>)>,
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end
@@ -66,6 +72,7 @@ pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), String> {
         search: None,
         output: Output::default(),
         perfect: PerfectOption::default(),
+        eval_file: None,
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -183,6 +190,10 @@ impl Protocol {
         );
         if self.dialect == Dialect::Usi {
             self.say("option name MateSolver type check default true");
+            self.say("option name UseNNUE type check default true");
+            self.say(&format!(
+                "option name EvalFile type string default {EMBEDDED}"
+            ));
         }
         self.say("option name Clear Hash type button");
         if self.dialect == Dialect::Uci {
@@ -206,6 +217,7 @@ impl Protocol {
                 Some(Ok(variant)) if variant_allowed(self.dialect, variant) => {
                     self.variant = variant;
                     self.session = new_session(variant, self.hash, self.options, self.dialect);
+                    self.apply_eval_file();
                 }
                 _ => self.say(&format!(
                     "info string {} does not play {}",
@@ -266,6 +278,17 @@ impl Protocol {
                 }
                 None => self.say("info string MateSolver is true or false"),
             },
+            "usennue" if self.dialect == Dialect::Usi => match boolean() {
+                Some(on) => {
+                    self.options.use_nnue = on;
+                    self.session.set_options(self.options);
+                }
+                None => self.say("info string UseNNUE is true or false"),
+            },
+            "evalfile" if self.dialect == Dialect::Usi => {
+                let path = value.map(str::trim).unwrap_or("");
+                self.load_eval_file(path);
+            }
             "clearhash" => self.session.new_game(),
             "perfect" if self.dialect == Dialect::Uci => match boolean() {
                 Some(on) => self.perfect.on = on,
@@ -286,6 +309,59 @@ impl Protocol {
             },
             "usiponder" | "ponder" => {}
             _ => self.say(&format!("info string unknown option {}", shorten(name))),
+        }
+    }
+
+    /// `EvalFile`: reads the network at `path` (empty or `<embedded>`:
+    /// back to the embedded ones). A file that cannot be read, is damaged
+    /// or is another game's is refused with an `info string`, and the
+    /// network in use stays.
+    fn load_eval_file(&mut self, path: &str) {
+        if path.is_empty() || path == EMBEDDED {
+            self.eval_file = None;
+            self.apply_eval_file();
+            return;
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(network) => {
+                let game = network.variant();
+                // One file at a time: the other games go back to their
+                // built-in evaluation.
+                self.eval_file = Some((path.to_string(), Arc::new(network)));
+                self.apply_eval_file();
+                if game == self.variant {
+                    self.say(&format!(
+                        "info string EvalFile {}: the {game} network",
+                        shorten(path)
+                    ));
+                } else {
+                    self.say(&format!(
+                        "info string EvalFile {}: a {game} network, used when USI_Variant is {game} \
+                         ({}: the built-in evaluation)",
+                        shorten(path),
+                        self.variant
+                    ));
+                }
+            }
+            Err(error) => self.say(&format!(
+                "info string EvalFile {}: {error}; the network in use stays",
+                shorten(path)
+            )),
+        }
+    }
+
+    /// Gives the session the `EvalFile` network if it is its game's, else
+    /// the game's embedded one.
+    fn apply_eval_file(&mut self) {
+        let network = match &self.eval_file {
+            Some((_, network)) if network.variant() == self.variant => Some(Arc::clone(network)),
+            _ => koma_engine::networks::embedded(self.variant),
+        };
+        if let Err(error) = self.session.set_network(network) {
+            self.say(&format!("info string {error}"));
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
-use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, SearchControl};
+use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, Network, SearchControl};
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
 use koma_rules::{Color, Position, Variant};
 use std::sync::{Arc, Mutex};
@@ -35,6 +35,9 @@ pub trait Session: Send {
     fn set_hash(&mut self, megabytes: usize);
     /// Changes the engine options.
     fn set_options(&mut self, options: EngineOptions);
+    /// Evaluates with `network` (`None`: the classical evaluation); one
+    /// of another game is refused.
+    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String>;
 }
 
 /// The session of one game `P`.
@@ -161,6 +164,10 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
 
     fn set_options(&mut self, options: EngineOptions) {
         self.engine().options = options;
+    }
+
+    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String> {
+        self.engine().set_network(network)
     }
 }
 

@@ -1,0 +1,81 @@
+//! The network's evaluation inside the search: an accumulator per ply,
+//! each computed from its parent's as a move is made (see
+//! [`koma_nnue::Accumulator`]), and the static evaluation taken from it,
+//! or from the classical evaluation where there is no network.
+
+use super::worker::Worker;
+use crate::eval::Evaluate;
+use crate::score::*;
+use koma_nnue::{Accumulator, Network};
+use koma_rules::Move;
+
+/// The network and one accumulator per ply.
+pub(super) struct NetworkStack<'a> {
+    network: &'a Network,
+    accumulators: Box<[Accumulator]>,
+}
+
+impl<'a> NetworkStack<'a> {
+    /// A stack for `network`, its root's accumulator still to be set.
+    pub(super) fn new(network: &'a Network) -> NetworkStack<'a> {
+        NetworkStack {
+            network,
+            accumulators: vec![Accumulator::default(); MAX_PLY + 4].into_boxed_slice(),
+        }
+    }
+}
+
+/// The network's values stay clear of the mate range, whatever its weights.
+const NETWORK_LIMIT: Value = MATE_BOUND / 2;
+
+impl<P: Evaluate> Worker<'_, P> {
+    /// Sets the root's accumulator (ply 0) from `root`.
+    pub(super) fn network_root(&mut self, root: &P) {
+        if let Some(stack) = &mut self.network {
+            root.refresh_accumulator(stack.network, &mut stack.accumulators[0]);
+        }
+    }
+
+    /// Follows the move `m` from `parent` at `ply` to `child` at `ply + 1`.
+    #[inline]
+    pub(super) fn network_move(&mut self, parent: &P, m: Move, child: &P, ply: usize) {
+        if let Some(stack) = &mut self.network {
+            let (before, after) = stack.accumulators.split_at_mut(ply + 1);
+            parent.update_accumulator(m, child, stack.network, &before[ply], &mut after[0]);
+        }
+    }
+
+    /// Follows a null move at `ply`: the same pieces, the other side to move.
+    #[inline]
+    pub(super) fn network_null_move(&mut self, ply: usize) {
+        if let Some(stack) = &mut self.network {
+            stack.accumulators[ply + 1] = stack.accumulators[ply];
+        }
+    }
+
+    /// The static evaluation of `position`, the position at `ply`, from
+    /// the side to move's view.
+    #[inline]
+    pub(super) fn evaluate(&self, position: &P, ply: usize) -> Value {
+        match &self.network {
+            Some(stack) => {
+                // Builds with debug assertions (the tests) check every
+                // accumulator the search uses against a refresh.
+                #[cfg(debug_assertions)]
+                {
+                    let mut fresh = Accumulator::default();
+                    position.refresh_accumulator(stack.network, &mut fresh);
+                    debug_assert!(
+                        fresh == stack.accumulators[ply],
+                        "the accumulator at ply {ply} is not {}'s",
+                        position.to_text()
+                    );
+                }
+                stack.accumulators[ply]
+                    .evaluate(stack.network, position.turn())
+                    .clamp(-NETWORK_LIMIT, NETWORK_LIMIT)
+            }
+            None => position.evaluate(),
+        }
+    }
+}
