@@ -60,24 +60,40 @@ pub enum BenchLimit {
     Time(Duration),
 }
 
+/// Which evaluation a bench searches with.
+#[derive(Clone, Debug, Default)]
+pub enum BenchEvaluation {
+    /// The game's embedded network where it has one, else the classical
+    /// evaluation (what the engine plays with).
+    #[default]
+    Default,
+    /// The classical evaluation.
+    Classical,
+    /// This network (of the game benched).
+    Network(std::sync::Arc<crate::Network>),
+}
+
 /// Searches each of `positions` within `limit`, with a fresh 16 MiB engine
-/// of `threads` threads, and calls `report` after each. Positions that do
-/// not parse are skipped.
+/// of `threads` threads evaluating with `evaluation`, and calls `report`
+/// after each. Positions that do not parse are skipped; a network of
+/// another game is an error.
 ///
 /// ```
-/// use koma_engine::bench::{run, BenchLimit, SPEAR};
+/// use koma_engine::bench::{run, BenchEvaluation, BenchLimit, SPEAR};
 /// use koma_rules::SpearPosition;
 ///
-/// let first = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &mut |_| {});
-/// let again = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &mut |_| {});
+/// let classical = BenchEvaluation::Classical;
+/// let first = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &classical, &mut |_| {}).unwrap();
+/// let again = run::<SpearPosition>(&SPEAR[..1], BenchLimit::Depth(6), 1, &classical, &mut |_| {}).unwrap();
 /// assert_eq!(first[0].nodes, again[0].nodes);
 /// ```
 pub fn run<P: Evaluate>(
     positions: &[&str],
     limit: BenchLimit,
     threads: usize,
+    evaluation: &BenchEvaluation,
     report: &mut dyn FnMut(&BenchLine),
-) -> Vec<BenchLine> {
+) -> Result<Vec<BenchLine>, String> {
     let limits = match limit {
         BenchLimit::Depth(depth) => Limits::depth(depth),
         BenchLimit::Time(time) => Limits::move_time(time),
@@ -89,6 +105,11 @@ pub fn run<P: Evaluate>(
         };
         let mut engine = Engine::<P>::new(16);
         engine.options.threads = threads;
+        match evaluation {
+            BenchEvaluation::Default => {}
+            BenchEvaluation::Classical => engine.options.use_nnue = false,
+            BenchEvaluation::Network(network) => engine.set_network(Some(network.clone()))?,
+        }
         // The time is the search's own: nothing kept back for a protocol.
         engine.options.move_overhead = Duration::ZERO;
         let result = engine.search(&[position], &limits, &SearchControl::default(), &mut |_| {});
@@ -100,5 +121,5 @@ pub fn run<P: Evaluate>(
         report(&line);
         lines.push(line);
     }
-    lines
+    Ok(lines)
 }

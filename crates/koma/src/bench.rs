@@ -2,7 +2,7 @@
 //! depth (or for a fixed time) and prints the node count (a signature of
 //! the search) and the speed.
 
-use koma_engine::bench::{self, BenchLimit, BenchLine};
+use koma_engine::bench::{self, BenchEvaluation, BenchLimit, BenchLine};
 use koma_rules::with_position;
 use koma_rules::Variant;
 use std::time::Duration;
@@ -23,6 +23,13 @@ pub struct BenchArgs {
     /// Search threads (1: the node counts are the search's signature).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: u64,
+    /// Evaluate with this network file (of the game benched; give
+    /// --variant) instead of the embedded one.
+    #[arg(long, conflicts_with = "classical", requires = "variant")]
+    eval_file: Option<String>,
+    /// Evaluate classically, as with UseNNUE false.
+    #[arg(long)]
+    classical: bool,
 }
 
 /// The bench positions and default depth of a game.
@@ -46,6 +53,16 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             Variant::Pawns,
         ],
     };
+    let evaluation = match (&args.eval_file, args.classical) {
+        (Some(path), _) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let network =
+                koma_engine::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            BenchEvaluation::Network(std::sync::Arc::new(network))
+        }
+        (None, true) => BenchEvaluation::Classical,
+        (None, false) => BenchEvaluation::Default,
+    };
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
     for variant in variants {
@@ -68,8 +85,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             );
         };
         let threads = args.threads as usize;
-        let lines =
-            with_position!(variant, P => bench::run::<P>(positions, limit, threads, &mut print));
+        let lines = with_position!(variant, P => bench::run::<P>(positions, limit, threads, &evaluation, &mut print))?;
         if lines.len() != positions.len() {
             return Err(format!(
                 "a {} bench position does not parse",
