@@ -31,6 +31,10 @@ pub struct SelfplayArgs {
     /// plays new ones).
     #[arg(long)]
     seed: Option<u64>,
+    /// Play with this network file (the last generation's) instead of the
+    /// game's embedded evaluation.
+    #[arg(long)]
+    eval_file: Option<String>,
 }
 
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
@@ -76,7 +80,13 @@ fn fill_with<V: ShogiVariant>(args: &SelfplayArgs) -> Result<(), String> {
             p.duplicates
         ));
     };
-    let settings = Settings::new::<V>(args.nodes);
+    let mut settings = Settings::new::<V>(args.nodes);
+    if let Some(path) = &args.eval_file {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let network =
+            koma_engine::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        settings.network = Some(std::sync::Arc::new(network));
+    }
     let done = fill::<V>(
         Path::new(&args.out),
         &settings,

@@ -3,13 +3,14 @@
 //! the search's value and, once the game is over, its result.
 
 use crate::record::{clamp_value, Sample};
-use koma_engine::{Engine, Evaluate, Limits, Score, SearchControl};
+use koma_engine::{Engine, Evaluate, Limits, Network, Score, SearchControl};
 use koma_rules::{Color, Game, Position, ShogiPosition, ShogiVariant};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// How the games are played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Nodes the engine searches for each move.
     pub nodes: u64,
@@ -27,6 +28,10 @@ pub struct Settings {
     pub adjudication_value: i32,
     /// See [`Settings::adjudication_value`].
     pub adjudication_plies: usize,
+    /// The network the engine plays with; `None`: the game's embedded
+    /// one (or the classical evaluation where there is none). A new
+    /// generation of data is played with the last generation's network.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Settings {
@@ -42,6 +47,7 @@ impl Settings {
             max_plies: 512,
             adjudication_value: 3000,
             adjudication_plies: 8,
+            network: None,
         }
     }
 }

@@ -12,7 +12,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The data file in a directory.
 pub const POSITIONS_FILE: &str = "positions.bin";
@@ -58,6 +58,18 @@ pub fn fill<V: ShogiVariant>(
     seed: u64,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> io::Result<Progress> {
+    if let Some(network) = &settings.network {
+        if network.variant() != V::VARIANT {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "a network for {}, not for {}",
+                    network.variant(),
+                    V::VARIANT
+                ),
+            ));
+        }
+    }
     let (file, seen) = open::<V>(dir)?;
     let output = Mutex::new(Output {
         file,
@@ -75,6 +87,10 @@ pub fn fill<V: ShogiVariant>(
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut engine = Engine::<ShogiPosition<V>>::new(HASH_MEGABYTES);
+                if let Some(network) = &settings.network {
+                    // Its game was checked before the threads started.
+                    let _ = engine.set_network(Some(Arc::clone(network)));
+                }
                 loop {
                     if done(&output.lock().expect("no writer panics")) {
                         break;

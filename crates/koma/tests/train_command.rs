@@ -1,0 +1,152 @@
+//! From nothing to a network on the command line: `koma selfplay` data,
+//! `koma train` (resumed from its checkpoint), the network it writes read
+//! by `koma bench --eval-file` and used for the next generation's data by
+//! `koma selfplay --eval-file`; bad requests refused.
+
+use std::process::{Command, Output};
+
+fn koma(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .output()
+        .expect("koma runs")
+}
+
+fn ok(output: Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn data_then_training_then_a_network_the_engine_uses() {
+    let dir = std::env::temp_dir().join(format!("koma-train-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data");
+    let state = dir.join("state");
+    let net = dir.join("minishogi.nnue");
+    let (data, state, net) = (
+        data.to_str().unwrap(),
+        state.to_str().unwrap(),
+        net.to_str().unwrap(),
+    );
+    ok(koma(&[
+        "selfplay",
+        "minishogi",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--out",
+        data,
+        "--positions",
+        "600",
+        "--seed",
+        "3",
+    ]));
+    let train = |epochs: &str| {
+        ok(koma(&[
+            "train",
+            "minishogi",
+            "--data",
+            data,
+            "--out",
+            net,
+            "--state",
+            state,
+            "--epochs",
+            epochs,
+            "--batch",
+            "128",
+        ]))
+    };
+    let first = train("2");
+    assert!(first.contains("epoch 2/2: training loss"), "{first}");
+    assert!(first.contains("sha256 "), "{first}");
+    // Run again with more epochs: it goes on from epoch 2.
+    let more = train("3");
+    assert!(more.contains("resuming after epoch 2"), "{more}");
+    assert!(
+        more.contains("epoch 3/3") && !more.contains("epoch 1/3"),
+        "{more}"
+    );
+
+    let bench = ok(koma(&[
+        "bench",
+        "--variant",
+        "minishogi",
+        "--depth",
+        "4",
+        "--eval-file",
+        net,
+    ]));
+    assert!(bench.contains("Nodes searched"), "{bench}");
+    // Another game's bench refuses a minishogi network.
+    let refused = koma(&[
+        "bench",
+        "--variant",
+        "spear",
+        "--depth",
+        "4",
+        "--eval-file",
+        net,
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not for spear"));
+
+    let next = dir.join("next");
+    ok(koma(&[
+        "selfplay",
+        "minishogi",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--out",
+        next.to_str().unwrap(),
+        "--positions",
+        "50",
+        "--eval-file",
+        net,
+    ]));
+    let refused = koma(&[
+        "selfplay",
+        "spear",
+        "--nodes",
+        "300",
+        "--out",
+        next.to_str().unwrap(),
+        "--eval-file",
+        net,
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not for spear"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_refuses_what_it_cannot_do() {
+    let refused = koma(&["train", "pawns", "--data", "/tmp", "--out", "/tmp/x.nnue"]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no network"));
+    let refused = koma(&[
+        "train",
+        "shogi",
+        "--data",
+        "/nonexistent/data",
+        "--out",
+        "/tmp/x.nnue",
+    ]);
+    assert!(!refused.status.success());
+    let refused = koma(&[
+        "train",
+        "shogi",
+        "--data",
+        "/tmp",
+        "--out",
+        "/tmp/x.nnue",
+        "--lambda",
+        "2",
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--lambda"));
+}
