@@ -83,7 +83,7 @@ impl Annotate for PawnsPosition {
 /// let mut record: Record<StandardShogiPosition> =
 ///     usi::read("position startpos moves 7g7f 3c3d").unwrap();
 /// let moves: Vec<_> = record.moves.iter().map(|m| m.m).collect();
-/// let reviewed = review(&record.start, &moves, &Limits::depth(2), &SearchControl::default(), &mut |_, _| {});
+/// let reviewed = review(&record.start, &moves, &Limits::depth(2), 1, &SearchControl::default(), &mut |_, _| {});
 /// annotate(&mut record, &reviewed, Style::Kif);
 /// assert!(record.moves[0].comments.iter().any(|c| c.starts_with("#評価値=")));
 /// let text = kif::write(&record);

@@ -19,6 +19,7 @@
 //!     &start,
 //!     &[first],
 //!     &Limits::depth(3),
+//!     1,
 //!     &SearchControl::default(),
 //!     &mut |_, _| {},
 //! );

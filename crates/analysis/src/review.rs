@@ -95,12 +95,15 @@ impl Review {
 /// the review stops at the first that is not. `control` stops it early:
 /// the positions not searched are then left out, with their moves.
 ///
+/// `threads` search each position at once when the limit is a time (a
+/// search to a node count stays on one, to be the same on every run).
 /// With a node or depth limit and one thread the review is the same on
 /// every run.
 pub fn review<P: Evaluate>(
     start: &P,
     moves: &[Move],
     limits: &Limits,
+    threads: usize,
     control: &SearchControl,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Review {
@@ -116,6 +119,7 @@ pub fn review<P: Evaluate>(
     }
     let total = positions.len();
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
+    engine.options.threads = threads.max(1);
     let mut judgements = Vec::with_capacity(total);
     for index in 0..total {
         if control.is_stopped() {
@@ -250,6 +254,7 @@ mod tests {
             &start,
             &game,
             &Limits::nodes(20_000),
+            1,
             &SearchControl::default(),
             &mut |_, _| {},
         );
@@ -277,6 +282,7 @@ mod tests {
             &start,
             &game,
             &Limits::nodes(30_000),
+            1,
             &SearchControl::default(),
             &mut |_, _| {},
         );
@@ -304,6 +310,7 @@ mod tests {
             &start,
             &game,
             &Limits::depth(4),
+            1,
             &SearchControl::default(),
             &mut |_, _| {},
         );
@@ -335,6 +342,7 @@ mod tests {
             &start,
             &game,
             &Limits::depth(3),
+            1,
             &control,
             &mut |done, total| {
                 calls += 1;

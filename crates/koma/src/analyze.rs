@@ -45,6 +45,10 @@ pub struct AnalyzeArgs {
     /// Milliseconds per position instead of a node budget.
     #[arg(long)]
     movetime: Option<u64>,
+    /// Search threads per position, with --movetime (a node budget is
+    /// searched on one thread, so that the review is the same every run).
+    #[arg(long, default_value_t = 1, requires = "movetime", value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
     /// Write the annotated record here (`-` for standard output, which
     /// then holds the record alone).
     #[arg(long)]
@@ -81,10 +85,12 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let record = load(&args.record, None, args.variant)?;
     let quiet = out.is_some_and(|(path, _)| path == "-");
     let annotated = match record {
-        AnyRecord::Spear(record) => analyze(record, &limits, out, quiet)?,
-        AnyRecord::Minishogi(record) => analyze(record, &limits, out, quiet)?,
-        AnyRecord::Shogi(record) => analyze(record, &limits, out, quiet)?,
-        AnyRecord::Pawns(record) => analyze(record, &limits, out, quiet)?,
+        AnyRecord::Spear(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
+        AnyRecord::Minishogi(record) => {
+            analyze(record, &limits, args.threads as usize, out, quiet)?
+        }
+        AnyRecord::Shogi(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
+        AnyRecord::Pawns(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
     };
     if let (Some((path, format)), Some(annotated)) = (out, annotated) {
         save(&annotated, path, format)?;
@@ -97,6 +103,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
 fn analyze<P: Annotate>(
     mut record: Record<P>,
     limits: &Limits,
+    threads: usize,
     out: Option<(&str, Format)>,
     quiet: bool,
 ) -> Result<Option<AnyRecord>, String> {
@@ -108,6 +115,7 @@ fn analyze<P: Annotate>(
         &record.start,
         &moves,
         limits,
+        threads,
         &SearchControl::default(),
         &mut |done, _| shown.set_position(done as u64),
     );

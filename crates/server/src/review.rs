@@ -107,6 +107,7 @@ fn judge<P: Served + Evaluate>(
         &game.positions()[0],
         game.moves(),
         &Limits::nodes(nodes),
+        1,
         control,
         progress,
     );
