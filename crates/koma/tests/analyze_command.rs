@@ -165,10 +165,20 @@ fn bad_input_gets_a_clear_error() {
 #[test]
 fn a_timed_review_searches_on_several_threads() {
     let record = shared_record("jt201409130101.kif");
-    let run = koma(&["analyze", &record, "--movetime", "20", "--threads", "2"], b"");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = koma(
+        &["analyze", &record, "--movetime", "20", "--threads", "2"],
+        b"",
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.starts_with("ply ") && stdout.contains("\nGote"), "{stdout}");
+    assert!(
+        stdout.starts_with("ply ") && stdout.contains("\nGote"),
+        "{stdout}"
+    );
     // A node budget stays on one thread: --threads asks for --movetime.
     let refused = koma(&["analyze", &record, "--threads", "2"], b"");
     assert!(!refused.status.success());

@@ -3,7 +3,8 @@
 
 use crate::changes::Update;
 use crate::layout::king_of;
-use crate::network::{Network, HIDDEN};
+use crate::network::Network;
+use crate::shape::HIDDEN;
 use crate::simd;
 use koma_rules::{Color, ShogiPosition, ShogiVariant};
 

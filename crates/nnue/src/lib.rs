@@ -36,10 +36,12 @@ mod accumulator;
 mod changes;
 mod layout;
 mod network;
+mod shape;
 mod simd;
 
 pub use accumulator::Accumulator;
 pub use changes::{Delta, Update};
 pub use layout::{king_of, Layout, View};
-pub use network::{Network, NetworkError, HIDDEN, QA, QB, SCALE};
+pub use network::{Network, NetworkError};
+pub use shape::{HIDDEN, QA, QB, SCALE};
 pub use simd::has_avx2;

@@ -23,19 +23,10 @@
 //! | 4 | the output's bias (`i32`) |
 
 use crate::layout::Layout;
+use crate::shape::{HIDDEN, QA, QB, SCALE};
 use crate::simd;
 use koma_rules::Variant;
 use std::fmt;
-
-/// Values per side after the first layer.
-pub const HIDDEN: usize = 256;
-/// The first layer's scale: 1.0 is `QA`.
-pub const QA: i32 = 255;
-/// The output weights' scale: fine enough that rounding them moves the
-/// output by about a centipawn (at 64, as some engines use, by about ten).
-pub const QB: i32 = 512;
-/// Centipawns per unit of the output.
-pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"KOMANNUE";
 const VERSION: u32 = 1;

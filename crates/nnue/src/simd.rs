@@ -3,7 +3,7 @@
 //! accumulator's sums wrap as 16-bit integers in either, so an update and
 //! a refresh agree even if a sum overflowed.
 
-use crate::network::{HIDDEN, QA};
+use crate::shape::{HIDDEN, QA};
 
 /// Whether this processor runs the AVX2 loops (checked once per network).
 pub fn has_avx2() -> bool {

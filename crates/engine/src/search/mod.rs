@@ -18,6 +18,7 @@ mod alpha_beta;
 mod control;
 mod info;
 mod mate;
+mod network_stack;
 mod nnue;
 mod quiescence;
 mod root;

@@ -6,24 +6,8 @@
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::score::*;
-use koma_nnue::{Accumulator, Network};
+use koma_nnue::Accumulator;
 use koma_rules::Move;
-
-/// The network and one accumulator per ply.
-pub(super) struct NetworkStack<'a> {
-    network: &'a Network,
-    accumulators: Box<[Accumulator]>,
-}
-
-impl<'a> NetworkStack<'a> {
-    /// A stack for `network`, its root's accumulator still to be set.
-    pub(super) fn new(network: &'a Network) -> NetworkStack<'a> {
-        NetworkStack {
-            network,
-            accumulators: vec![Accumulator::default(); MAX_PLY + 4].into_boxed_slice(),
-        }
-    }
-}
 
 /// The network's values stay clear of the mate range, whatever its weights.
 const NETWORK_LIMIT: Value = MATE_BOUND / 2;

@@ -62,7 +62,7 @@ pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) pool: Option<Pool<'a>>,
     /// The network and the accumulators of the line searched; `None`:
     /// the classical evaluation.
-    pub(super) network: Option<super::nnue::NetworkStack<'a>>,
+    pub(super) network: Option<super::network_stack::NetworkStack<'a>>,
     pub(super) game: std::marker::PhantomData<P>,
 }
 
@@ -122,7 +122,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
             root_depth: 0,
             impasse: impasse.filter(|_| P::VARIANT == Variant::Shogi),
             pool,
-            network: network.map(super::nnue::NetworkStack::new),
+            network: network.map(super::network_stack::NetworkStack::new),
             game: std::marker::PhantomData,
         }
     }

@@ -1,0 +1,21 @@
+//! The network a search evaluates with and its accumulators, one per ply
+//! (the search's use of them is in [`super::nnue`]).
+
+use crate::score::MAX_PLY;
+use koma_nnue::{Accumulator, Network};
+
+/// The network and one accumulator per ply.
+pub(super) struct NetworkStack<'a> {
+    pub(super) network: &'a Network,
+    pub(super) accumulators: Box<[Accumulator]>,
+}
+
+impl<'a> NetworkStack<'a> {
+    /// A stack for `network`, its root's accumulator still to be set.
+    pub(super) fn new(network: &'a Network) -> NetworkStack<'a> {
+        NetworkStack {
+            network,
+            accumulators: vec![Accumulator::default(); MAX_PLY + 4].into_boxed_slice(),
+        }
+    }
+}
