@@ -7,10 +7,15 @@ use koma_nnue::Network;
 use koma_rules::Variant;
 use std::sync::{Arc, OnceLock};
 
+/// Minishogi's network, generation 1 (docs/TRAINING.md says how it was
+/// made; sha256 aba93fa7…02398c).
+static MINISHOGI: &[u8] = include_bytes!("../nets/minishogi.nnue");
+
 /// The embedded network file of `variant`, if it has one.
 fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
     match variant {
-        Variant::Shogi | Variant::Minishogi | Variant::Spear | Variant::Pawns => None,
+        Variant::Minishogi => Some(MINISHOGI),
+        Variant::Shogi | Variant::Spear | Variant::Pawns => None,
     }
 }
 

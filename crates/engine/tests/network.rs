@@ -123,3 +123,17 @@ fn another_games_network_is_refused_and_use_nnue_off_is_the_classical_search() {
         (classical.best_move, classical.score, classical.nodes)
     );
 }
+
+#[test]
+fn the_embedded_networks_read_and_belong_to_their_games() {
+    for variant in koma_rules::Variant::ALL {
+        if let Some(network) = koma_engine::networks::embedded(variant) {
+            assert_eq!(network.variant(), variant);
+        }
+    }
+    // Minishogi plays with its network by default.
+    assert!(Engine::<MinishogiPosition>::new(1).network().is_some());
+    assert!(Engine::<koma_rules::PawnsPosition>::new(1)
+        .network()
+        .is_none());
+}

@@ -112,7 +112,13 @@ fn a_position_is_analysed_with_three_lines_written_for_people() {
     assert_eq!(done["moves"], json!(["8h2b+"]));
     let best = &done["lines"][0]["moves"][0];
     assert_eq!(best["color"], "gote");
-    assert_eq!(best["notation"], "☖同　銀(31)");
+    // With the silver or the rook, as deep as the machine lets the
+    // second's search go: either way on 2b (同).
+    let notation = best["notation"].as_str().unwrap();
+    assert!(
+        notation == "☖同　銀(31)" || notation == "☖同　飛(82)",
+        "{notation}"
+    );
     // A bishop up for Sente until then: the evaluation is Sente's view.
     assert!(done["lines"][0]["score"]["cp"].as_i64().unwrap() < 400);
 

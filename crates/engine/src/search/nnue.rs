@@ -6,7 +6,6 @@
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::score::*;
-use koma_nnue::Accumulator;
 use koma_rules::Move;
 
 /// The network's values stay clear of the mate range, whatever its weights.
@@ -47,7 +46,7 @@ impl<P: Evaluate> Worker<'_, P> {
                 // accumulator the search uses against a refresh.
                 #[cfg(debug_assertions)]
                 {
-                    let mut fresh = Accumulator::default();
+                    let mut fresh = koma_nnue::Accumulator::default();
                     position.refresh_accumulator(stack.network, &mut fresh);
                     debug_assert!(
                         fresh == stack.accumulators[ply],
