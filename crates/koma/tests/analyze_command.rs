@@ -169,14 +169,9 @@ fn a_timed_review_searches_on_several_threads() {
         &["analyze", &record, "--movetime", "20", "--threads", "2"],
         b"",
     );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
-        stdout.starts_with("ply ") && stdout.contains("\nGote"),
+        run.status.success() && stdout.starts_with("ply ") && stdout.contains("\nGote"),
         "{stdout}"
     );
     // A node budget stays on one thread: --threads asks for --movetime.

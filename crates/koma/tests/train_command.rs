@@ -12,6 +12,21 @@ fn koma(args: &[&str]) -> Output {
         .expect("koma runs")
 }
 
+/// `koma selfplay minishogi` at 300 nodes a move into `out`.
+fn selfplay(out: &str, threads: &str, positions: &str, more: &[&str]) -> Output {
+    let args = [
+        "selfplay",
+        "minishogi",
+        "--nodes",
+        "300",
+        "--threads",
+        threads,
+        "--out",
+        out,
+    ];
+    koma(&[&args[..], &["--positions", positions], more].concat())
+}
+
 fn ok(output: Output) -> String {
     assert!(
         output.status.success(),
@@ -33,20 +48,7 @@ fn data_then_training_then_a_network_the_engine_uses() {
         state.to_str().unwrap(),
         net.to_str().unwrap(),
     );
-    ok(koma(&[
-        "selfplay",
-        "minishogi",
-        "--nodes",
-        "300",
-        "--threads",
-        "2",
-        "--out",
-        data,
-        "--positions",
-        "600",
-        "--seed",
-        "3",
-    ]));
+    ok(selfplay(data, "2", "600", &["--seed", "3"]));
     let train = |epochs: &str| {
         ok(koma(&[
             "train",
@@ -97,20 +99,12 @@ fn data_then_training_then_a_network_the_engine_uses() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not for spear"));
 
     let next = dir.join("next");
-    ok(koma(&[
-        "selfplay",
-        "minishogi",
-        "--nodes",
-        "300",
-        "--threads",
-        "1",
-        "--out",
+    ok(selfplay(
         next.to_str().unwrap(),
-        "--positions",
+        "1",
         "50",
-        "--eval-file",
-        net,
-    ]));
+        &["--eval-file", net],
+    ));
     let refused = koma(&[
         "selfplay",
         "spear",

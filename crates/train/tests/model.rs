@@ -166,14 +166,17 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
         rate: 3e-3,
         ..Settings::default()
     };
-    let mut state = koma_train::start(
-        &dir,
-        Variant::Minishogi,
-        layout.inputs(),
-        &train_data,
-        &settings,
-    )
-    .unwrap();
+    let start = |settings: &Settings| {
+        koma_train::start(
+            &dir,
+            Variant::Minishogi,
+            layout.inputs(),
+            &train_data,
+            settings,
+        )
+        .unwrap()
+    };
+    let mut state = start(&settings);
     let before = state.model.loss(&held, state.lambda as f32, state.k as f32);
     let mut epochs = Vec::new();
     train(&mut state, &train_data, &held, &settings, &dir, |report| {
@@ -192,14 +195,7 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
 
     // A new run in the same directory goes on from epoch 2, with the same
     // numbers as the state it saved.
-    let resumed = koma_train::start(
-        &dir,
-        Variant::Minishogi,
-        layout.inputs(),
-        &train_data,
-        &settings,
-    )
-    .unwrap();
+    let resumed = start(&settings);
     assert_eq!(resumed, state);
     settings.epochs = 3;
     let mut resumed = resumed;
