@@ -76,9 +76,7 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
     };
     let layout = Layout::of::<V>();
     let started = Instant::now();
-    let samples =
-        koma_selfplay::read_all::<V>(&koma_selfplay::positions_file(Path::new(&args.data)))
-            .map_err(|e| format!("{}: {e}", args.data))?;
+    let samples = koma_selfplay::read_dir::<V>(Path::new(&args.data)).map_err(|e| e.to_string())?;
     if samples.len() < 100 {
         return Err(format!(
             "{}: {} positions; too few to train on",

@@ -116,6 +116,9 @@ fn data_then_training_then_a_network_the_engine_uses() {
         net,
     ]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not for spear"));
+    // Minishogi's data is not Spear's: refused by its `about` file.
+    let refused = koma(&["train", "spear", "--data", data, "--out", net]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("holds data of another kind"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -131,7 +134,8 @@ fn train_refuses_what_it_cannot_do() {
         "--out",
         "/tmp/x.nnue",
     ]);
-    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("not a koma selfplay directory"), "{stderr}");
     let refused = koma(&[
         "train",
         "shogi",

@@ -139,19 +139,7 @@ impl Output {
 /// game's data is refused.
 fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
     fs::create_dir_all(dir)?;
-    let about = dir.join("about");
-    let header = format!("koma-selfplay 1\nvariant {}\n", V::VARIANT);
-    match fs::read_to_string(&about) {
-        Ok(held) if held == header => {}
-        Ok(held) => {
-            return Err(invalid(
-                &about,
-                format!("holds data of another kind:\n{held}not:\n{header}use another directory"),
-            ))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::write(&about, &header)?,
-        Err(e) => return Err(e),
-    }
+    check_about::<V>(dir, true)?;
     let path = positions_file(dir);
     let mut seen = FxHashSet::default();
     let bytes = match fs::read(&path) {
@@ -172,6 +160,32 @@ fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
     file.set_len((bytes.len() - bytes.len() % RECORD_BYTES) as u64)?;
     io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
     Ok((file, seen))
+}
+
+/// Checks that `dir`'s `about` file names `V`'s data; a directory without
+/// one gets one if `create`, else is refused.
+fn check_about<V: ShogiVariant>(dir: &Path, create: bool) -> io::Result<()> {
+    let about = dir.join("about");
+    let header = format!("koma-selfplay 1\nvariant {}\n", V::VARIANT);
+    match fs::read_to_string(&about) {
+        Ok(held) if held == header => Ok(()),
+        Ok(held) => Err(invalid(
+            &about,
+            format!("holds data of another kind:\n{held}not:\n{header}use another directory"),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && create => fs::write(&about, &header),
+        Err(e) => Err(invalid(
+            &about,
+            format!("{e} (not a koma selfplay directory?)"),
+        )),
+    }
+}
+
+/// Reads every record of the data directory `dir` that `koma selfplay`
+/// filled with `V`'s positions; another game's directory is refused.
+pub fn read_dir<V: ShogiVariant>(dir: &Path) -> io::Result<Vec<Sample<V>>> {
+    check_about::<V>(dir, false)?;
+    read_all::<V>(&positions_file(dir))
 }
 
 fn invalid(path: &Path, why: String) -> io::Error {
