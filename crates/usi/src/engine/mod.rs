@@ -38,9 +38,9 @@ struct Protocol {
     search: Option<(JoinHandle<()>, SearchControl)>,
     output: Output,
     perfect: PerfectOption,
-    /// The network file `EvalFile` loaded, with its path; `None`: each
+    /// The network `EvalFile` loaded (for its game only); `None`: each
     /// game's embedded network.
-    eval_file: Option<(String, Arc<Network>)>,
+    eval_file: Option<Arc<Network>>,
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end
@@ -313,9 +313,10 @@ impl Protocol {
     }
 
     /// `EvalFile`: reads the network at `path` (empty or `<embedded>`:
-    /// back to the embedded ones). A file that cannot be read, is damaged
-    /// or is another game's is refused with an `info string`, and the
-    /// network in use stays.
+    /// back to the embedded ones). A file that cannot be read or is
+    /// damaged is refused with an `info string`, and the network in use
+    /// stays; another game's network is kept for its game, this game
+    /// going back to its embedded one.
     fn load_eval_file(&mut self, path: &str) {
         if path.is_empty() || path == EMBEDDED {
             self.eval_file = None;
@@ -330,7 +331,7 @@ impl Protocol {
                 let game = network.variant();
                 // One file at a time: the other games go back to their
                 // built-in evaluation.
-                self.eval_file = Some((path.to_string(), Arc::new(network)));
+                self.eval_file = Some(Arc::new(network));
                 self.apply_eval_file();
                 if game == self.variant {
                     self.say(&format!(
@@ -357,7 +358,7 @@ impl Protocol {
     /// the game's embedded one.
     fn apply_eval_file(&mut self) {
         let network = match &self.eval_file {
-            Some((_, network)) if network.variant() == self.variant => Some(Arc::clone(network)),
+            Some(network) if network.variant() == self.variant => Some(Arc::clone(network)),
             _ => koma_engine::networks::embedded(self.variant),
         };
         if let Err(error) = self.session.set_network(network) {
