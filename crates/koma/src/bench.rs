@@ -55,9 +55,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     };
     let evaluation = match (&args.eval_file, args.classical) {
         (Some(path), _) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let network =
-                koma_engine::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            let network = koma_engine::Network::from_file(std::path::Path::new(path))
+                .map_err(|e| format!("{path}: {e}"))?;
             BenchEvaluation::Network(std::sync::Arc::new(network))
         }
         (None, true) => BenchEvaluation::Classical,

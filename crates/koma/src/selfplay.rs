@@ -82,9 +82,8 @@ fn fill_with<V: ShogiVariant>(args: &SelfplayArgs) -> Result<(), String> {
     };
     let mut settings = Settings::new::<V>(args.nodes);
     if let Some(path) = &args.eval_file {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let network =
-            koma_engine::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            koma_engine::Network::from_file(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
         settings.network = Some(std::sync::Arc::new(network));
     }
     let done = fill::<V>(

@@ -2,7 +2,6 @@
 //! by move.
 
 use crate::changes::Update;
-use crate::layout::king_of;
 use crate::network::Network;
 use crate::shape::HIDDEN;
 use crate::simd;
@@ -45,28 +44,27 @@ impl Accumulator {
         position: &ShogiPosition<V>,
         perspective: Color,
     ) {
-        let layout = network.layout();
-        let view = layout.view(perspective, king_of(position, perspective));
+        // The rows are summed a batch at a time (a shogi position has at
+        // most 40 inputs on, so one batch or two), each lane kept in a
+        // register across its batch rather than stored after every row.
+        const BATCH: usize = 32;
         let side = &mut self.values[perspective.index()];
         *side = *network.bias();
-        let mut add = |input: usize| {
-            let from = *side;
-            simd::update(network.avx2(), side, &from, &[network.row(input)], &[]);
-        };
-        for square in position.occupied() {
-            if let Some(piece) = position.piece_at(square) {
-                add(layout.board_input(view, piece, square));
-            }
-        }
-        for color in [Color::Sente, Color::Gote] {
-            for (role, count) in position.hand(color).iter() {
-                for k in 1..=count {
-                    if let Some(input) = layout.hand_input(view, color, role, k) {
-                        add(input);
-                    }
+        let mut rows: [&[i16]; BATCH] = [&[]; BATCH];
+        let mut held = 0;
+        network
+            .layout()
+            .for_each_active(position, perspective, |input| {
+                rows[held] = network.row(input);
+                held += 1;
+                if held == BATCH {
+                    let from = *side;
+                    simd::update(network.avx2(), side, &from, &rows, &[]);
+                    held = 0;
                 }
-            }
-        }
+            });
+        let from = *side;
+        simd::update(network.avx2(), side, &from, &rows[..held], &[]);
     }
 
     /// This accumulator for `child`, the position after a move whose

@@ -199,17 +199,28 @@ impl Layout {
         out: &mut Vec<usize>,
     ) {
         out.clear();
+        self.for_each_active(position, perspective, |input| out.push(input));
+    }
+
+    /// Calls `f` with every input that is on in `position` for
+    /// `perspective`: each piece on the board, then each hand count.
+    pub fn for_each_active<V: ShogiVariant>(
+        &self,
+        position: &ShogiPosition<V>,
+        perspective: Color,
+        mut f: impl FnMut(usize),
+    ) {
         let view = self.view(perspective, king_of(position, perspective));
         for square in position.occupied() {
             if let Some(piece) = position.piece_at(square) {
-                out.push(self.board_input(view, piece, square));
+                f(self.board_input(view, piece, square));
             }
         }
         for color in [Color::Sente, Color::Gote] {
             for (role, count) in position.hand(color).iter() {
                 for k in 1..=count {
                     if let Some(input) = self.hand_input(view, color, role, k) {
-                        out.push(input);
+                        f(input);
                     }
                 }
             }

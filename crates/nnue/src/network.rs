@@ -182,6 +182,13 @@ impl Network {
         )
     }
 
+    /// Reads the network file at `path` (see [`Network::from_bytes`]); the
+    /// error does not repeat the path, which the caller names.
+    pub fn from_file(path: &std::path::Path) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path).map_err(|e| NetworkError(e.to_string()))?;
+        Network::from_bytes(&bytes)
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let name = self.layout.variant.name();

@@ -323,10 +323,7 @@ impl Protocol {
             self.apply_eval_file();
             return;
         }
-        let loaded = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
-        match loaded {
+        match Network::from_file(std::path::Path::new(path)) {
             Ok(network) => {
                 let game = network.variant();
                 // One file at a time: the other games go back to their
