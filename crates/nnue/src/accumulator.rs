@@ -1,7 +1,7 @@
 //! Each side's first-layer values for one position, kept up to date move
 //! by move.
 
-use crate::changes::Update;
+use crate::changes::{Delta, Update};
 use crate::network::Network;
 use crate::shape::HIDDEN;
 use crate::simd;
@@ -38,7 +38,8 @@ impl Accumulator {
         accumulator
     }
 
-    fn refresh_side<V: ShogiVariant>(
+    /// Computes `perspective`'s side afresh from `position`.
+    pub(crate) fn refresh_side<V: ShogiVariant>(
         &mut self,
         network: &Network,
         position: &ShogiPosition<V>,
@@ -81,25 +82,34 @@ impl Accumulator {
             let side = perspective.index();
             match &updates[side] {
                 Update::Refresh => self.refresh_side(network, child, perspective),
-                Update::Delta(delta) => {
-                    let mut added = [&[][..]; 2];
-                    let mut removed = [&[][..]; 2];
-                    for (slot, &input) in added.iter_mut().zip(delta.added()) {
-                        *slot = network.row(input);
-                    }
-                    for (slot, &input) in removed.iter_mut().zip(delta.removed()) {
-                        *slot = network.row(input);
-                    }
-                    simd::update(
-                        network.avx2(),
-                        &mut self.values[side],
-                        &parent.values[side],
-                        &added[..delta.added().len()],
-                        &removed[..delta.removed().len()],
-                    );
-                }
+                Update::Delta(delta) => self.apply_delta(side, parent, network, delta),
             }
         }
+    }
+
+    /// Sets side `side` (a [`Color::index`]) to `parent`'s plus `delta`.
+    pub(crate) fn apply_delta(
+        &mut self,
+        side: usize,
+        parent: &Accumulator,
+        network: &Network,
+        delta: &Delta,
+    ) {
+        let mut added = [&[][..]; 2];
+        let mut removed = [&[][..]; 2];
+        for (slot, &input) in added.iter_mut().zip(delta.added()) {
+            *slot = network.row(input);
+        }
+        for (slot, &input) in removed.iter_mut().zip(delta.removed()) {
+            *slot = network.row(input);
+        }
+        simd::update(
+            network.avx2(),
+            &mut self.values[side],
+            &parent.values[side],
+            &added[..delta.added().len()],
+            &removed[..delta.removed().len()],
+        );
     }
 
     /// The network's value in centipawns for `turn`, the side to move.

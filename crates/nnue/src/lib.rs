@@ -9,6 +9,8 @@
 //!   follows the game move by move ([`Layout::changes`]), so that an
 //!   evaluation costs a few row additions and one output, not a pass over
 //!   every piece.
+//! - [`AccumulatorStack`] keeps a search's accumulators, one per ply, and
+//!   applies a move's changes only when its position is evaluated.
 //!
 //! ```
 //! use koma_nnue::{Accumulator, Layout, Network, HIDDEN};
@@ -38,6 +40,7 @@ mod layout;
 mod network;
 mod shape;
 mod simd;
+mod stack;
 
 pub use accumulator::Accumulator;
 pub use changes::{Delta, Update};
@@ -45,3 +48,4 @@ pub use layout::{king_of, Layout, View};
 pub use network::{Network, NetworkError};
 pub use shape::{HIDDEN, QA, QB, SCALE};
 pub use simd::has_avx2;
+pub use stack::AccumulatorStack;

@@ -1,7 +1,7 @@
 //! The incremental accumulator against a full refresh, over random games
 //! of every game with a network, and the network file's round trip.
 
-use koma_nnue::{Accumulator, Layout, Network, HIDDEN};
+use koma_nnue::{Accumulator, AccumulatorStack, Layout, Network, HIDDEN};
 use koma_rules::{
     MinishogiPosition, MoveList, Position, ShogiPosition, ShogiVariant, SpearPosition,
     StandardShogiPosition,
@@ -81,6 +81,69 @@ fn incremental_equals_refresh_in_minishogi() {
 #[test]
 fn incremental_equals_refresh_in_spear() {
     incremental_equals_refresh::<koma_rules::Spear>(3);
+}
+
+/// Walks random lines as a search does: down a move (or a null move) at
+/// a time, evaluating some plies and not others, back up to a random ply
+/// and down another line; every evaluation is checked against a refresh.
+/// Returns how many evaluations were checked.
+fn stack_follows_a_search<V: ShogiVariant>(seed: u64) -> usize
+where
+    ShogiPosition<V>: Position,
+{
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let network = random_network::<V>(&mut rng);
+    let mut stack = AccumulatorStack::new(40);
+    let root = ShogiPosition::<V>::start();
+    stack.set_root(&network, &root);
+    let mut line = vec![root];
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let ply = line.len() - 1;
+        let position = line[ply].clone();
+        let mut moves = MoveList::new();
+        position.legal_moves_into(&mut moves);
+        let down = ply < 30 && !moves.is_empty() && position.outcome().is_none();
+        if !down || rng.random_range(0..6) == 0 {
+            // Back up to a random ply of the line, as a search returns.
+            line.truncate(rng.random_range(1..=line.len()));
+            continue;
+        }
+        let mut child = position.clone();
+        if rng.random_range(0..12) == 0 && !position.is_check() {
+            child.set_turn(!position.turn());
+            child.refresh();
+            stack.push_null_move(ply);
+        } else {
+            let m = moves[rng.random_range(0..moves.len())];
+            child.play_unchecked(m);
+            stack.push_move(&network, ply, &position, m, &child);
+        }
+        line.push(child);
+        if rng.random_range(0..3) == 0 {
+            let child = &line[ply + 1];
+            let fresh = Accumulator::of(&network, child);
+            assert_eq!(
+                *stack.accumulator(&network, ply + 1),
+                fresh,
+                "at ply {}",
+                ply + 1
+            );
+            assert_eq!(
+                stack.evaluate(&network, ply + 1, child.turn()),
+                fresh.evaluate(&network, child.turn())
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_stack_brings_each_ply_up_to_date_when_asked() {
+    assert!(stack_follows_a_search::<koma_rules::Shogi>(11) > 300);
+    assert!(stack_follows_a_search::<koma_rules::Minishogi>(12) > 300);
+    assert!(stack_follows_a_search::<koma_rules::Spear>(13) > 300);
 }
 
 #[test]

@@ -11,7 +11,7 @@ pub mod shogi;
 pub mod shogi_weights;
 
 use crate::score::Value;
-use koma_nnue::{Accumulator, Network};
+use koma_nnue::{Accumulator, AccumulatorStack, Network};
 use koma_rules::{Move, MoveList, Position};
 
 /// A game the engine can play: a [`Position`] plus evaluation, and the
@@ -94,15 +94,18 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// nothing).
     fn refresh_accumulator(&self, _network: &Network, _accumulator: &mut Accumulator) {}
 
-    /// Computes `accumulator` for `child`, this position after the legal
-    /// move `m`, from `parent`, this position's accumulator.
-    fn update_accumulator(
+    /// Sets `stack`'s root to this position.
+    fn set_accumulator_root(&self, _network: &Network, _stack: &mut AccumulatorStack) {}
+
+    /// Records in `stack` the legal move `m` from this position, at `ply`,
+    /// to `child`.
+    fn push_accumulator_move(
         &self,
         _m: Move,
         _child: &Self,
         _network: &Network,
-        _parent: &Accumulator,
-        _accumulator: &mut Accumulator,
+        _stack: &mut AccumulatorStack,
+        _ply: usize,
     ) {
     }
 }

@@ -9,7 +9,7 @@ use super::impasse;
 use super::shogi_weights::{weights, Weights};
 use super::Evaluate;
 use crate::score::Value;
-use koma_nnue::{Accumulator, Network};
+use koma_nnue::{Accumulator, AccumulatorStack, Network};
 use koma_rules::{
     Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
 };
@@ -420,16 +420,19 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         accumulator.refresh(network, self);
     }
 
-    fn update_accumulator(
+    fn set_accumulator_root(&self, network: &Network, stack: &mut AccumulatorStack) {
+        stack.set_root(network, self);
+    }
+
+    fn push_accumulator_move(
         &self,
         m: Move,
         child: &Self,
         network: &Network,
-        parent: &Accumulator,
-        accumulator: &mut Accumulator,
+        stack: &mut AccumulatorStack,
+        ply: usize,
     ) {
-        let updates = network.layout().changes(self, m);
-        accumulator.update_from(parent, network, child, &updates);
+        stack.push_move(network, ply, self, m, child);
     }
 }
 

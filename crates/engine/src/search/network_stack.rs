@@ -2,12 +2,12 @@
 //! (the search's use of them is in [`super::nnue`]).
 
 use crate::score::MAX_PLY;
-use koma_nnue::{Accumulator, Network};
+use koma_nnue::{AccumulatorStack, Network};
 
-/// The network and one accumulator per ply.
+/// The network and the accumulators of the line searched.
 pub(super) struct NetworkStack<'a> {
     pub(super) network: &'a Network,
-    pub(super) accumulators: Box<[Accumulator]>,
+    pub(super) accumulators: AccumulatorStack,
 }
 
 impl<'a> NetworkStack<'a> {
@@ -15,7 +15,7 @@ impl<'a> NetworkStack<'a> {
     pub(super) fn new(network: &'a Network) -> NetworkStack<'a> {
         NetworkStack {
             network,
-            accumulators: vec![Accumulator::default(); MAX_PLY + 4].into_boxed_slice(),
+            accumulators: AccumulatorStack::new(MAX_PLY + 4),
         }
     }
 }

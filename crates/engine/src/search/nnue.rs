@@ -1,7 +1,7 @@
 //! The network's evaluation inside the search: an accumulator per ply,
-//! each computed from its parent's as a move is made (see
-//! [`koma_nnue::Accumulator`]), and the static evaluation taken from it,
-//! or from the classical evaluation where there is no network.
+//! each computed from its parent's when its position is evaluated (see
+//! [`koma_nnue::AccumulatorStack`]), and the static evaluation taken from
+//! it, or from the classical evaluation where there is no network.
 
 use super::worker::Worker;
 use crate::eval::Evaluate;
@@ -15,7 +15,7 @@ impl<P: Evaluate> Worker<'_, P> {
     /// Sets the root's accumulator (ply 0) from `root`.
     pub(super) fn network_root(&mut self, root: &P) {
         if let Some(stack) = &mut self.network {
-            root.refresh_accumulator(stack.network, &mut stack.accumulators[0]);
+            root.set_accumulator_root(stack.network, &mut stack.accumulators);
         }
     }
 
@@ -23,8 +23,7 @@ impl<P: Evaluate> Worker<'_, P> {
     #[inline]
     pub(super) fn network_move(&mut self, parent: &P, m: Move, child: &P, ply: usize) {
         if let Some(stack) = &mut self.network {
-            let (before, after) = stack.accumulators.split_at_mut(ply + 1);
-            parent.update_accumulator(m, child, stack.network, &before[ply], &mut after[0]);
+            parent.push_accumulator_move(m, child, stack.network, &mut stack.accumulators, ply);
         }
     }
 
@@ -32,15 +31,15 @@ impl<P: Evaluate> Worker<'_, P> {
     #[inline]
     pub(super) fn network_null_move(&mut self, ply: usize) {
         if let Some(stack) = &mut self.network {
-            stack.accumulators[ply + 1] = stack.accumulators[ply];
+            stack.accumulators.push_null_move(ply);
         }
     }
 
     /// The static evaluation of `position`, the position at `ply`, from
     /// the side to move's view.
     #[inline]
-    pub(super) fn evaluate(&self, position: &P, ply: usize) -> Value {
-        match &self.network {
+    pub(super) fn evaluate(&mut self, position: &P, ply: usize) -> Value {
+        match &mut self.network {
             Some(stack) => {
                 // Builds with debug assertions (the tests) check every
                 // accumulator the search uses against a refresh.
@@ -49,13 +48,14 @@ impl<P: Evaluate> Worker<'_, P> {
                     let mut fresh = koma_nnue::Accumulator::default();
                     position.refresh_accumulator(stack.network, &mut fresh);
                     debug_assert!(
-                        fresh == stack.accumulators[ply],
+                        fresh == *stack.accumulators.accumulator(stack.network, ply),
                         "the accumulator at ply {ply} is not {}'s",
                         position.to_text()
                     );
                 }
-                stack.accumulators[ply]
-                    .evaluate(stack.network, position.turn())
+                stack
+                    .accumulators
+                    .evaluate(stack.network, ply, position.turn())
                     .clamp(-NETWORK_LIMIT, NETWORK_LIMIT)
             }
             None => position.evaluate(),
