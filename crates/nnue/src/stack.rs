@@ -41,7 +41,7 @@ struct Ply {
 /// stack.set_root(&network, &root);
 ///
 /// let m = MinishogiPosition::parse_move_syntax("1e2d").unwrap();
-/// let mut child = root.clone();
+/// let mut child = root;
 /// child.play_unchecked(m);
 /// stack.push_move(&network, 0, &root, m, &child);
 /// let value = stack.evaluate(&network, 1, child.turn());

@@ -100,7 +100,7 @@ where
     let mut checked = 0;
     for _ in 0..3000 {
         let ply = line.len() - 1;
-        let position = line[ply].clone();
+        let position = line[ply];
         let mut moves = MoveList::new();
         position.legal_moves_into(&mut moves);
         let down = ply < 30 && !moves.is_empty() && position.outcome().is_none();
@@ -109,7 +109,7 @@ where
             line.truncate(rng.random_range(1..=line.len()));
             continue;
         }
-        let mut child = position.clone();
+        let mut child = position;
         if rng.random_range(0..12) == 0 && !position.is_check() {
             child.set_turn(!position.turn());
             child.refresh();
