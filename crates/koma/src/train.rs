@@ -43,6 +43,11 @@ pub struct TrainArgs {
     /// Chooses the first weights and the positions' order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Train with shared rows, one per piece on a square and hand count
+    /// whatever the king's bucket, added into every bucket's rows in the
+    /// network written (`false`: each bucket learns alone).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    shared_rows: bool,
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
@@ -98,7 +103,13 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
     };
-    let mut state = koma_train::start(&state_dir, V::VARIANT, layout.inputs(), &train, &settings)?;
+    let factors = if args.shared_rows {
+        layout.bucket_inputs()
+    } else {
+        0
+    };
+    let shape = (layout.inputs(), factors);
+    let mut state = koma_train::start(&state_dir, V::VARIANT, shape, &train, &settings)?;
     println!(
         "{}: {} training and {} held-out positions ({:.0} s to read), k = {:.1}, lambda = {}, {}",
         V::VARIANT,

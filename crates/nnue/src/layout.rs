@@ -111,6 +111,12 @@ impl Layout {
         self.bucket_inputs * self.buckets
     }
 
+    /// How many inputs each king bucket has: input `i` is feature
+    /// `i % bucket_inputs()` of bucket `i / bucket_inputs()`.
+    pub fn bucket_inputs(&self) -> usize {
+        self.bucket_inputs
+    }
+
     /// Files (and ranks) of the board.
     pub fn size(&self) -> u8 {
         self.size

@@ -1,8 +1,9 @@
 //! The trainer's state on disk, so that a run cut off (a session ends
 //! after three hours) goes on from its last finished epoch.
 //!
-//! `checkpoint.bin`, little-endian: `KOMATRN1`, the game's name (length
-//! first), the inputs (`u32`), the epoch reached (`u32`), the scale `k`,
+//! `checkpoint.bin`, little-endian: `KOMATRN2`, the game's name (length
+//! first), the inputs and the shared rows (`u32` each; see [`Model`]),
+//! the epoch reached (`u32`), the scale `k`,
 //! the blend `λ` and the best held-out loss (`f64` each), Adam's steps
 //! (`u64`), then the model's numbers, Adam's means and Adam's squares
 //! (`f32` each, as many as [`Model::len_for`] says). It is written to a
@@ -16,7 +17,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"KOMATRN1";
+const MAGIC: &[u8; 8] = b"KOMATRN2";
+/// The first trainer's checkpoints, which had no shared rows.
+const FIRST_MAGIC: &[u8; 8] = b"KOMATRN1";
 
 /// Everything a run needs to go on.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +49,7 @@ pub fn save(dir: &Path, state: &State) -> io::Result<()> {
         out.write_all(&[name.len() as u8])?;
         out.write_all(name.as_bytes())?;
         out.write_all(&(state.model.inputs as u32).to_le_bytes())?;
+        out.write_all(&(state.model.factors as u32).to_le_bytes())?;
         out.write_all(&state.epoch.to_le_bytes())?;
         for number in [state.k, state.lambda, state.best_loss] {
             out.write_all(&number.to_le_bytes())?;
@@ -64,7 +68,12 @@ pub fn save(dir: &Path, state: &State) -> io::Result<()> {
 /// Reads `dir/checkpoint.bin`; `Ok(None)` if there is none. A checkpoint
 /// of another game or shape, or one cut short, is an error, never a
 /// silent fresh start.
-pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>, String> {
+pub fn load(
+    dir: &Path,
+    variant: Variant,
+    inputs: usize,
+    factors: usize,
+) -> Result<Option<State>, String> {
     let path = dir.join("checkpoint.bin");
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,
@@ -78,8 +87,15 @@ pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>
         at += n;
         Ok(slice)
     };
-    if take(8)? != MAGIC {
-        return Err(bad("not a Koma trainer checkpoint"));
+    match take(8)? {
+        magic if magic == MAGIC => {}
+        magic if magic == FIRST_MAGIC => {
+            return Err(bad(
+                "a checkpoint of an earlier trainer, which this one cannot go on from: \
+                 give another --state, or remove it to start afresh",
+            ))
+        }
+        _ => return Err(bad("not a Koma trainer checkpoint")),
     }
     let length = usize::from(take(1)?[0]);
     let name = String::from_utf8_lossy(take(length)?).into_owned();
@@ -92,12 +108,20 @@ pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>
             "a model of {stored_inputs} inputs; {variant}'s has {inputs} now"
         )));
     }
+    let stored_factors = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
+    if stored_factors != factors {
+        return Err(bad(&format!(
+            "a model {}; this run trains one {}",
+            shared_rows(stored_factors),
+            shared_rows(factors)
+        )));
+    }
     let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap());
     let mut float =
         || -> Result<f64, String> { Ok(f64::from_le_bytes(take(8)?.try_into().unwrap())) };
     let (k, lambda, best_loss) = (float()?, float()?, float()?);
     let steps = u64::from_le_bytes(take(8)?.try_into().unwrap());
-    let len = Model::len_for(inputs);
+    let len = Model::len_for(inputs, factors);
     let mut floats = || -> Result<Vec<f32>, String> {
         Ok(take(4 * len)?
             .chunks_exact(4)
@@ -112,6 +136,7 @@ pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>
         model: Model {
             variant,
             inputs,
+            factors,
             params,
         },
         adam: Adam {
@@ -124,4 +149,12 @@ pub fn load(dir: &Path, variant: Variant, inputs: usize) -> Result<Option<State>
         lambda,
         best_loss,
     }))
+}
+
+/// "with N shared rows" or "without shared rows".
+fn shared_rows(factors: usize) -> String {
+    match factors {
+        0 => "without shared rows".to_string(),
+        n => format!("with {n} shared rows"),
+    }
 }

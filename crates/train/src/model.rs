@@ -12,14 +12,26 @@ use rand_chacha::ChaCha8Rng;
 /// stay far from the 16-bit limit.
 pub const FIRST_LAYER_LIMIT: f32 = 1.98;
 
-/// The float network: `inputs · HIDDEN` first-layer weights, `HIDDEN`
-/// biases, `2 · HIDDEN` output weights, one output bias, in that order.
+/// The float network: `inputs · HIDDEN` first-layer weights, `factors ·
+/// HIDDEN` shared weights, `HIDDEN` biases, `2 · HIDDEN` output weights,
+/// one output bias, in that order.
+///
+/// **Shared weights (a factoriser).** With `factors` set to the layout's
+/// inputs per king bucket, each input `i` also adds the shared row `i %
+/// factors`, the same for every bucket: a piece on a square counts much
+/// the same wherever the king stands, and the shared row learns that from
+/// every position while each bucket's own row learns only from its own.
+/// The network the engine runs has no shared rows: [`Model::quantise`]
+/// adds each to its buckets' rows, so the file and the engine are the
+/// same with or without them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// The game.
     pub variant: Variant,
     /// Inputs of the first layer.
     pub inputs: usize,
+    /// Shared rows: the inputs per king bucket, or 0 for none.
+    pub factors: usize,
     /// Every number, in the order above.
     pub params: Vec<f32>,
 }
@@ -31,37 +43,55 @@ struct Forward {
 }
 
 impl Model {
-    /// A model with small random weights.
+    /// A model with small random weights and no shared rows.
     pub fn new(variant: Variant, inputs: usize, seed: u64) -> Model {
+        Model::with_factors(variant, inputs, 0, seed)
+    }
+
+    /// A model with small random weights and `factors` shared rows (see
+    /// [`Model`]), which start at 0; `inputs` is a multiple of `factors`.
+    pub fn with_factors(variant: Variant, inputs: usize, factors: usize, seed: u64) -> Model {
+        assert!(factors == 0 || inputs % factors == 0, "whole buckets");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut params = vec![0f32; Self::len_for(inputs)];
+        let mut params = vec![0f32; Self::len_for(inputs, factors)];
         // About 40 inputs are on in a position: a sum of that many weights
         // of ±0.05 starts near the clipping range [0, 1], not beyond it.
         for weight in &mut params[..inputs * HIDDEN] {
             *weight = rng.random_range(-0.05..0.05);
         }
-        let out = inputs * HIDDEN + HIDDEN;
-        for weight in &mut params[out..out + 2 * HIDDEN] {
-            *weight = rng.random_range(-0.05..0.05);
-        }
-        Model {
+        let mut model = Model {
             variant,
             inputs,
+            factors,
             params,
+        };
+        let out = model.out_at();
+        for weight in &mut model.params[out..out + 2 * HIDDEN] {
+            *weight = rng.random_range(-0.05..0.05);
         }
+        model
     }
 
-    /// Numbers in a model of `inputs` inputs.
-    pub fn len_for(inputs: usize) -> usize {
-        inputs * HIDDEN + HIDDEN + 2 * HIDDEN + 1
+    /// Numbers in a model of `inputs` inputs and `factors` shared rows.
+    pub fn len_for(inputs: usize, factors: usize) -> usize {
+        (inputs + factors) * HIDDEN + HIDDEN + 2 * HIDDEN + 1
     }
 
     fn bias_at(&self) -> usize {
-        self.inputs * HIDDEN
+        (self.inputs + self.factors) * HIDDEN
     }
 
     fn out_at(&self) -> usize {
-        self.inputs * HIDDEN + HIDDEN
+        self.bias_at() + HIDDEN
+    }
+
+    /// The rows input `input` adds: its own and, with shared rows, its
+    /// feature's.
+    #[inline]
+    fn rows_of(&self, input: u16) -> impl Iterator<Item = usize> {
+        let input = usize::from(input);
+        let shared = (self.factors > 0).then(|| self.inputs + input % self.factors);
+        std::iter::once(input).chain(shared)
     }
 
     fn forward(&self, us: &[u16], them: &[u16]) -> Forward {
@@ -70,9 +100,11 @@ impl Model {
         for (side, inputs) in [us, them].into_iter().enumerate() {
             sums[side].copy_from_slice(bias);
             for &input in inputs {
-                let row = &self.params[usize::from(input) * HIDDEN..][..HIDDEN];
-                for (sum, weight) in sums[side].iter_mut().zip(row) {
-                    *sum += weight;
+                for at in self.rows_of(input) {
+                    let row = &self.params[at * HIDDEN..][..HIDDEN];
+                    for (sum, weight) in sums[side].iter_mut().zip(row) {
+                        *sum += weight;
+                    }
                 }
             }
         }
@@ -133,9 +165,11 @@ impl Model {
                 *total += d;
             }
             for &input in inputs {
-                let row = &mut gradient[usize::from(input) * HIDDEN..][..HIDDEN];
-                for (total, d) in row.iter_mut().zip(&through[side]) {
-                    *total += d;
+                for at in self.rows_of(input) {
+                    let row = &mut gradient[at * HIDDEN..][..HIDDEN];
+                    for (total, d) in row.iter_mut().zip(&through[side]) {
+                        *total += d;
+                    }
                 }
             }
         }
@@ -156,11 +190,26 @@ impl Model {
         total / data.len().max(1) as f64
     }
 
-    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`].
+    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`]: each weight
+    /// as the engine will see it (a bucket's row plus its shared row).
     pub fn clip(&mut self) {
-        let end = self.out_at();
-        for weight in &mut self.params[..end] {
-            *weight = weight.clamp(-FIRST_LAYER_LIMIT, FIRST_LAYER_LIMIT);
+        let limit = FIRST_LAYER_LIMIT;
+        let (weights, rest) = self.params.split_at_mut(self.inputs * HIDDEN);
+        let (shared, rest) = rest.split_at_mut(self.factors * HIDDEN);
+        for weight in shared.iter_mut().chain(&mut rest[..HIDDEN]) {
+            *weight = weight.clamp(-limit, limit);
+        }
+        if self.factors == 0 {
+            for weight in weights {
+                *weight = weight.clamp(-limit, limit);
+            }
+            return;
+        }
+        for (i, row) in weights.chunks_exact_mut(HIDDEN).enumerate() {
+            let feature = &shared[(i % self.factors) * HIDDEN..][..HIDDEN];
+            for (weight, s) in row.iter_mut().zip(feature) {
+                *weight = weight.clamp(-limit - s, limit - s);
+            }
         }
     }
 
@@ -171,9 +220,17 @@ impl Model {
                 .round()
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
-        let weights = self.params[..self.bias_at()]
-            .iter()
-            .map(|&w| round(w, QA))
+        let weights = (0..self.inputs * HIDDEN)
+            .map(|at| {
+                let shared = match self.factors {
+                    0 => 0.0,
+                    factors => {
+                        let (input, lane) = (at / HIDDEN, at % HIDDEN);
+                        self.params[(self.inputs + input % factors) * HIDDEN + lane]
+                    }
+                };
+                round(self.params[at] + shared, QA)
+            })
             .collect();
         let bias = std::array::from_fn(|j| round(self.params[self.bias_at() + j], QA));
         let out_weights = std::array::from_fn(|j| round(self.params[self.out_at() + j], QB));

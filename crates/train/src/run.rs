@@ -119,18 +119,19 @@ pub fn fit_scale(data: &Dataset) -> f64 {
 }
 
 /// The state a run starts from: `dir`'s checkpoint if it has one, else a
-/// fresh model with the scale fitted to `train`.
+/// fresh model of `inputs` inputs and `factors` shared rows (see
+/// [`Model`]) with the scale fitted to `train`.
 pub fn start(
     dir: &Path,
     variant: Variant,
-    inputs: usize,
+    (inputs, factors): (usize, usize),
     train: &Dataset,
     settings: &Settings,
 ) -> Result<State, String> {
-    if let Some(state) = checkpoint::load(dir, variant, inputs)? {
+    if let Some(state) = checkpoint::load(dir, variant, inputs, factors)? {
         return Ok(state);
     }
-    let model = Model::new(variant, inputs, settings.seed);
+    let model = Model::with_factors(variant, inputs, factors, settings.seed);
     let len = model.params.len();
     Ok(State {
         model,

@@ -46,7 +46,12 @@ fn random_samples(count: usize, seed: u64) -> Vec<Sample<koma_rules::Minishogi>>
 
 fn model_with_spread(seed: u64) -> (Layout, Model) {
     let layout = Layout::for_variant(Variant::Minishogi).unwrap();
-    let mut model = Model::new(Variant::Minishogi, layout.inputs(), seed);
+    let mut model = Model::with_factors(
+        Variant::Minishogi,
+        layout.inputs(),
+        layout.bucket_inputs(),
+        seed,
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for p in model.params.iter_mut() {
         *p = rng.random_range(-0.2..0.2);
@@ -70,14 +75,18 @@ fn the_gradient_matches_finite_differences() {
         let (us, them) = data.inputs(i);
         let mut gradient = vec![0f32; model.params.len()];
         model.backward(us, them, target, k, 1.0, &mut gradient);
-        // Some of the position's own first-layer weights, the biases, the
-        // output weights and the output bias.
+        // Some of the position's own first-layer weights, their shared
+        // rows', the biases, the output weights and the output bias.
         let first = usize::from(us[0]) * HIDDEN;
-        let bias = layout.inputs() * HIDDEN;
+        let factors = layout.bucket_inputs();
+        let shared = (layout.inputs() + usize::from(them[1]) % factors) * HIDDEN;
+        let bias = (layout.inputs() + factors) * HIDDEN;
         let picks = [
             first,
             first + 7,
             first + 100,
+            shared + 3,
+            shared + 200,
             bias + 3,
             bias + HIDDEN + 5,
             bias + HIDDEN + HIDDEN + 9,
@@ -126,8 +135,9 @@ fn the_quantised_network_matches_the_float_model() {
         rate: 3e-3,
         ..Settings::default()
     };
-    let mut state =
-        koma_train::start(&dir, Variant::Minishogi, layout.inputs(), &data, &settings).unwrap();
+    // With shared rows, which the quantised network folds into its own.
+    let shape = (layout.inputs(), layout.bucket_inputs());
+    let mut state = koma_train::start(&dir, Variant::Minishogi, shape, &data, &settings).unwrap();
     train(&mut state, &data, &data, &settings, &dir, |_| {}).unwrap();
     let network = state.model.quantise();
     let (mut total, mut worst) = (0f64, 0f64);
@@ -170,7 +180,7 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
         koma_train::start(
             &dir,
             Variant::Minishogi,
-            layout.inputs(),
+            (layout.inputs(), layout.bucket_inputs()),
             &train_data,
             settings,
         )
@@ -217,13 +227,20 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
 
     // A checkpoint of another game is refused, not overwritten.
     let spear = Layout::for_variant(Variant::Spear).unwrap();
-    let refused = koma_train::load(&dir, Variant::Spear, spear.inputs()).unwrap_err();
+    let refused = koma_train::load(&dir, Variant::Spear, spear.inputs(), 0).unwrap_err();
     assert!(refused.contains("not spear"), "{refused}");
+    // So is one with shared rows where a run asks for none.
+    let refused = koma_train::load(&dir, Variant::Minishogi, layout.inputs(), 0).unwrap_err();
+    assert!(
+        refused.contains("; this run trains one without shared rows"),
+        "{refused}"
+    );
     // One cut short is refused too.
     let path = dir.join("checkpoint.bin");
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    assert!(koma_train::load(&dir, Variant::Minishogi, layout.inputs())
+    let shape = (layout.inputs(), layout.bucket_inputs());
+    assert!(koma_train::load(&dir, Variant::Minishogi, shape.0, shape.1)
         .unwrap_err()
         .contains("cut short"));
     let _ = std::fs::remove_dir_all(&dir);
