@@ -15,9 +15,10 @@ use std::time::Instant;
 pub struct TrainArgs {
     /// The game: shogi, minishogi or spear.
     variant: Variant,
-    /// The data directory `koma selfplay` filled.
-    #[arg(long)]
-    data: String,
+    /// A data directory `koma selfplay` filled; give --data again to
+    /// train on several (each checked to hold this game's data).
+    #[arg(long, required = true)]
+    data: Vec<String>,
     /// Where the network file goes (the best by held-out loss).
     #[arg(long)]
     out: String,
@@ -81,11 +82,14 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
     };
     let layout = Layout::of::<V>();
     let started = Instant::now();
-    let samples = koma_selfplay::read_dir::<V>(Path::new(&args.data)).map_err(|e| e.to_string())?;
+    let mut samples = Vec::new();
+    for dir in &args.data {
+        samples.extend(koma_selfplay::read_dir::<V>(Path::new(dir)).map_err(|e| e.to_string())?);
+    }
     if samples.len() < 100 {
         return Err(format!(
             "{}: {} positions; too few to train on",
-            args.data,
+            args.data.join(", "),
             samples.len()
         ));
     }

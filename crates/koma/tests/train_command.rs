@@ -105,13 +105,42 @@ fn data_then_training_then_a_network_the_engine_uses() {
         "50",
         &["--eval-file", net],
     ));
+    // Two directories train together: every position of both is read.
+    let positions = |d: &str| {
+        std::fs::metadata(format!("{d}/positions.bin"))
+            .unwrap()
+            .len()
+            / 48
+    };
+    let next = next.to_str().unwrap();
+    let both = ok(koma(&[
+        "train",
+        "minishogi",
+        "--data",
+        data,
+        "--data",
+        next,
+        "--out",
+        net,
+        "--state",
+        &format!("{state}-both"),
+        "--epochs",
+        "1",
+        "--batch",
+        "128",
+    ]));
+    let (training, held): (u64, u64) = {
+        let words: Vec<&str> = both.split_whitespace().collect();
+        (words[1].parse().unwrap(), words[4].parse().unwrap())
+    };
+    assert_eq!(training + held, positions(data) + positions(next), "{both}");
     let refused = koma(&[
         "selfplay",
         "spear",
         "--nodes",
         "300",
         "--out",
-        next.to_str().unwrap(),
+        next,
         "--eval-file",
         net,
     ]);

@@ -111,7 +111,7 @@ pub fn load(
     let stored_factors = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
     if stored_factors != factors {
         return Err(bad(&format!(
-            "a model {}; this run trains one {}",
+            "a model {}; this run trains one {} (--shared-rows)",
             shared_rows(stored_factors),
             shared_rows(factors)
         )));
