@@ -35,9 +35,11 @@ pub struct TrainArgs {
     /// Adam's rate at the start (0.3 of it after 60 % of the epochs, 0.09 after 85 %).
     #[arg(long, default_value_t = 1e-3)]
     rate: f32,
-    /// How much of the target is the search's value, the rest the game's result.
-    #[arg(long, default_value_t = 0.5)]
-    lambda: f32,
+    /// How much of the target is the search's value, the rest the game's
+    /// result (default: 1 for shogi, whose long self-play games at small
+    /// budgets make the result a poor target early on; 0.5 otherwise).
+    #[arg(long)]
+    lambda: Option<f32>,
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -66,8 +68,12 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
 const HELD_OUT_EVERY: u64 = 20;
 
 fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {}: between 0 and 1", args.lambda));
+    let lambda = args.lambda.unwrap_or(match V::VARIANT {
+        Variant::Shogi => 1.0,
+        _ => 0.5,
+    });
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("--lambda {lambda}: between 0 and 1"));
     }
     if args.batch == 0 || args.epochs == 0 || args.rate.is_nan() || args.rate <= 0.0 {
         return Err("--batch, --epochs and --rate: more than 0".to_string());
@@ -101,7 +107,7 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
         epochs: args.epochs,
         batch: args.batch,
         rate: args.rate,
-        lambda: args.lambda,
+        lambda,
         threads: args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

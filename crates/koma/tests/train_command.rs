@@ -68,6 +68,8 @@ fn data_then_training_then_a_network_the_engine_uses() {
     let first = train("2");
     assert!(first.contains("epoch 2/2: training loss"), "{first}");
     assert!(first.contains("sha256 "), "{first}");
+    // The 5×5 games blend the search's value and the result by default.
+    assert!(first.contains("lambda = 0.5"), "{first}");
     // Run again with more epochs: it goes on from epoch 2.
     let more = train("3");
     assert!(more.contains("resuming after epoch 2"), "{more}");
