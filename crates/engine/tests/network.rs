@@ -131,8 +131,28 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
             assert_eq!(network.variant(), variant);
         }
     }
-    // Minishogi plays with its network by default.
+    // Each is the file docs/STRENGTH.md names, byte for byte.
+    let sha256 = |variant| {
+        use sha2::{Digest, Sha256};
+        let bytes = koma_engine::networks::embedded_file(variant).unwrap();
+        Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    assert_eq!(
+        sha256(koma_rules::Variant::Minishogi),
+        "aba93fa7dca1851e7b5548abec5c9f15e11800453784af3ec51db32b7f02398c"
+    );
+    assert_eq!(
+        sha256(koma_rules::Variant::Shogi),
+        "eab91eacb7a5e5f389b64c3bc629c3501d8cb9ee859a5dfe82d99378192f0560"
+    );
+    // Shogi and minishogi play with their networks by default.
     assert!(Engine::<MinishogiPosition>::new(1).network().is_some());
+    assert!(Engine::<koma_rules::StandardShogiPosition>::new(1)
+        .network()
+        .is_some());
     assert!(Engine::<koma_rules::PawnsPosition>::new(1)
         .network()
         .is_none());
