@@ -6,10 +6,11 @@
 //! value), a position in check, a cutoff before the static value is
 //! needed. Updating every accumulator as each move is made would pay for
 //! those too. The stack records what each move changes (cheap: a few
-//! input numbers) and applies the changes only when [`AccumulatorStack::
-//! evaluate`] asks for a ply, from the nearest ply above it that is up to
-//! date. A side whose own king moved is refreshed at once, since that
-//! needs the position after the move, which the stack does not keep.
+//! input numbers) and applies the changes only when
+//! [`AccumulatorStack::evaluate`] asks for a ply, from the nearest ply
+//! above it that is up to date. A side whose own king moved is refreshed
+//! at once, since that needs the position after the move, which the stack
+//! does not keep.
 
 use crate::accumulator::Accumulator;
 use crate::changes::{Delta, Update};
@@ -106,7 +107,8 @@ impl AccumulatorStack {
         next.computed = [false; 2];
     }
 
-    /// The accumulator at `ply`, brought up to date.
+    /// The accumulator at `ply`, brought up to date (the root must have
+    /// been set with [`AccumulatorStack::set_root`]).
     pub fn accumulator(&mut self, network: &Network, ply: usize) -> &Accumulator {
         for side in 0..2 {
             let mut start = ply;
