@@ -5,6 +5,7 @@
 
 use koma_nnue::Network;
 use koma_rules::Variant;
+use std::borrow::Cow;
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
@@ -17,10 +18,10 @@ static MINISHOGI: &[u8] = include_bytes!("../nets/minishogi.nnue");
 static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 
 /// The embedded network file of `variant`, if it has one, as `koma train`
-/// wrote it.
-pub fn embedded_file(variant: Variant) -> Option<Vec<u8>> {
+/// wrote it (borrowed where it is stored uncompressed).
+pub fn embedded_file(variant: Variant) -> Option<Cow<'static, [u8]>> {
     match variant {
-        Variant::Minishogi => Some(MINISHOGI.to_vec()),
+        Variant::Minishogi => Some(Cow::Borrowed(MINISHOGI)),
         Variant::Shogi => {
             // A fault here is in the build, not in anything a user gave:
             // the tests decompress the file and check its sha256.
@@ -30,7 +31,7 @@ pub fn embedded_file(variant: Variant) -> Option<Vec<u8>> {
             decoder
                 .read_to_end(&mut bytes)
                 .expect("the embedded shogi network decompresses");
-            Some(bytes)
+            Some(Cow::Owned(bytes))
         }
         Variant::Spear | Variant::Pawns => None,
     }
