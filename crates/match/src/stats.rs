@@ -503,6 +503,20 @@ mod tests {
         assert_eq!(sprt.decide(-3.0), SprtDecision::AcceptH0);
     }
 
+    /// Shogi's network against the classical evaluation, 150 pairs: far
+    /// above both hypotheses, where the normal approximation (LLR about 3.9)
+    /// overstates the evidence. The exact value was found independently by
+    /// maximising each hypothesis' constrained likelihood directly
+    /// (coordinate search over the simplex, Python), not by its multiplier.
+    #[test]
+    fn sprt_far_above_both_hypotheses_is_not_the_normal_approximation() {
+        let sprt = Sprt::parse(&["elo0=0 elo1=10".to_owned()]).unwrap();
+        let pairs = Pentanomial([13, 0, 67, 0, 70]);
+        let llr = sprt.llr(&Tally::default(), &pairs);
+        assert!(close(llr, 2.875_35, 1e-4), "{llr}");
+        assert_eq!(sprt.decide(llr), SprtDecision::Continue);
+    }
+
     #[test]
     fn sprt_concludes_on_wins_alone() {
         let sprt = Sprt::parse(&["elo0=0 elo1=10".to_owned()]).unwrap();
