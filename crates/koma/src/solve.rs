@@ -28,6 +28,12 @@ pub struct SolveArgs {
     /// `koma verify-proof FILE`).
     #[arg(long)]
     proof: Option<String>,
+    /// Write to --proof the mirror image (files a↔h) of the certificate
+    /// FILE, instead of solving: the proof of the mirrored position, which
+    /// `koma verify-proof` checks like any other.
+    #[arg(long, value_name = "FILE", requires = "proof",
+          conflicts_with_all = ["position", "moves", "state", "memory", "table"])]
+    mirror: Option<String>,
     /// Value each move of the position too (a line `MOVE VALUE` for each,
     /// the value for the side that plays it).
     #[arg(long)]
@@ -58,6 +64,17 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
             "{}: only pawns (Pawns-Only Chess) can be solved",
             args.game
         ));
+    }
+    if let (Some(input), Some(output)) = (&args.mirror, &args.proof) {
+        let mirrored = koma_solve::mirror_certificate(Path::new(input), Path::new(output))
+            .map_err(|e| format!("--mirror {input}: {e}"))?;
+        println!("position: {}", mirrored.root);
+        println!(
+            "proof: {output}, {} positions, the mirror image of {input}",
+            crate::thousands::thousands(mirrored.positions)
+        );
+        println!("{}", mirrored.claim);
+        return Ok(());
     }
     let size = match &args.position {
         Some(fen) => fen

@@ -49,6 +49,44 @@ fn the_small_boards_are_solved_and_their_proofs_verified() {
         assert!(!refused.status.success(), "{out}");
         assert!(err.contains("not a proof"), "{err}");
     }
+    // 5×5 after 1.a3, mirrored into 1.e3's proof, which the checker
+    // accepts for 1.e3.
+    let a3 = dir.join("a3.proof");
+    let e3 = dir.join("e3.proof");
+    let (a3, e3) = (a3.to_str().unwrap(), e3.to_str().unwrap());
+    let solved = koma(&[
+        "solve",
+        "pawns",
+        "--position",
+        "5/ppppp/P4/1PPPP/5 b - - 0 1",
+        "--proof",
+        a3,
+    ]);
+    let value = text(&solved).0.lines().last().unwrap().to_owned();
+    let mirrored = koma(&["solve", "pawns", "--mirror", a3, "--proof", e3]);
+    let (out, err) = text(&mirrored);
+    assert!(mirrored.status.success(), "{err}");
+    assert!(out.starts_with("position: 5/ppppp/4P/PPPP1/5 b"), "{out}");
+    assert_eq!(out.lines().last(), Some(value.as_str()), "{out}");
+    let checked = koma(&["verify-proof", e3]);
+    let (out, err) = text(&checked);
+    assert!(checked.status.success(), "{err}");
+    assert!(out.contains("5/ppppp/4P/PPPP1/5 b"), "{out}");
+    // Not a certificate: refused, and nothing written.
+    let junk = dir.join("junk");
+    std::fs::write(&junk, b"koma-pawns-proof 1\nsize 9\n").unwrap();
+    let out_path = dir.join("junk-mirrored");
+    let refused = koma(&[
+        "solve",
+        "pawns",
+        "--mirror",
+        junk.to_str().unwrap(),
+        "--proof",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    assert!(text(&refused).1.contains("size N"), "{}", text(&refused).1);
+    assert!(!out_path.exists() && !dir.join("junk-mirrored.part").exists());
     // A position of its own: White's passed pawn runs home.
     let solved = koma(&["solve", "pawns", "--position", "5/p4/5/4P/5 w - - 0 1"]);
     assert_eq!(text(&solved).0.lines().last(), Some("win"));

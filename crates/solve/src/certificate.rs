@@ -171,7 +171,7 @@ impl<const N: usize> Certificate<N> {
 }
 
 /// `path` with `.suffix` added to its name.
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".");
     name.push(suffix);
@@ -182,7 +182,7 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 const PROGRESS_EVERY: u64 = 1 << 16;
 
 /// The bytes of a record.
-const RECORD: usize = 19;
+pub(crate) const RECORD: usize = 19;
 
 /// Where a strategy's records go: first, when an interrupted run left a
 /// file, its records are read back one by one as the same walk reaches

@@ -18,6 +18,7 @@
 
 mod certificate;
 mod compact;
+mod mirror;
 #[cfg(test)]
 mod oracle;
 mod perfect;
@@ -29,6 +30,7 @@ mod value;
 
 pub use certificate::{Certificate, StrategySize, Written};
 pub use compact::{TableSize, PAWNS8_TABLE, TABLE_WORK};
+pub use mirror::{mirror_certificate, Mirrored};
 pub use perfect::{Interrupted, Perfect, PerfectMove};
 pub use search::{default_table_bytes, Progress, Solver};
 pub use state::JOURNAL_WORK;

@@ -175,3 +175,47 @@ fn an_interrupted_certificate_goes_on_from_its_records() {
     std::fs::remove_file(&part).unwrap();
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A mirrored certificate proves the mirrored root, checked by the
+/// separate checker; mirrored twice it is the certificate again; and its
+/// records do not prove the root it came from.
+#[test]
+fn a_mirrored_certificate_proves_the_mirrored_position() {
+    let start = PawnsBoard::<6>::start();
+    for m in start.moves() {
+        let After::Continues(position) = start.play(m) else {
+            panic!("a first move ends the game");
+        };
+        let mirror_image = position.mirrored();
+        if mirror_image.key() == position.key() {
+            continue;
+        }
+        let (from, there, back) = (scratch(), scratch(), scratch());
+        let certificate = Certificate::write(&mut Solver::new(), &position, &from, |_| {}).unwrap();
+        let mirrored = koma_solve::mirror_certificate(&from, &there).unwrap();
+        assert_eq!(mirrored.root, mirror_image.to_fen());
+        assert_eq!(mirrored.claim, certificate.value.name());
+        assert_eq!(mirrored.positions, certificate.len());
+        let bytes = std::fs::read(&there).unwrap();
+        let report = koma_proof::verify(&bytes).unwrap();
+        assert_eq!(report.root, mirror_image.to_fen());
+        assert_eq!(report.claim, certificate.value.name());
+        koma_solve::mirror_certificate(&there, &back).unwrap();
+        assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&from).unwrap());
+        // The mirrored records under the original root: refused.
+        let text = String::from_utf8_lossy(&bytes[..200]).into_owned();
+        let root_line = format!("root {}\n", mirror_image.to_fen());
+        let at = text.find(&root_line).unwrap();
+        let mut swapped = bytes[..at].to_vec();
+        swapped.extend_from_slice(format!("root {}\n", position.to_fen()).as_bytes());
+        swapped.extend_from_slice(&bytes[at + root_line.len()..]);
+        assert!(
+            koma_proof::verify(&swapped).is_err(),
+            "{}",
+            position.to_fen()
+        );
+        for file in [from, there, back] {
+            std::fs::remove_file(file).unwrap();
+        }
+    }
+}
