@@ -9,7 +9,7 @@
 use crate::certificate::{with_suffix, RECORD};
 use koma_rules::pawns_board::PawnsBoard;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 /// What a mirrored certificate claims.
@@ -130,7 +130,7 @@ fn mirror(from: &mut impl BufRead, to: &mut impl Write) -> io::Result<Mirrored> 
         }
         positions += count;
     }
-    if from.fill_buf()?.first().is_some() {
+    if !from.fill_buf()?.is_empty() {
         return Err(invalid("bytes follow \"end\""));
     }
     Ok(Mirrored {
