@@ -17,24 +17,33 @@ static MINISHOGI: &[u8] = include_bytes!("../nets/minishogi.nnue");
 /// `koma train` wrote has sha256 eab91eac…192f0560; docs/STRENGTH.md).
 static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 
+/// Spear's network, generation 1 with shared rows, compressed by `zstd
+/// -19` (the file `koma train` wrote has sha256 4772256a…4cf5079;
+/// docs/STRENGTH.md).
+static SPEAR_ZSTD: &[u8] = include_bytes!("../nets/spear.nnue.zst");
+
 /// The embedded network file of `variant`, if it has one, as `koma train`
 /// wrote it (borrowed where it is stored uncompressed).
 pub fn embedded_file(variant: Variant) -> Option<Cow<'static, [u8]>> {
     match variant {
         Variant::Minishogi => Some(Cow::Borrowed(MINISHOGI)),
-        Variant::Shogi => {
-            // A fault here is in the build, not in anything a user gave:
-            // the tests decompress the file and check its sha256.
-            let mut decoder = ruzstd::decoding::StreamingDecoder::new(SHOGI_ZSTD)
-                .expect("the embedded shogi network is a zstd frame");
-            let mut bytes = Vec::new();
-            decoder
-                .read_to_end(&mut bytes)
-                .expect("the embedded shogi network decompresses");
-            Some(Cow::Owned(bytes))
-        }
-        Variant::Spear | Variant::Pawns => None,
+        Variant::Shogi => Some(Cow::Owned(decompress(SHOGI_ZSTD))),
+        Variant::Spear => Some(Cow::Owned(decompress(SPEAR_ZSTD))),
+        Variant::Pawns => None,
     }
+}
+
+/// An embedded network's file from its zstd frame. A fault here is in the
+/// build, not in anything a user gave: the tests decompress each file and
+/// check its sha256.
+fn decompress(frame: &[u8]) -> Vec<u8> {
+    let mut decoder = ruzstd::decoding::StreamingDecoder::new(frame)
+        .expect("an embedded network is a zstd frame");
+    let mut bytes = Vec::new();
+    decoder
+        .read_to_end(&mut bytes)
+        .expect("an embedded network decompresses");
+    bytes
 }
 
 /// The embedded network of `variant`, read once.

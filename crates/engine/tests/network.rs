@@ -148,8 +148,15 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
         sha256(koma_rules::Variant::Shogi),
         "eab91eacb7a5e5f389b64c3bc629c3501d8cb9ee859a5dfe82d99378192f0560"
     );
-    // Shogi and minishogi play with their networks by default.
+    assert_eq!(
+        sha256(koma_rules::Variant::Spear),
+        "4772256a6274eacd1bfc94f85670688e7931af2f098d17554f8cbda44c8f5079"
+    );
+    // The shogi games play with their networks by default.
     assert!(Engine::<MinishogiPosition>::new(1).network().is_some());
+    assert!(Engine::<koma_rules::SpearPosition>::new(1)
+        .network()
+        .is_some());
     assert!(Engine::<koma_rules::StandardShogiPosition>::new(1)
         .network()
         .is_some());
