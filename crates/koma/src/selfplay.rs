@@ -35,6 +35,10 @@ pub struct SelfplayArgs {
     /// game's embedded evaluation.
     #[arg(long)]
     eval_file: Option<String>,
+    /// Play with the classical evaluation, not the game's network: the
+    /// data of a first generation, made from nothing.
+    #[arg(long, conflicts_with = "eval_file")]
+    classical: bool,
 }
 
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
@@ -81,6 +85,7 @@ fn fill_with<V: ShogiVariant>(args: &SelfplayArgs) -> Result<(), String> {
         ));
     };
     let mut settings = Settings::new::<V>(args.nodes);
+    settings.classical = args.classical;
     if let Some(path) = &args.eval_file {
         let network =
             koma_engine::Network::from_file(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;

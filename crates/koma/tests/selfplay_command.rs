@@ -42,4 +42,16 @@ fn selfplay_refuses_what_it_cannot_do() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no network"));
     let refused = koma(&["selfplay", "shogi", "--nodes", "0", "--out", "/tmp/x"]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--nodes"));
+    // The classical evaluation or a network file, not both.
+    let refused = koma(&[
+        "selfplay",
+        "spear",
+        "--classical",
+        "--eval-file",
+        "x.nnue",
+        "--out",
+        "/tmp/x",
+    ]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--classical"));
 }

@@ -32,6 +32,9 @@ pub struct Settings {
     /// one (or the classical evaluation where there is none). A new
     /// generation of data is played with the last generation's network.
     pub network: Option<Arc<Network>>,
+    /// Play with the classical evaluation, whatever network the game has:
+    /// the first generation's data, made from nothing.
+    pub classical: bool,
 }
 
 impl Settings {
@@ -48,6 +51,7 @@ impl Settings {
             adjudication_value: 3000,
             adjudication_plies: 8,
             network: None,
+            classical: false,
         }
     }
 }

@@ -91,6 +91,7 @@ pub fn fill<V: ShogiVariant>(
                     // Its game was checked before the threads started.
                     let _ = engine.set_network(Some(Arc::clone(network)));
                 }
+                engine.options.use_nnue = !settings.classical;
                 loop {
                     if done(&output.lock().expect("no writer panics")) {
                         break;

@@ -66,3 +66,22 @@ fn another_games_directory_and_a_damaged_file_are_refused() {
     assert!(error.to_string().contains("record 1"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `classical` plays with the classical evaluation although minishogi has
+/// a network: one thread and one seed give the same games each time, and
+/// other games (other values) than the network's.
+#[test]
+fn classical_data_is_played_without_the_network() {
+    let play = |name: &str, classical: bool| {
+        let dir = temp_dir(name);
+        let mut settings = Settings::new::<Minishogi>(300);
+        settings.classical = classical;
+        fill::<Minishogi>(&dir, &settings, 40, 1, 7, &|_| {}).unwrap();
+        let bytes = std::fs::read(positions_file(&dir)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        bytes
+    };
+    let classical = play("classical-a", true);
+    assert_eq!(classical, play("classical-b", true));
+    assert_ne!(classical, play("network", false));
+}
