@@ -18,7 +18,7 @@ static MINISHOGI: &[u8] = include_bytes!("../nets/minishogi.nnue");
 static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 
 /// Spear's network, generation 1 with shared rows, compressed by `zstd
-/// -19` (the file `koma train` wrote has sha256 4772256a…4cf5079;
+/// -19` (the file `koma train` wrote has sha256 4772256a…c8f5079;
 /// docs/STRENGTH.md).
 static SPEAR_ZSTD: &[u8] = include_bytes!("../nets/spear.nnue.zst");
 
