@@ -435,8 +435,9 @@ fn flip<const N: usize>(bits: u64) -> u64 {
     bits.swap_bytes() >> (8 * (8 - N))
 }
 
-/// The board in a mirror: file `f` to file `N - 1 - f`.
-fn mirror<const N: usize>(bits: u64) -> u64 {
+/// A bitboard (bit `8 * rank + file`) in a mirror: file `f` to file
+/// `N - 1 - f`, in either side's view.
+pub fn mirror<const N: usize>(bits: u64) -> u64 {
     // Reversing the bits reverses both files and ranks; turning the board
     // back over restores the ranks.
     bits.reverse_bits().swap_bytes() >> (8 - N)

@@ -7,7 +7,7 @@
 //! like any other, with its own code.
 
 use crate::certificate::{with_suffix, RECORD};
-use koma_rules::pawns_board::PawnsBoard;
+use koma_rules::pawns_board::{self, PawnsBoard};
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
@@ -83,19 +83,31 @@ fn mirror(from: &mut impl BufRead, to: &mut impl Write) -> io::Result<Mirrored> 
     if line(from)? != "koma-pawns-proof 1" {
         return Err(invalid("not a Koma Pawns-Only Chess certificate"));
     }
-    let size = match line(from)?.strip_prefix("size ").map(str::parse::<usize>) {
-        Some(Ok(size)) if (4..=8).contains(&size) => size,
-        _ => {
-            return Err(invalid(
-                "the second line is not \"size N\" with N from 4 to 8",
-            ))
-        }
-    };
+    match line(from)?.strip_prefix("size ").map(str::parse::<usize>) {
+        Some(Ok(4)) => mirror_sized::<4>(from, to),
+        Some(Ok(5)) => mirror_sized::<5>(from, to),
+        Some(Ok(6)) => mirror_sized::<6>(from, to),
+        Some(Ok(7)) => mirror_sized::<7>(from, to),
+        Some(Ok(8)) => mirror_sized::<8>(from, to),
+        _ => Err(invalid(
+            "the second line is not \"size N\" with N from 4 to 8",
+        )),
+    }
+}
+
+/// The rest of [`mirror`], once the board's size `N` is read.
+fn mirror_sized<const N: usize>(
+    from: &mut impl BufRead,
+    to: &mut impl Write,
+) -> io::Result<Mirrored> {
     let root = line(from)?;
     let root = root
         .strip_prefix("root ")
         .ok_or_else(|| invalid("the third line is not \"root FEN\""))?;
-    let root = mirror_fen(size, root)?;
+    let root = PawnsBoard::<N>::from_fen(root)
+        .map_err(|e| invalid(e.to_string()))?
+        .mirrored()
+        .to_fen();
     let claim = line(from)?;
     let claim = match claim.strip_prefix("claim ") {
         Some(claim @ ("win" | "draw" | "loss")) => claim.to_string(),
@@ -103,7 +115,7 @@ fn mirror(from: &mut impl BufRead, to: &mut impl Write) -> io::Result<Mirrored> 
     };
     writeln!(
         to,
-        "koma-pawns-proof 1\nsize {size}\nroot {root}\nclaim {claim}"
+        "koma-pawns-proof 1\nsize {N}\nroot {root}\nclaim {claim}"
     )?;
     let mut positions = 0;
     loop {
@@ -126,7 +138,7 @@ fn mirror(from: &mut impl BufRead, to: &mut impl Write) -> io::Result<Mirrored> 
                 }
                 _ => e,
             })?;
-            to.write_all(&mirror_record(size, &record))?;
+            to.write_all(&mirror_record::<N>(&record))?;
         }
         positions += count;
     }
@@ -140,32 +152,15 @@ fn mirror(from: &mut impl BufRead, to: &mut impl Write) -> io::Result<Mirrored> 
     })
 }
 
-/// A root position's FEN with its files reversed.
-fn mirror_fen(size: usize, fen: &str) -> io::Result<String> {
-    fn mirrored<const N: usize>(fen: &str) -> io::Result<String> {
-        let board = PawnsBoard::<N>::from_fen(fen).map_err(|e| invalid(e.to_string()))?;
-        Ok(board.mirrored().to_fen())
-    }
-    match size {
-        4 => mirrored::<4>(fen),
-        5 => mirrored::<5>(fen),
-        6 => mirrored::<6>(fen),
-        7 => mirrored::<7>(fen),
-        _ => mirrored::<8>(fen),
-    }
-}
-
 /// A record (White's pawns, Black's, the en passant file, the move's two
 /// squares; bit and square `8 * rank + file`) with its files reversed.
-fn mirror_record(size: usize, record: &[u8; RECORD]) -> [u8; RECORD] {
+fn mirror_record<const N: usize>(record: &[u8; RECORD]) -> [u8; RECORD] {
     let board = |at: usize| {
         let bits = u64::from_le_bytes(record[at..at + 8].try_into().expect("8 bytes"));
-        // Reversing each byte's bits sends file f to 7 − f; the shift then
-        // brings it to size − 1 − f, within its rank's byte.
-        (bits.reverse_bits().swap_bytes() >> (8 - size)).to_le_bytes()
+        pawns_board::mirror::<N>(bits).to_le_bytes()
     };
-    let file = |f: u8| if f == 255 { 255 } else { size as u8 - 1 - f };
-    let square = |s: u8| s / 8 * 8 + (size as u8 - 1 - s % 8);
+    let file = |f: u8| if f == 255 { 255 } else { N as u8 - 1 - f };
+    let square = |s: u8| s / 8 * 8 + (N as u8 - 1 - s % 8);
     let mut out = [0u8; RECORD];
     out[..8].copy_from_slice(&board(0));
     out[8..16].copy_from_slice(&board(8));
@@ -189,7 +184,7 @@ mod tests {
         record[16] = 1;
         record[17] = 13;
         record[18] = 21;
-        let out = mirror_record(6, &record);
+        let out = mirror_record::<6>(&record);
         // f ↔ a, c ↔ d, b ↔ e on six files.
         assert_eq!(
             u64::from_le_bytes(out[..8].try_into().unwrap()),
@@ -197,10 +192,10 @@ mod tests {
         );
         assert_eq!(u64::from_le_bytes(out[8..16].try_into().unwrap()), 1 << 35);
         assert_eq!((out[16], out[17], out[18]), (4, 8, 16));
-        assert_eq!(mirror_record(6, &out), record);
+        assert_eq!(mirror_record::<6>(&out), record);
         let mut none = record;
         none[16] = 255;
-        assert_eq!(mirror_record(6, &none)[16], 255);
+        assert_eq!(mirror_record::<6>(&none)[16], 255);
     }
 
     #[test]
