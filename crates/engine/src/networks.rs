@@ -5,13 +5,12 @@
 
 use koma_nnue::Network;
 use koma_rules::Variant;
-use std::borrow::Cow;
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
-/// Minishogi's network, generation 1 (docs/STRENGTH.md says how it was
-/// made; sha256 aba93fa7…02398c).
-static MINISHOGI: &[u8] = include_bytes!("../nets/minishogi.nnue");
+/// Minishogi's network, generation 2, compressed by `zstd -19` (the file
+/// `koma train` wrote has sha256 378eb656…ffc98f92; docs/STRENGTH.md).
+static MINISHOGI_ZSTD: &[u8] = include_bytes!("../nets/minishogi.nnue.zst");
 
 /// Shogi's network, generation 1, compressed by `zstd -19` (the file
 /// `koma train` wrote has sha256 eab91eac…192f0560; docs/STRENGTH.md).
@@ -23,12 +22,12 @@ static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 static SPEAR_ZSTD: &[u8] = include_bytes!("../nets/spear.nnue.zst");
 
 /// The embedded network file of `variant`, if it has one, as `koma train`
-/// wrote it (borrowed where it is stored uncompressed).
-pub fn embedded_file(variant: Variant) -> Option<Cow<'static, [u8]>> {
+/// wrote it.
+pub fn embedded_file(variant: Variant) -> Option<Vec<u8>> {
     match variant {
-        Variant::Minishogi => Some(Cow::Borrowed(MINISHOGI)),
-        Variant::Shogi => Some(Cow::Owned(decompress(SHOGI_ZSTD))),
-        Variant::Spear => Some(Cow::Owned(decompress(SPEAR_ZSTD))),
+        Variant::Minishogi => Some(decompress(MINISHOGI_ZSTD)),
+        Variant::Shogi => Some(decompress(SHOGI_ZSTD)),
+        Variant::Spear => Some(decompress(SPEAR_ZSTD)),
         Variant::Pawns => None,
     }
 }

@@ -142,7 +142,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     };
     assert_eq!(
         sha256(koma_rules::Variant::Minishogi),
-        "aba93fa7dca1851e7b5548abec5c9f15e11800453784af3ec51db32b7f02398c"
+        "378eb6567bf161691788cd8112e111ea1f1820de05638a45ba37d7b9ffc98f92"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
