@@ -3,11 +3,11 @@
 """A measurement aid: the nodes a USI engine needs to reach each depth,
 summed over a file of positions (one `position ...` line each).
 
-    scripts/tree-size.py ENGINE DEPTH POSITIONS [USI-COMMAND ...]
+    scripts/tree-size.py "ENGINE COMMAND" DEPTH POSITIONS [USI-COMMAND ...]
 
 For example, Koma with and without its network against Fairy-Stockfish:
 
-    scripts/tree-size.py target/release/koma 11 scripts/tree-size-shogi.txt \\
+    scripts/tree-size.py "target/release/koma usi" 11 scripts/tree-size-shogi.txt \\
         "setoption name USI_Hash value 64"
     scripts/tree-size.py /tmp/fsf/src/stockfish 11 scripts/tree-size-shogi.txt \\
         "setoption name USI_Hash value 64" "setoption name Threads value 1"
@@ -16,13 +16,14 @@ Each position is a new game (`usinewgame`), searched with `go depth
 DEPTH`. The last line gives, for the last four depths, the nodes summed
 over the positions, and the median of the positions' nodes at DEPTH.
 A fixed depth makes the count the same on every run with one thread,
-whatever the machine's load; only the time varies. The engine is
-`ENGINE usi` when ENGINE's name contains "koma", `ENGINE` otherwise.
+whatever the machine's load; only the time varies. The engine's command
+is split as a shell would (`koma usi`, or FSF's binary alone).
 
 `tree-size-shogi.txt` holds 16 middle-game positions: plies 20 and 40 of
 Koma's games against FSF at 10 s + 0.1 s (docs/STRENGTH.md).
 """
 import re
+import shlex
 import subprocess
 import sys
 
@@ -33,8 +34,7 @@ def main():
     engine, depth, positions = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     commands = sys.argv[4:]
     lines = [line.strip() for line in open(positions) if line.strip()]
-    argv = [engine, "usi"] if "koma" in engine.rsplit("/", 1)[-1] else [engine]
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(shlex.split(engine), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def send(text):
         process.stdin.write(text + "\n")
