@@ -146,7 +146,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "eab91eacb7a5e5f389b64c3bc629c3501d8cb9ee859a5dfe82d99378192f0560"
+        "11454e78bb6d1fca0fc1f8a0793c3ca3e8912e782bfdcdeab97d8aaec02f8f01"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
