@@ -69,6 +69,12 @@ fn records_in(dir: &str) -> Vec<(String, AnyRecord)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("game-")
+        })
         .collect();
     files.sort();
     files
@@ -321,6 +327,86 @@ fn sprt_stops_a_one_sided_match() {
     assert_eq!(first.headers.sente.as_deref(), Some("Alpha"));
     let outcome = first.to_game().unwrap().outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::Sente));
+}
+
+#[test]
+fn an_interrupted_match_resumes_from_its_journal() {
+    let dir = scratch("resumed-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let journal = format!("{dir}/match.jsonl");
+    let (alpha, beta) = (fake("Alpha", ""), fake("Beta", ""));
+    let options = |games: &'static str, seed: &'static str| {
+        vec![
+            "--variant",
+            "spear",
+            "--games",
+            games,
+            "--movetime",
+            "0.02",
+            "--random-plies",
+            "2",
+            "--balance-cp",
+            "0",
+            "--seed",
+            seed,
+            "--records",
+            &dir,
+            "--resume",
+        ]
+    };
+    // The first run starts the journal: its settings, then a line a game.
+    let json = run_match(&alpha, &beta, &options("2", "9"));
+    assert_eq!(field(&json, "games"), "2", "{json}");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        3
+    );
+    let first_game = std::fs::read(format!("{dir}/game-0001.kif")).unwrap();
+
+    // More games: the two played count and are not played again.
+    let json = run_match(&alpha, &beta, &options("6", "9"));
+    assert_eq!(field(&json, "games"), "6", "{json}");
+    assert_eq!(records_in(&dir).len(), 6);
+    assert_eq!(
+        std::fs::read(format!("{dir}/game-0001.kif")).unwrap(),
+        first_game
+    );
+    let whole = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(whole.lines().count(), 7, "{whole}");
+
+    // Killed during game 6, in the middle of writing a line: the pair of
+    // games 5 and 6 is played again, and the rest counts.
+    let mut cut: Vec<&str> = whole.lines().take(6).collect();
+    cut.push("{\"round\":6,\"pa");
+    std::fs::write(&journal, cut.join("\n")).unwrap();
+    let json = run_match(&alpha, &beta, &options("6", "9"));
+    assert_eq!(field(&json, "games"), "6", "{json}");
+    let after = std::fs::read_to_string(&journal).unwrap();
+    let rounds: Vec<String> = after
+        .lines()
+        .skip(1)
+        .map(|line| field(line, "round"))
+        .collect();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "5", "6"], "{after}");
+
+    // The same directory without --resume, or with other settings, is
+    // refused, and the journal is left as it was.
+    let refused = |extra: &[&str], seed| {
+        let mut args: Vec<String> = vec!["match".into(), "--engine1".into()];
+        args.extend(alpha.iter().cloned());
+        args.push("--engine2".into());
+        args.extend(beta.iter().cloned());
+        args.extend(options("6", seed).iter().map(|s| s.to_string()));
+        args.retain(|a| a != "--resume");
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = koma(&args, b"");
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(refused(&[], "9").contains("give --resume"));
+    let error = refused(&["--resume"], "10");
+    assert!(error.contains("seed: was \"9\", now \"10\""), "{error}");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), after);
 }
 
 #[test]

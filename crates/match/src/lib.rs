@@ -7,11 +7,13 @@
 //! [`clock`]
 //! keeps time, [`openings`] chooses starts, [`adjudication`] ends endless
 //! games, [`play`] plays one game, [`schedule`] shares the games out among
-//! threads, [`records_out`] saves them, [`stats`] and [`report`] say what
-//! the results mean.
+//! threads, [`records_out`] saves them, [`journal`] keeps the finished
+//! games so that an interrupted match resumes, [`stats`] and [`report`] say
+//! what the results mean.
 
 mod adjudication;
 mod clock;
+mod journal;
 pub mod label;
 mod openings;
 mod play;
@@ -152,9 +154,16 @@ pub struct MatchArgs {
     /// bound is crossed.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Vec<String>,
-    /// Save every game in this directory (game-0001.kif, ...).
+    /// Save every game in this directory (game-0001.kif, ...), with the
+    /// match's journal, match.jsonl: its settings and every finished game.
     #[arg(long, value_name = "DIR")]
     records: Option<String>,
+    /// Go on with the match whose journal is in --records DIR (or start it
+    /// if there is none): its finished pairs count and are not played
+    /// again. The settings that decide the games must be the same; --games
+    /// may grow; the seed is the journal's unless given.
+    #[arg(long, requires = "records")]
+    resume: bool,
     /// Append every game to this file (PGN for pawns, USI lines otherwise).
     #[arg(long, value_name = "FILE")]
     records_file: Option<String>,
@@ -203,8 +212,41 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".to_owned());
     }
-    let concurrency = args.concurrency.clamp(1, args.games.div_ceil(2));
-    let seed = args.seed.unwrap_or_else(records_out::now);
+    let previous = match &args.records {
+        Some(dir) => journal::read(dir)?,
+        None => None,
+    };
+    if let (Some(previous), Some(dir), false) = (&previous, &args.records, args.resume) {
+        return Err(format!(
+            "{dir} already holds a match ({} games played): give --resume to go on with it, \
+             or another directory",
+            previous.games.len()
+        ));
+    }
+    let seed = args
+        .seed
+        .or_else(|| previous.as_ref()?.identity.get("seed")?.parse().ok())
+        .unwrap_or_else(records_out::now);
+    let identity = identity(&args, seed, &limits);
+    if let Some(previous) = &previous {
+        let differences = journal::differences(&previous.identity, &identity);
+        if !differences.is_empty() {
+            return Err(format!(
+                "{}: that match was played with other settings; {}",
+                journal::path_in(args.records.as_deref().unwrap_or_default()).display(),
+                differences.join("; ")
+            ));
+        }
+    }
+    let resumed = previous
+        .as_ref()
+        .map(|previous| journal::finished_pairs(&previous.games, args.games))
+        .unwrap_or_default();
+    let finished: std::collections::HashSet<usize> = resumed.iter().map(|g| g.pair).collect();
+    let pending: Vec<usize> = (0..args.games.div_ceil(2))
+        .filter(|pair| !finished.contains(pair))
+        .collect();
+    let concurrency = args.concurrency.clamp(1, pending.len().max(1));
     let start = match args.handicap {
         Some(handicap) if variant != Variant::Shogi => {
             return Err(format!(
@@ -268,6 +310,13 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         names[1].push_str(" #2");
     }
     let (name1, name2) = (names[0].clone(), names[1].clone());
+    // The journal starts once the engines are known to start, so that a
+    // mistyped command leaves no match behind to resume.
+    let mut journal = match (&args.records, &previous) {
+        (Some(dir), Some(_)) => Some(journal::Journal::append(dir)?),
+        (Some(dir), None) => Some(journal::Journal::create(dir, &identity)?),
+        (None, _) => None,
+    };
 
     let settings = Settings {
         variant,
@@ -288,7 +337,8 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     let shared = Arc::new(Shared {
         settings,
         games: args.games,
-        next_pair: AtomicUsize::new(0),
+        pending,
+        next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         event: args.event.clone(),
         time_control: limits.describe(),
@@ -307,18 +357,46 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
             make(&config2, &name2, "engine2"),
         ]
     };
-    let (workers, reports) = schedule::spawn(&shared, concurrency, &source, players);
-
-    let mut standing = Standing::new(name1, name2, sprt);
+    let mut standing = Standing::new(name1.clone(), name2.clone(), sprt);
+    for game in &resumed {
+        let score = GameScore::of(game.winner_color(), game.engine1_color());
+        standing.add(game.pair, score, &game.ending);
+    }
+    if let Some((_, decision)) = standing.sprt_state() {
+        if decision != SprtDecision::Continue {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
     let progress = Progress::new(args.games as u64);
+    if !resumed.is_empty() {
+        progress.resumed(
+            resumed.len() as u64,
+            &format!(
+                "Resumed: {} games already played, in {}",
+                resumed.len(),
+                journal::path_in(args.records.as_deref().unwrap_or_default()).display()
+            ),
+            &standing.brief(),
+        );
+    }
+    let (workers, reports) = schedule::spawn(&shared, concurrency, &source, players);
     for report in reports {
-        let score = match report.winner {
-            None => GameScore::Draw,
-            Some(winner) if winner == report.engine1_color => GameScore::Win,
-            Some(_) => GameScore::Loss,
-        };
-        standing.add(report.pair, score, &report.termination);
+        let score = GameScore::of(report.winner, report.engine1_color);
+        standing.add(report.pair, score, &report.termination.key());
         sink.save(report.round, &report.record);
+        if let Some(journal) = &mut journal {
+            let game = journal::JournalGame {
+                round: report.round,
+                pair: report.pair,
+                engine1: journal::JournalGame::side_name(report.engine1_color),
+                winner: report.winner.map(journal::JournalGame::side_name),
+                ending: report.termination.key(),
+                plies: report.plies,
+            };
+            if let Err(error) = journal.add(&game) {
+                sink.problems.push(error);
+            }
+        }
         let result = match report.winner {
             None => "1/2-1/2",
             Some(Color::Sente) => "1-0",
@@ -361,6 +439,48 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The settings that decide a match's games, which a resumed match must
+/// share with the journal's.
+fn identity(args: &MatchArgs, seed: u64, limits: &Limits) -> journal::Identity {
+    let words = |words: &Option<Vec<String>>| words.as_deref().unwrap_or_default().join(" ");
+    let openings = match (&args.openings, args.random_plies) {
+        (Some(path), _) if args.shuffle => format!("{path}, shuffled"),
+        (Some(path), _) => path.clone(),
+        (None, Some(plies)) if plies > 0 => format!(
+            "{plies} random plies, balanced within {} cp at depth {}",
+            args.balance_cp, args.balance_depth
+        ),
+        _ => "the start".to_owned(),
+    };
+    let adjudication = format!(
+        "max plies {:?}; resign {} moves beyond {} cp; draw {} moves within {} cp after ply {}",
+        args.max_plies,
+        args.resign_moves,
+        args.resign_score,
+        args.draw_moves,
+        args.draw_score,
+        args.draw_after
+    );
+    [
+        ("variant", args.variant.to_string()),
+        ("engine1", words(&args.engine1)),
+        ("engine2", words(&args.engine2)),
+        ("each", args.each.join(" ")),
+        ("time control", limits.describe()),
+        ("openings", openings),
+        ("seed", seed.to_string()),
+        (
+            "handicap",
+            args.handicap.map(|h| h.to_string()).unwrap_or_default(),
+        ),
+        ("engine1 side", format!("{:?}", args.engine1_side)),
+        ("adjudication", adjudication),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), value))
+    .collect()
 }
 
 /// A side as `--engine1-side` names it: by turn, or by a colour whose

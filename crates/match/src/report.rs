@@ -1,7 +1,6 @@
 //! The match's standing as games finish, and the final result as text or
 //! JSON.
 
-use super::play::Termination;
 use super::stats::{GameScore, Pentanomial, Sprt, SprtDecision, Tally};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -42,9 +41,9 @@ impl Standing {
     }
 
     /// Counts a finished game of pair `pair`.
-    pub fn add(&mut self, pair: usize, score: GameScore, termination: &Termination) {
+    pub fn add(&mut self, pair: usize, score: GameScore, ending: &str) {
         self.tally.add(score);
-        *self.endings.entry(termination.key()).or_default() += 1;
+        *self.endings.entry(ending.to_owned()).or_default() += 1;
         match self.unpaired.remove(&pair) {
             Some(first) => self.pairs.add(first, score),
             None => {
@@ -236,6 +235,18 @@ impl Progress {
         }
     }
 
+    /// Counts `games` played before a resumed match, saying so in `line`.
+    pub fn resumed(&self, games: u64, line: &str, standing: &str) {
+        match &self.bar {
+            Some(bar) => {
+                bar.println(line);
+                bar.set_message(standing.to_owned());
+                bar.inc(games);
+            }
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Clears the display before the result is printed.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
@@ -247,16 +258,17 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::Termination;
     use koma_rules::EndReason;
 
     #[test]
     fn games_pair_up_and_summarise() {
         let sprt = Sprt::parse(&["elo0=0 elo1=10".to_owned()]).unwrap();
         let mut standing = Standing::new("A \"x\"".to_owned(), "B".to_owned(), Some(sprt));
-        let king = Termination::Rules(EndReason::KingCaptured);
+        let king = Termination::Rules(EndReason::KingCaptured).key();
         standing.add(0, GameScore::Win, &king);
-        standing.add(1, GameScore::Draw, &Termination::MaxPlies);
-        standing.add(0, GameScore::Loss, &Termination::Timeout);
+        standing.add(1, GameScore::Draw, &Termination::MaxPlies.key());
+        standing.add(0, GameScore::Loss, &Termination::Timeout.key());
         standing.add(1, GameScore::Win, &king);
         assert_eq!(standing.pairs.0, [0, 0, 1, 1, 0]);
         assert_eq!(standing.tally.games(), 4);

@@ -57,8 +57,11 @@ pub struct Shared {
     pub settings: Settings,
     /// Games to play in all.
     pub games: usize,
-    /// The next pair no worker has taken.
-    pub next_pair: AtomicUsize,
+    /// The pairs to play, in order (a resumed match leaves out the pairs
+    /// it has).
+    pub pending: Vec<usize>,
+    /// The index in `pending` of the next pair no worker has taken.
+    pub next: AtomicUsize,
     /// Raised to end the match: no new game starts, games under way are
     /// abandoned.
     pub stop: AtomicBool,
@@ -102,10 +105,12 @@ fn work<P: Position>(
     source: &OpeningSource<P>,
     reports: &mpsc::Sender<GameReport>,
 ) {
-    let pairs = shared.games.div_ceil(2);
     loop {
-        let pair = shared.next_pair.fetch_add(1, Ordering::Relaxed);
-        if pair >= pairs || shared.stop.load(Ordering::Relaxed) {
+        let next = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&pair) = shared.pending.get(next) else {
+            break;
+        };
+        if shared.stop.load(Ordering::Relaxed) {
             break;
         }
         let mut pair_opening: Option<Opening<P>> = None;

@@ -34,6 +34,16 @@ pub enum GameScore {
 }
 
 impl GameScore {
+    /// Engine 1's result when it played `engine1` and `winner` won (`None`:
+    /// a draw).
+    pub fn of(winner: Option<koma_rules::Color>, engine1: koma_rules::Color) -> GameScore {
+        match winner {
+            None => GameScore::Draw,
+            Some(winner) if winner == engine1 => GameScore::Win,
+            Some(_) => GameScore::Loss,
+        }
+    }
+
     /// Points: 1, ½ or 0.
     pub fn points(self) -> f64 {
         match self {
