@@ -228,12 +228,13 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         .or_else(|| previous.as_ref()?.identity.get("seed")?.parse().ok())
         .unwrap_or_else(records_out::now);
     let identity = identity(&args, seed, &limits);
+    let journal_path = journal::path_in(args.records.as_deref().unwrap_or_default());
     if let Some(previous) = &previous {
         let differences = journal::differences(&previous.identity, &identity);
         if !differences.is_empty() {
             return Err(format!(
                 "{}: that match was played with other settings; {}",
-                journal::path_in(args.records.as_deref().unwrap_or_default()).display(),
+                journal_path.display(),
                 differences.join("; ")
             ));
         }
@@ -374,7 +375,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
             &format!(
                 "Resumed: {} games already played, in {}",
                 resumed.len(),
-                journal::path_in(args.records.as_deref().unwrap_or_default()).display()
+                journal_path.display()
             ),
             &standing.brief(),
         );
