@@ -146,7 +146,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "11454e78bb6d1fca0fc1f8a0793c3ca3e8912e782bfdcdeab97d8aaec02f8f01"
+        "89a4cfffb9715e4d11c4a9350bc98af0de857f649e06cb2ae4e14d1e34472fcb"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
