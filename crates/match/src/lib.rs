@@ -359,6 +359,8 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
         ]
     };
     let mut standing = Standing::new(name1.clone(), name2.clone(), sprt);
+    // The resumed games' records are in the directory already.
+    sink.saved = resumed.len();
     for game in &resumed {
         let score = GameScore::of(game.winner_color(), game.engine1_color());
         standing.add(game.pair, score, &game.ending);
