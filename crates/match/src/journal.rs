@@ -89,6 +89,9 @@ pub struct Previous {
     /// The finished games, the last line of each round kept (a pair that
     /// was cut short is played again, and its first game with it).
     pub games: Vec<JournalGame>,
+    /// The bytes of the journal's whole lines: a line cut short after them
+    /// is cut off before new games are added.
+    whole_bytes: u64,
 }
 
 /// The journal's path in `dir`.
@@ -96,9 +99,10 @@ pub fn path_in(dir: &str) -> PathBuf {
     Path::new(dir).join(FILE_NAME)
 }
 
-/// Reads `dir`'s journal; `None` if there is none. A last line cut short
-/// (the match was killed while writing it) is dropped; any other damage
-/// is an error, so that nothing is overwritten unseen.
+/// Reads `dir`'s journal; `None` if there is none. A line counts once its
+/// newline is written: a last line cut short (the match was killed while
+/// writing it) is dropped; any other damage is an error, so that nothing
+/// is overwritten unseen.
 pub fn read(dir: &str) -> Result<Option<Previous>, String> {
     let path = path_in(dir);
     let text = match std::fs::read_to_string(&path) {
@@ -113,28 +117,28 @@ pub fn read(dir: &str) -> Result<Option<Previous>, String> {
 
 /// The journal's text read back.
 fn parse(text: &str) -> Result<Previous, String> {
-    let complete = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(first) = lines.first() else {
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let mut lines = whole.lines();
+    let Some(first) = lines.next() else {
         return Err("empty journal".to_owned());
     };
     let header: Header =
         serde_json::from_str(first).map_err(|e| format!("line 1 is not a match: {e}"))?;
     let mut by_round: BTreeMap<usize, JournalGame> = BTreeMap::new();
-    for (index, line) in lines.iter().enumerate().skip(1) {
-        let last = index + 1 == lines.len();
+    for (index, line) in lines.enumerate() {
+        let number = index + 2;
         match serde_json::from_str::<JournalGame>(line) {
             Ok(game) if game.is_valid() => {
                 by_round.insert(game.round, game);
             }
-            Ok(_) => return Err(format!("line {}: not a game of this match", index + 1)),
-            Err(_) if last && !complete => {}
-            Err(error) => return Err(format!("line {}: {error}", index + 1)),
+            Ok(_) => return Err(format!("line {number}: not a game of this match")),
+            Err(error) => return Err(format!("line {number}: {error}")),
         }
     }
     Ok(Previous {
         identity: header.identity,
         games: by_round.into_values().collect(),
+        whole_bytes: whole.len() as u64,
     })
 }
 
@@ -187,21 +191,26 @@ impl Journal {
         let mut line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
         line.push('\n');
         std::fs::write(&path, line).map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::append(dir)
+        Self::open(path, None)
     }
 
-    /// Opens `dir`'s journal to add games to it; a last line cut short is
-    /// cut off, so that the next game's line starts a line of its own.
-    pub fn append(dir: &str) -> Result<Journal, String> {
-        let path = path_in(dir);
+    /// Opens `dir`'s journal, as `previous` read it, to add games to it; a
+    /// last line cut short is cut off, so that the next game's line starts
+    /// a line of its own.
+    pub fn resume(dir: &str, previous: &Previous) -> Result<Journal, String> {
+        Self::open(path_in(dir), Some(previous.whole_bytes))
+    }
+
+    /// Opens the journal at `path` for appending, first cut to `length`.
+    fn open(path: PathBuf, length: Option<u64>) -> Result<Journal, String> {
         let error = |e: std::io::Error| format!("{}: {e}", path.display());
-        let text = std::fs::read(&path).map_err(error)?;
-        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
             .map_err(error)?;
-        file.set_len(whole as u64).map_err(error)?;
+        if let Some(length) = length {
+            file.set_len(length).map_err(error)?;
+        }
         Ok(Journal { path, file })
     }
 
@@ -264,7 +273,11 @@ mod tests {
     fn a_torn_last_line_is_dropped_and_other_damage_is_an_error() {
         let whole = text(&[game(1, Some("sente")), game(2, None)]);
         let torn = &whole[..whole.len() - 10];
-        assert_eq!(parse(torn).unwrap().games.len(), 1);
+        let previous = parse(torn).unwrap();
+        assert_eq!(previous.games.len(), 1);
+        // New games go after the last whole line, the torn one cut off.
+        let last_whole = whole[..whole.len() - 1].rfind('\n').unwrap() + 1;
+        assert_eq!(previous.whole_bytes, last_whole as u64);
         let damaged = whole.replacen("\"round\":1", "\"round\":\"one\"", 1);
         assert!(parse(&damaged).unwrap_err().contains("line 2"));
         let impossible = whole.replacen("\"pair\":0", "\"pair\":5", 1);

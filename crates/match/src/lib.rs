@@ -314,7 +314,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     // The journal starts once the engines are known to start, so that a
     // mistyped command leaves no match behind to resume.
     let mut journal = match (&args.records, &previous) {
-        (Some(dir), Some(_)) => Some(journal::Journal::append(dir)?),
+        (Some(dir), Some(previous)) => Some(journal::Journal::resume(dir, previous)?),
         (Some(dir), None) => Some(journal::Journal::create(dir, &identity)?),
         (None, _) => None,
     };

@@ -225,14 +225,7 @@ impl Progress {
 
     /// Shows a finished game's `line` and the `standing` after it.
     pub fn game(&self, line: &str, standing: &str) {
-        match &self.bar {
-            Some(bar) => {
-                bar.println(line);
-                bar.set_message(standing.to_owned());
-                bar.inc(1);
-            }
-            None => eprintln!("{line}"),
-        }
+        self.resumed(1, line, standing);
     }
 
     /// Counts `games` played before a resumed match, saying so in `line`.
