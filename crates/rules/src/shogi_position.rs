@@ -2,7 +2,9 @@
 //! game ([`ShogiVariant`]). Copy-make: [`ShogiPosition::play_unchecked`]
 //! changes a position in place; the previous position is just a clone.
 
-use crate::attacks::{attacks, between, pseudo_slides, Movement};
+use crate::attacks::{
+    attacks, attacks_given_slides, between, bishop_attacks, pseudo_slides, rook_attacks, Movement,
+};
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveSet};
@@ -326,15 +328,28 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             Movement::ForwardBishop,
             Movement::TwoStep,
         ];
+        let has = |movement: Movement| V::MOVEMENT_ROLES[movement as usize] != 0;
+        // The slides from the square, once for every kind that slides so
+        // (the tests of the game's pieces fold away).
+        let rook = if has(Movement::Lance) || has(Movement::Rook) || has(Movement::Dragon) {
+            rook_attacks(square, blockers)
+        } else {
+            Bitboard::EMPTY
+        };
+        let bishop = if has(Movement::Bishop) || has(Movement::Horse) {
+            bishop_attacks(square, blockers)
+        } else {
+            Bitboard::EMPTY
+        };
         let mut result = Bitboard::EMPTY;
         for movement in MOVEMENTS {
-            if V::MOVEMENT_ROLES[movement as usize] == 0 {
+            if !has(movement) {
                 continue;
             }
             // Every pattern is symmetric: a piece attacks `square` exactly
             // when the same piece of the other colour there would attack it.
             for color in Color::ALL {
-                result |= attacks(movement, !color, square, blockers)
+                result |= attacks_given_slides(movement, !color, square, blockers, rook, bishop)
                     & self.movement_pieces(movement, color);
             }
         }
