@@ -143,10 +143,24 @@ impl<P: Evaluate> Worker<'_, P> {
             let mut child = *position;
             child.play_unchecked(m);
             let gives_check = child.in_danger();
-            self.network_move(position, m, &child, ply);
+            let quiet_non_check = quiet && !gives_check;
+            if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
+                // Late move pruning and futility: at shallow depth, late
+                // quiet moves rarely matter.
+                let late = LMP_BASE + depth * depth * if improving { 2 } else { 1 };
+                if depth <= LMP_MAX_DEPTH && searched as i32 >= late {
+                    continue;
+                }
+                if depth <= FUTILITY_MAX_DEPTH
+                    && eval + (FUTILITY_MARGIN * depth + FUTILITY_BASE) * P::MARGIN_SCALE <= alpha
+                {
+                    continue;
+                }
+            }
             // Moves that lose material by static exchange, at shallow depth:
             // captures and checks past a margin growing with depth, other
-            // quiet moves past one growing with its square.
+            // quiet moves past one growing with its square. (After the
+            // tests above: the exchange costs more than they do.)
             if !pv_node
                 && !in_danger
                 && best > -MATE_BOUND
@@ -163,20 +177,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     continue;
                 }
             }
-            let quiet_non_check = quiet && !gives_check;
-            if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
-                // Late move pruning and futility: at shallow depth, late
-                // quiet moves rarely matter.
-                let late = LMP_BASE + depth * depth * if improving { 2 } else { 1 };
-                if depth <= LMP_MAX_DEPTH && searched as i32 >= late {
-                    continue;
-                }
-                if depth <= FUTILITY_MAX_DEPTH
-                    && eval + (FUTILITY_MARGIN * depth + FUTILITY_BASE) * P::MARGIN_SCALE <= alpha
-                {
-                    continue;
-                }
-            }
+            self.network_move(position, m, &child, ply);
             self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
             self.count_node();
             self.push(&child);
