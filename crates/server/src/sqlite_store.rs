@@ -179,7 +179,7 @@ impl SqliteStore {
         }
         let mut connection = Connection::open(path)
             .map_err(|e| format!("cannot open the games database {shown}: {e}"))?;
-        Self::prepare(&mut connection).map_err(|e| match e {
+        Self::prepare_waiting(&mut connection).map_err(|e| match e {
             Prepare::Sqlite(error)
                 if matches!(
                     error.sqlite_error_code(),
@@ -199,6 +199,30 @@ impl SqliteStore {
         Ok(SqliteStore {
             connection: Mutex::new(connection),
         })
+    }
+
+    /// [`SqliteStore::prepare`], tried again while another process holds
+    /// the file, for up to [`BUSY_TIMEOUT`]. SQLite's own wait does not
+    /// cover every case here: two processes opening a new file at once
+    /// both read it, then both want it alone to put it in WAL mode, and
+    /// SQLite answers "database is locked" at once rather than let them
+    /// wait for each other for ever. Trying again after the other is done
+    /// finds the file ready.
+    fn prepare_waiting(connection: &mut Connection) -> Result<(), Prepare> {
+        let start = std::time::Instant::now();
+        loop {
+            match Self::prepare(connection) {
+                Err(Prepare::Sqlite(error))
+                    if matches!(
+                        error.sqlite_error_code(),
+                        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                    ) && start.elapsed() < BUSY_TIMEOUT =>
+                {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                result => return result,
+            }
+        }
     }
 
     /// Checks the file, sets it up and creates the tables of a new one.
@@ -481,6 +505,31 @@ mod tests {
                     },
                 ],
             }),
+        }
+    }
+
+    #[test]
+    fn servers_opening_a_new_file_at_once_all_get_it() {
+        // As six `koma serve` starting together on a new machine: each
+        // connection reads the new file, then wants it alone for WAL mode.
+        for round in 0..5 {
+            let temp = Temp::new(&format!("together-{round}"));
+            let file = temp.file();
+            let ready = std::sync::Barrier::new(6);
+            let opened: Vec<Result<(), String>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..6)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            ready.wait();
+                            SqliteStore::open(&file).map(|_| ())
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            for result in opened {
+                assert_eq!(result, Ok(()), "round {round}");
+            }
         }
     }
 
