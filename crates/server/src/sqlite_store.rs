@@ -202,9 +202,12 @@ impl SqliteStore {
     }
 
     /// [`SqliteStore::prepare`], tried again while another process holds
-    /// the file, for up to [`BUSY_TIMEOUT`]. SQLite's own wait does not
-    /// cover every case here: two processes opening a new file at once
-    /// both read it, then both want it alone to put it in WAL mode, and
+    /// the file, until [`BUSY_TIMEOUT`] has passed since the first try (a
+    /// try that began just before then may still spend SQLite's own wait
+    /// of that length, so the whole can approach twice it). SQLite's own
+    /// wait does not cover every case here: two processes opening a new
+    /// file at once both read it, then both want it alone to put it in WAL
+    /// mode, and
     /// SQLite answers "database is locked" at once rather than let them
     /// wait for each other for ever. Trying again after the other is done
     /// finds the file ready.
