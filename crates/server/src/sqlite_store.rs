@@ -207,10 +207,9 @@ impl SqliteStore {
     /// of that length, so the whole can approach twice it). SQLite's own
     /// wait does not cover every case here: two processes opening a new
     /// file at once both read it, then both want it alone to put it in WAL
-    /// mode, and
-    /// SQLite answers "database is locked" at once rather than let them
-    /// wait for each other for ever. Trying again after the other is done
-    /// finds the file ready.
+    /// mode, and SQLite answers "database is locked" at once rather than
+    /// let them wait for each other for ever. Trying again after the other
+    /// is done finds the file ready.
     fn prepare_waiting(connection: &mut Connection) -> Result<(), Prepare> {
         let start = std::time::Instant::now();
         loop {
