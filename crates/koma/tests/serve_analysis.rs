@@ -49,8 +49,11 @@ fn until_done(socket: &mut Socket) -> Vec<Value> {
     }
 }
 
+/// A server that keeps its games in memory: these tests need no file, and
+/// the home folder's games file is the user's, not theirs.
 fn server(engines: u16, seconds: u64) -> Server {
     start_with(&[
+        "--memory",
         "--analysis-engines",
         &engines.to_string(),
         "--analysis-seconds",
