@@ -13,6 +13,11 @@ const PROMOTION: i32 = 1_500_000;
 const KILLER: i32 = 1_000_000;
 /// Captures that lose material by static exchange come after quiet moves.
 const LOSING_CAPTURE: i32 = -2_000_000;
+/// Picks made by a pass over the remaining moves before the rest is
+/// sorted once: most nodes that cut off do so within the first few moves,
+/// and a node that gets this far usually goes through many more, where
+/// one pass per pick over a hundred shogi moves would cost more than a sort.
+const PICKED_BEFORE_SORT: usize = 3;
 
 /// The legal moves of a node, handed out best-looking first.
 pub struct MovePicker {
@@ -99,6 +104,14 @@ impl MovePicker {
     /// The best remaining move and its ordering score.
     #[inline]
     pub fn next(&mut self) -> Option<(Move, i32)> {
+        if self.next >= PICKED_BEFORE_SORT {
+            if self.next == PICKED_BEFORE_SORT {
+                self.sort_remaining();
+            }
+            let picked = (*self.moves.get(self.next)?, self.scores[self.next]);
+            self.next += 1;
+            return Some(picked);
+        }
         let remaining = &self.scores[self.next..];
         let (offset, _) = remaining
             .iter()
@@ -110,5 +123,108 @@ impl MovePicker {
         let picked = (self.moves[self.next], self.scores[self.next]);
         self.next += 1;
         Some(picked)
+    }
+
+    /// Sorts the moves not yet picked, best score first; equal scores keep
+    /// their order.
+    fn sort_remaining(&mut self) {
+        let start = self.next;
+        // One integer a move, ascending in the order wanted: the score
+        // turned so that a higher one is smaller, above the move's place,
+        // which breaks ties in order. Sorting those needs no buffer and
+        // moves little (the lists are long in shogi).
+        let mut keys: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
+        for (place, &score) in self.scores[start..].iter().enumerate() {
+            let descending = !((score as u32) ^ 0x8000_0000);
+            keys.push((u64::from(descending) << 32) | place as u64);
+        }
+        keys.sort_unstable();
+        let mut moves: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
+        moves
+            .try_extend_from_slice(&self.moves[start..])
+            .expect("a suffix of the list fits");
+        for (offset, key) in keys.iter().enumerate() {
+            let place = (key & 0xffff_ffff) as usize;
+            let score = (!((key >> 32) as u32) ^ 0x8000_0000) as i32;
+            self.moves[start + offset] = moves[place];
+            self.scores[start + offset] = score;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Square;
+
+    /// A picker over `scores`, its moves told apart by their target square.
+    fn picker(scores: &[i32]) -> MovePicker {
+        let moves = (0..scores.len())
+            .map(|i| Move::Board {
+                from: Square::new(0).unwrap(),
+                to: Square::new(i as u8).unwrap(),
+                promote: false,
+            })
+            .collect();
+        MovePicker {
+            moves,
+            scores: scores.iter().copied().collect(),
+            next: 0,
+        }
+    }
+
+    /// Every move comes out once with its own score, best first, both in
+    /// the first picks (a pass each) and after the sort.
+    #[test]
+    fn hands_out_every_move_once_best_first() {
+        let scores = [
+            5,
+            -3,
+            KILLER,
+            5,
+            0,
+            TABLE_MOVE,
+            0,
+            LOSING_CAPTURE,
+            5,
+            i32::MIN,
+            i32::MAX,
+            0,
+            -3,
+            7,
+        ];
+        let mut picker = picker(&scores);
+        let mut picked = Vec::new();
+        while let Some((m, score)) = picker.next() {
+            let place = usize::from(m.to().index());
+            assert_eq!(score, scores[place], "a move keeps its score");
+            picked.push(place);
+        }
+        assert!(picker.next().is_none());
+        let picked_scores: Vec<i32> = picked.iter().map(|&place| scores[place]).collect();
+        let mut best_first = scores.to_vec();
+        best_first.sort_by_key(|&score| std::cmp::Reverse(score));
+        assert_eq!(picked_scores, best_first);
+        picked.sort_unstable();
+        assert_eq!(picked, (0..scores.len()).collect::<Vec<_>>());
+    }
+
+    /// After the first picks, moves of equal score keep their order.
+    #[test]
+    fn sorted_ties_keep_their_order() {
+        let mut picker = picker(&[9, 8, 7, 1, 3, 1, 3, 1]);
+        let order: Vec<u8> = std::iter::from_fn(|| picker.next())
+            .map(|(m, _)| m.to().index())
+            .collect();
+        assert_eq!(order, [0, 1, 2, 4, 6, 3, 5, 7]);
+    }
+
+    #[test]
+    fn short_and_empty_lists() {
+        assert!(picker(&[]).next().is_none());
+        let mut two = picker(&[1, 2]);
+        assert_eq!(two.next().map(|(m, s)| (m.to().index(), s)), Some((1, 2)));
+        assert_eq!(two.next().map(|(m, s)| (m.to().index(), s)), Some((0, 1)));
+        assert!(two.next().is_none());
     }
 }
