@@ -177,6 +177,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     continue;
                 }
             }
+            self.table.prefetch(child.hash());
             self.network_move(position, m, &child, ply);
             self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
             self.count_node();
