@@ -164,3 +164,43 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
         .network()
         .is_none());
 }
+
+#[test]
+fn the_search_runs_a_network_with_hidden_layers() {
+    // The first layer of a random network, a head of 8 hidden values and
+    // one output: the search gives a legal move and a value of the head's.
+    use koma_nnue::{Layer, QA, QB};
+    let flat = random_network::<koma_rules::Shogi>(4);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let hidden = (0..2 * HIDDEN * 8)
+        .map(|_| rng.random_range(-20..=20))
+        .collect();
+    let head = vec![
+        Layer::new(2 * HIDDEN, hidden, vec![QA * QB / 2; 8]).unwrap(),
+        Layer::new(
+            8,
+            (0..8).map(|_| rng.random_range(-900..=900)).collect(),
+            vec![0],
+        )
+        .unwrap(),
+    ];
+    let network = Network::with_head(
+        koma_rules::Variant::Shogi,
+        flat.first_weights().to_vec(),
+        *flat.first_biases(),
+        head,
+    )
+    .unwrap();
+    assert_eq!(network.head_widths(), [8, 1]);
+    let mut engine = Engine::<StandardShogiPosition>::new(16);
+    engine.set_network(Some(Arc::new(network))).unwrap();
+    let text = "ln1g3nl/1r3kg2/p2ppsbpp/2ps1pp2/1p7/2P2PP2/PPSP3PP/1BG1G2R1/LN2K2NL b P 33";
+    let result = search(&mut engine, text, &Limits::nodes(20_000));
+    let position = StandardShogiPosition::from_text(text).unwrap();
+    assert!(position.is_legal(result.best_move.unwrap()));
+    assert!(
+        matches!(result.score, Score::Centipawns(v) if v.abs() < 5_000),
+        "{:?}",
+        result.score
+    );
+}

@@ -4,7 +4,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_nnue::Layout;
 use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
-use koma_train::{split, Dataset, Report, Settings};
+use koma_train::{split, Dataset, Report, Settings, Shape};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -51,6 +51,51 @@ pub struct TrainArgs {
     /// network written (`false`: each bucket learns alone).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     shared_rows: bool,
+    /// Hidden layers between the accumulators and the output, their
+    /// widths in order (for example `16,32`); `none`, the default, is the
+    /// first networks' head: one output over both accumulators.
+    #[arg(long, default_value = "none", value_parser = parse_layers)]
+    layers: Widths,
+    /// A network file to start from rather than from random numbers: its
+    /// first layer, and its head if it has the --layers asked for (a new
+    /// run only; a checkpoint goes on from itself).
+    #[arg(long)]
+    init: Option<String>,
+}
+
+/// A head as the first line shows it: "16 → 32 → 1".
+fn head_text(head: &[usize]) -> String {
+    let widths: Vec<String> = head.iter().map(usize::to_string).collect();
+    widths.join(" → ")
+}
+
+/// The widths `--layers` gives.
+#[derive(Clone, Debug)]
+struct Widths(Vec<usize>);
+
+/// `--layers`: `none`, or widths from 1 to 512 separated by commas, at
+/// most three.
+fn parse_layers(text: &str) -> Result<Widths, String> {
+    if text == "none" {
+        return Ok(Widths(Vec::new()));
+    }
+    let widths = text
+        .split(',')
+        .map(|w| match w.trim().parse::<usize>() {
+            Ok(width) if (1..=koma_nnue::head::MAX_WIDTH).contains(&width) => Ok(width),
+            _ => Err(format!(
+                "`{w}`: a layer's width is a number from 1 to {}",
+                koma_nnue::head::MAX_WIDTH
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if widths.len() >= koma_nnue::head::MAX_LAYERS {
+        return Err(format!(
+            "at most {} hidden layers",
+            koma_nnue::head::MAX_LAYERS - 1
+        ));
+    }
+    Ok(Widths(widths))
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
@@ -118,16 +163,35 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
     } else {
         0
     };
-    let shape = (layout.inputs(), factors);
-    let mut state = koma_train::start(&state_dir, V::VARIANT, shape, &train, &settings)?;
+    let shape = Shape {
+        inputs: layout.inputs(),
+        factors,
+        head: args.layers.0.iter().copied().chain([1]).collect(),
+    };
+    let init = match &args.init {
+        Some(path) => Some(
+            koma_nnue::Network::from_file(Path::new(path)).map_err(|e| format!("{path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let mut state = koma_train::start(
+        &state_dir,
+        V::VARIANT,
+        &shape,
+        &train,
+        &settings,
+        init.as_ref(),
+    )?;
     println!(
-        "{}: {} training and {} held-out positions ({:.0} s to read), k = {:.1}, lambda = {}, {}",
+        "{}: {} training and {} held-out positions ({:.0} s to read), k = {:.1}, lambda = {}, head {}, {}",
         V::VARIANT,
         train.len(),
         held.len(),
         started.elapsed().as_secs_f64(),
         state.k,
-        state.lambda,
+        // Kept as an f64 of the f32 given: printed as given.
+        state.lambda as f32,
+        head_text(&state.model.head),
         if state.epoch > 0 {
             format!(
                 "resuming after epoch {} from {}",

@@ -136,6 +136,54 @@ fn data_then_training_then_a_network_the_engine_uses() {
         (words[1].parse().unwrap(), words[4].parse().unwrap())
     };
     assert_eq!(training + held, positions(data) + positions(next), "{both}");
+    // A head with a hidden layer, its first layer started from the network
+    // just trained: the engine reads and searches with it.
+    let layered = dir.join("layered.nnue");
+    let layered = layered.to_str().unwrap();
+    let deep = ok(koma(&[
+        "train",
+        "minishogi",
+        "--data",
+        data,
+        "--out",
+        layered,
+        "--state",
+        &format!("{state}-layered"),
+        "--epochs",
+        "1",
+        "--batch",
+        "128",
+        "--layers",
+        "8",
+        "--init",
+        net,
+    ]));
+    assert!(deep.contains("head 8 → 1"), "{deep}");
+    let bench = ok(koma(&[
+        "bench",
+        "--variant",
+        "minishogi",
+        "--depth",
+        "4",
+        "--eval-file",
+        layered,
+    ]));
+    assert!(bench.contains("Nodes searched"), "{bench}");
+    // The same state directory with another head is refused, not lost.
+    let refused = koma(&[
+        "train",
+        "minishogi",
+        "--data",
+        data,
+        "--out",
+        layered,
+        "--state",
+        &format!("{state}-layered"),
+        "--layers",
+        "16,32",
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("whose head is 8,1"), "{stderr}");
     let refused = koma(&[
         "selfplay",
         "spear",
@@ -178,4 +226,22 @@ fn train_refuses_what_it_cannot_do() {
         "2",
     ]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--lambda"));
+    for (layers, why) in [
+        ("0", "from 1 to 512"),
+        ("16,x", "`x`"),
+        ("8,8,8,8", "at most 3 hidden layers"),
+    ] {
+        let refused = koma(&[
+            "train",
+            "shogi",
+            "--data",
+            "/tmp",
+            "--out",
+            "/tmp/x.nnue",
+            "--layers",
+            layers,
+        ]);
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(why), "--layers {layers}: {stderr}");
+    }
 }

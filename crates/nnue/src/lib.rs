@@ -36,6 +36,7 @@
 
 mod accumulator;
 mod changes;
+pub mod head;
 mod layout;
 mod network;
 mod shape;
@@ -44,6 +45,7 @@ mod stack;
 
 pub use accumulator::Accumulator;
 pub use changes::{Delta, Update};
+pub use head::Layer;
 pub use layout::{king_of, Layout, View};
 pub use network::{Network, NetworkError};
 pub use shape::{HIDDEN, QA, QB, SCALE};

@@ -2,26 +2,32 @@
 //!
 //! The network is `inputs → HIDDEN` per side (the same weights for both
 //! sides, each through its own view), the two sides' values clipped to
-//! `[0, 1]` and joined (the side to move's first), then one output. In
-//! the file and in the engine the numbers are integers: the first layer
-//! scaled by [`QA`], the output weights by [`QB`], the output bias by
-//! `QA · QB`; the output times [`SCALE`] is centipawns.
+//! `[0, 1]` and joined (the side to move's first), then the head
+//! ([`crate::head`]): hidden layers, if any, and one output. In the file and
+//! in the engine the numbers are integers: the first layer scaled by
+//! [`QA`], the head's weights by [`QB`], its biases by `QA · QB`; the
+//! output times [`SCALE`] is centipawns.
 //!
 //! The file, all numbers little-endian:
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 8 | `KOMANNUE` |
-//! | 4 | version, 1 (`u32`) |
+//! | 4 | version, 1 or 2 (`u32`) |
 //! | 1 + n | the game's name (`shogi`, `minishogi`, `spear`), its length first |
 //! | 4 | `HIDDEN` (`u32`) |
 //! | 4 | inputs, as [`crate::Layout::inputs`] gives for the game (`u32`) |
 //! | 4 · 3 | `SCALE`, `QA`, `QB` (`i32`) |
+//! | 4 + 4 · n | version 2 only: the head's layers `n` (`u32`, 1 to 4), then each layer's outputs (`u32`; the last is 1) |
 //! | 2 · inputs · HIDDEN | the first layer's weights, input by input (`i16`) |
 //! | 2 · HIDDEN | its biases (`i16`) |
-//! | 2 · 2 · HIDDEN | the output's weights, the side to move's half first (`i16`) |
-//! | 4 | the output's bias (`i32`) |
+//! | per head layer | its weights, output by output, each over the layer's inputs (`i16`), then its biases (`i32`) |
+//!
+//! Version 1 is the head of one output and nothing more (`2 · HIDDEN`
+//! weights, the side to move's half first, and one bias), which is how
+//! such a network is written still.
 
+use crate::head::{self, Layer, MAX_LAYERS, MAX_WIDTH};
 use crate::layout::Layout;
 use crate::shape::{HIDDEN, QA, QB, SCALE};
 use crate::simd;
@@ -29,7 +35,9 @@ use koma_rules::Variant;
 use std::fmt;
 
 const MAGIC: &[u8; 8] = b"KOMANNUE";
-const VERSION: u32 = 1;
+/// The version written for a head with hidden layers; one without is
+/// written as version 1, which Koma read before heads had layers.
+const VERSION: u32 = 2;
 
 /// A network ready to evaluate.
 #[derive(Clone)]
@@ -38,8 +46,7 @@ pub struct Network {
     /// `inputs · HIDDEN`, the row of input `i` at `i · HIDDEN`.
     weights: Vec<i16>,
     bias: [i16; HIDDEN],
-    out_weights: [i16; 2 * HIDDEN],
-    out_bias: i32,
+    head: Vec<Layer>,
     avx2: bool,
 }
 
@@ -48,6 +55,7 @@ impl fmt::Debug for Network {
         f.debug_struct("Network")
             .field("variant", &self.layout.variant)
             .field("inputs", &self.layout.inputs())
+            .field("head", &self.head_widths())
             .finish()
     }
 }
@@ -96,6 +104,14 @@ impl Reader<'_> {
         Ok(i32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
     }
 
+    fn i32s(&mut self, out: &mut [i32], what: &str) -> Result<(), NetworkError> {
+        let bytes = self.take(4 * out.len(), what)?;
+        for (value, quad) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *value = i32::from_le_bytes(quad.try_into().unwrap());
+        }
+        Ok(())
+    }
+
     fn i16s(&mut self, out: &mut [i16], what: &str) -> Result<(), NetworkError> {
         let bytes = self.take(2 * out.len(), what)?;
         for (value, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
@@ -106,9 +122,9 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// A network of `variant` from its parts (as the trainer makes them).
-    /// `weights` holds `inputs · HIDDEN` numbers; `None` if a length is
-    /// wrong or the game has no network.
+    /// A network of `variant` from its parts, its head one output: the
+    /// first networks' shape. `weights` holds `inputs · HIDDEN` numbers;
+    /// `None` if a length is wrong or the game has no network.
     pub fn from_parts(
         variant: Variant,
         weights: Vec<i16>,
@@ -116,13 +132,25 @@ impl Network {
         out_weights: [i16; 2 * HIDDEN],
         out_bias: i32,
     ) -> Option<Network> {
+        let output = Layer::new(2 * HIDDEN, out_weights.to_vec(), vec![out_bias])?;
+        Network::with_head(variant, weights, bias, vec![output])
+    }
+
+    /// A network of `variant` from its first layer and its head (see
+    /// [`crate::head`]); `None` if a length is wrong, the layers do not
+    /// make a head, or the game has no network.
+    pub fn with_head(
+        variant: Variant,
+        weights: Vec<i16>,
+        bias: [i16; HIDDEN],
+        head: Vec<Layer>,
+    ) -> Option<Network> {
         let layout = Layout::for_variant(variant)?;
-        (weights.len() == layout.inputs() * HIDDEN).then(|| Network {
+        (weights.len() == layout.inputs() * HIDDEN && head::is_head(&head)).then(|| Network {
             layout,
             weights,
             bias,
-            out_weights,
-            out_bias,
+            head,
             avx2: simd::has_avx2(),
         })
     }
@@ -137,9 +165,9 @@ impl Network {
             ));
         }
         let version = reader.u32("header")?;
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetworkError(format!(
-                "network file version {version}; this Koma reads version {VERSION}"
+                "network file version {version}; this Koma reads versions 1 and {VERSION}"
             )));
         }
         let length = usize::from(reader.take(1, "header")?[0]);
@@ -163,23 +191,53 @@ impl Network {
                 layout.inputs()
             )));
         }
+        let widths = if version == 1 {
+            vec![1]
+        } else {
+            let layers = reader.u32("header")? as usize;
+            if !(1..=MAX_LAYERS).contains(&layers) {
+                return Err(NetworkError(format!(
+                    "the network's head has {layers} layers; 1 to {MAX_LAYERS} are read"
+                )));
+            }
+            let mut widths = Vec::with_capacity(layers);
+            for _ in 0..layers {
+                let width = reader.u32("header")? as usize;
+                if !(1..=MAX_WIDTH).contains(&width) {
+                    return Err(NetworkError(format!(
+                        "a layer of the network's head has {width} outputs; 1 to {MAX_WIDTH} are read"
+                    )));
+                }
+                widths.push(width);
+            }
+            if widths.last() != Some(&1) {
+                return Err(NetworkError(
+                    "the network's head does not end in one output".into(),
+                ));
+            }
+            widths
+        };
         let mut weights = vec![0i16; inputs * HIDDEN];
         reader.i16s(&mut weights, "first layer")?;
         let mut bias = [0i16; HIDDEN];
         reader.i16s(&mut bias, "first layer's biases")?;
-        let mut out_weights = [0i16; 2 * HIDDEN];
-        reader.i16s(&mut out_weights, "output weights")?;
-        let out_bias = reader.i32("output bias")?;
+        let mut head = Vec::with_capacity(widths.len());
+        let mut inputs = 2 * HIDDEN;
+        for &outputs in &widths {
+            let mut layer_weights = vec![0i16; inputs * outputs];
+            reader.i16s(&mut layer_weights, "head's weights")?;
+            let mut biases = vec![0i32; outputs];
+            reader.i32s(&mut biases, "head's biases")?;
+            head.push(Layer::new(inputs, layer_weights, biases).expect("the lengths were read"));
+            inputs = outputs;
+        }
         if reader.at != bytes.len() {
             return Err(NetworkError(format!(
                 "the network file has {} bytes past its end",
                 bytes.len() - reader.at
             )));
         }
-        Ok(
-            Network::from_parts(variant, weights, bias, out_weights, out_bias)
-                .expect("the lengths were checked"),
-        )
+        Ok(Network::with_head(variant, weights, bias, head).expect("the lengths were checked"))
     }
 
     /// Reads the network file at `path` (see [`Network::from_bytes`]); the
@@ -189,12 +247,13 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// The file's bytes.
+    /// The file's bytes: version 1 for a head of one output, else 2.
     pub fn to_bytes(&self) -> Vec<u8> {
         let name = self.layout.variant.name();
+        let version: u32 = if self.head.len() == 1 { 1 } else { VERSION };
         let mut bytes = Vec::with_capacity(64 + 2 * self.weights.len());
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&version.to_le_bytes());
         bytes.push(name.len() as u8);
         bytes.extend_from_slice(name.as_bytes());
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
@@ -202,16 +261,44 @@ impl Network {
         for number in [SCALE, QA, QB] {
             bytes.extend_from_slice(&number.to_le_bytes());
         }
-        let values = self
-            .weights
-            .iter()
-            .chain(&self.bias)
-            .chain(&self.out_weights);
-        for value in values {
+        if version != 1 {
+            bytes.extend_from_slice(&(self.head.len() as u32).to_le_bytes());
+            for layer in &self.head {
+                bytes.extend_from_slice(&(layer.outputs() as u32).to_le_bytes());
+            }
+        }
+        for value in self.weights.iter().chain(&self.bias) {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
-        bytes.extend_from_slice(&self.out_bias.to_le_bytes());
+        for layer in &self.head {
+            for value in layer.weights() {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+            for value in layer.biases() {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+        }
         bytes
+    }
+
+    /// The outputs of each of the head's layers (`[1]`: no hidden layer).
+    pub fn head_widths(&self) -> Vec<usize> {
+        self.head.iter().map(Layer::outputs).collect()
+    }
+
+    /// The head's layers.
+    pub fn head(&self) -> &[Layer] {
+        &self.head
+    }
+
+    /// The first layer's weights, input by input (times [`QA`]).
+    pub fn first_weights(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// The first layer's biases (times [`QA`]).
+    pub fn first_biases(&self) -> &[i16; HIDDEN] {
+        &self.bias
     }
 
     /// Where the inputs sit.
@@ -247,8 +334,15 @@ impl Network {
     /// The value in centipawns for the side whose accumulator is `us`.
     #[inline]
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let sum = simd::output(self.avx2, us, them, &self.out_weights);
-        let total = i64::from(sum) + i64::from(self.out_bias);
-        (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        match self.head.as_slice() {
+            [output] => {
+                // One output: the clipping and the sum in one pass.
+                let weights = output.weights().try_into().expect("2 · HIDDEN weights");
+                let sum = simd::output(self.avx2, us, them, weights);
+                let total = i64::from(sum) + i64::from(output.biases()[0]);
+                (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
+            }
+            layers => head::evaluate(layers, self.avx2, us, them),
+        }
     }
 }

@@ -145,6 +145,81 @@ unsafe fn output_avx2(
     _mm_cvtsi128_si32(one)
 }
 
+/// `to[i] = clamp(from[i], 0, QA)`: an accumulator's values as the head
+/// reads them.
+#[inline]
+pub fn clip(avx2: bool, from: &[i16; HIDDEN], to: &mut [i16]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only where the processor has AVX2.
+        unsafe { clip_avx2(from, to) };
+        return;
+    }
+    let _ = avx2;
+    for (to, &from) in to.iter_mut().zip(from) {
+        *to = from.clamp(0, QA as i16);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn clip_avx2(from: &[i16; HIDDEN], to: &mut [i16]) {
+    use std::arch::x86_64::*;
+    assert!(to.len() >= HIDDEN);
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(QA as i16);
+    let mut chunk = 0;
+    while chunk < HIDDEN {
+        let value = _mm256_loadu_si256(from.as_ptr().add(chunk).cast());
+        let value = _mm256_min_epi16(_mm256_max_epi16(value, zero), top);
+        _mm256_storeu_si256(to.as_mut_ptr().add(chunk).cast(), value);
+        chunk += 16;
+    }
+}
+
+/// `Σ a[i] · b[i]` over the shorter of the two, in 32 bits, wrapping as
+/// the AVX2 lanes do (a trained network's sums stay far inside).
+#[inline]
+pub fn dot(avx2: bool, a: &[i16], b: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only where the processor has AVX2.
+        return unsafe { dot_avx2(a, b) };
+    }
+    let _ = avx2;
+    dot_scalar(a, b)
+}
+
+/// The plain version of [`dot`].
+pub fn dot_scalar(a: &[i16], b: &[i16]) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| i32::from(x) * i32::from(y))
+        .fold(0i32, i32::wrapping_add)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[i16], b: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    let len = a.len().min(b.len());
+    let whole = len - len % 16;
+    let mut sum = _mm256_setzero_si256();
+    let mut chunk = 0;
+    while chunk < whole {
+        let x = _mm256_loadu_si256(a.as_ptr().add(chunk).cast());
+        let y = _mm256_loadu_si256(b.as_ptr().add(chunk).cast());
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+        chunk += 16;
+    }
+    let high = _mm256_extracti128_si256(sum, 1);
+    let low = _mm256_castsi256_si128(sum);
+    let four = _mm_add_epi32(high, low);
+    let two = _mm_add_epi32(four, _mm_unpackhi_epi64(four, four));
+    let one = _mm_add_epi32(two, _mm_shuffle_epi32(two, 1));
+    _mm_cvtsi128_si32(one).wrapping_add(dot_scalar(&a[whole..len], &b[whole..len]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +254,26 @@ mod tests {
                 output_scalar(&simd, &them, &weights)
             );
         }
+    }
+
+    #[test]
+    fn dot_and_clip_agree_with_their_plain_versions() {
+        if !has_avx2() {
+            return;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for len in [0, 1, 15, 16, 17, 32, 100, 512] {
+            let a: Vec<i16> = (0..len).map(|_| rng.random_range(0..=QA as i16)).collect();
+            let b: Vec<i16> = (0..len).map(|_| rng.random_range(-8000..=8000)).collect();
+            assert_eq!(dot(true, &a, &b), dot_scalar(&a, &b), "length {len}");
+        }
+        let from = random_lanes(&mut rng, 1000);
+        let (mut simd, mut plain) = ([0i16; HIDDEN], [0i16; HIDDEN]);
+        clip(true, &from, &mut simd);
+        clip(false, &from, &mut plain);
+        assert_eq!(simd, plain);
+        assert!(plain.iter().all(|&v| (0..=QA as i16).contains(&v)));
+        assert!(plain.contains(&0) && plain.contains(&(QA as i16)));
     }
 
     #[test]

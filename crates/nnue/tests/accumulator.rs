@@ -1,7 +1,7 @@
 //! The incremental accumulator against a full refresh, over random games
 //! of every game with a network, and the network file's round trip.
 
-use koma_nnue::{Accumulator, AccumulatorStack, Layout, Network, HIDDEN};
+use koma_nnue::{Accumulator, AccumulatorStack, Layer, Layout, Network, HIDDEN, QA, QB};
 use koma_rules::{
     MinishogiPosition, MoveList, Position, ShogiPosition, ShogiVariant, SpearPosition,
     StandardShogiPosition,
@@ -19,6 +19,30 @@ fn random_network<V: ShogiVariant>(rng: &mut ChaCha8Rng) -> Network {
     let bias = std::array::from_fn(|_| rng.random_range(-100..=100));
     let out = std::array::from_fn(|_| rng.random_range(-64..=64));
     Network::from_parts(V::VARIANT, weights, bias, out, 1234).unwrap()
+}
+
+/// A random network with two hidden layers in its head (16 and 32 wide),
+/// its numbers of the sizes training gives, so that the hidden values
+/// spread over `[0, 1]` rather than sit at an end.
+fn random_layered_network<V: ShogiVariant>(rng: &mut ChaCha8Rng) -> Network {
+    let layout = Layout::of::<V>();
+    let weights = (0..layout.inputs() * HIDDEN)
+        .map(|_| rng.random_range(-30..=30))
+        .collect();
+    let bias = std::array::from_fn(|_| rng.random_range(0..=200));
+    let mut head = Vec::new();
+    let mut inputs = 2 * HIDDEN;
+    for (outputs, spread) in [(16, 60), (32, 300), (1, 2000)] {
+        let weights = (0..inputs * outputs)
+            .map(|_| rng.random_range(-spread..=spread))
+            .collect();
+        let biases = (0..outputs)
+            .map(|_| rng.random_range(-QA * QB / 4..=QA * QB / 2))
+            .collect();
+        head.push(Layer::new(inputs, weights, biases).unwrap());
+        inputs = outputs;
+    }
+    Network::with_head(V::VARIANT, weights, bias, head).unwrap()
 }
 
 /// Plays `games` random games, following each with the accumulator and
@@ -149,19 +173,31 @@ fn the_stack_brings_each_ply_up_to_date_when_asked() {
 #[test]
 fn avx2_and_plain_loops_give_the_same_values() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let network = random_network::<koma_rules::Shogi>(&mut rng);
-    let plain = network.clone().without_simd();
-    let position = StandardShogiPosition::from_text(
+    let positions = [
         "ln1g3nl/1r3kg2/p2ppsbpp/2ps1pp2/1p7/2P2PP2/PPSP3PP/1BG1G2R1/LN2K2NL b P 33",
-    )
-    .unwrap();
-    let a = Accumulator::of(&network, &position);
-    let b = Accumulator::of(&plain, &position);
-    assert_eq!(a, b);
-    assert_eq!(
-        a.evaluate(&network, position.turn()),
-        b.evaluate(&plain, position.turn())
-    );
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lng5l/1r3k3/pbppssngp/1p2Pp3/7p1/P3SP2P/1PBPG1RP1/1SG6/LNK5L w 2Pn2p 54",
+    ];
+    for network in [
+        random_network::<koma_rules::Shogi>(&mut rng),
+        random_layered_network::<koma_rules::Shogi>(&mut rng),
+    ] {
+        let plain = network.clone().without_simd();
+        let mut values = Vec::new();
+        for text in positions {
+            let position = StandardShogiPosition::from_text(text).unwrap();
+            let a = Accumulator::of(&network, &position);
+            let b = Accumulator::of(&plain, &position);
+            assert_eq!(a, b);
+            let value = a.evaluate(&network, position.turn());
+            assert_eq!(value, b.evaluate(&plain, position.turn()));
+            values.push(value);
+        }
+        // The values differ from position to position: the head is not
+        // stuck at a clipped end.
+        values.dedup();
+        assert_eq!(values.len(), positions.len(), "{values:?}");
+    }
 }
 
 #[test]
@@ -198,7 +234,7 @@ fn a_network_file_reads_back_and_a_damaged_one_is_refused() {
     );
 
     let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
-    assert!(cut.0.contains("ends in its output bias"), "{cut}");
+    assert!(cut.0.contains("ends in its head's biases"), "{cut}");
     let mut long = bytes.clone();
     long.push(0);
     assert!(Network::from_bytes(&long)
@@ -221,4 +257,43 @@ fn a_network_file_reads_back_and_a_damaged_one_is_refused() {
     let spear = random_network::<koma_rules::Spear>(&mut rng);
     let _ = SpearPosition::start();
     assert_ne!(spear.layout().inputs(), 0);
+}
+
+#[test]
+fn a_network_with_hidden_layers_reads_back_and_a_bad_head_is_refused() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let network = random_layered_network::<koma_rules::Minishogi>(&mut rng);
+    assert_eq!(network.head_widths(), [16, 32, 1]);
+    let bytes = network.to_bytes();
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "version 2");
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let position = MinishogiPosition::start();
+    assert_eq!(
+        Accumulator::of(&back, &position).evaluate(&back, position.turn()),
+        Accumulator::of(&network, &position).evaluate(&network, position.turn())
+    );
+    // The head's widths follow the scales: "minishogi" (9 bytes) ends at
+    // byte 22, then HIDDEN, inputs and three scales, then the head.
+    let head_at = 22 + 4 * 5;
+    assert_eq!(&bytes[head_at..head_at + 4], &3u32.to_le_bytes());
+    let with = |at: usize, value: u32| {
+        let mut changed = bytes.clone();
+        changed[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        Network::from_bytes(&changed).unwrap_err().0
+    };
+    assert!(with(head_at, 0).contains("has 0 layers"));
+    assert!(with(head_at, 9).contains("has 9 layers"));
+    assert!(with(head_at + 4, 100_000).contains("100000 outputs"));
+    assert!(with(head_at + 12, 2).contains("does not end in one output"));
+    // A wider first hidden layer asks for more numbers than the file has.
+    assert!(with(head_at + 4, 17).contains("ends in its"));
+    let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+    assert!(cut.0.contains("ends in its head's biases"), "{cut}");
+    let mut version = bytes.clone();
+    version[8..12].copy_from_slice(&3u32.to_le_bytes());
+    assert!(Network::from_bytes(&version)
+        .unwrap_err()
+        .0
+        .contains("version 3"));
 }

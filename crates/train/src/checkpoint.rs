@@ -1,23 +1,27 @@
 //! The trainer's state on disk, so that a run cut off (a session ends
 //! after three hours) goes on from its last finished epoch.
 //!
-//! `checkpoint.bin`, little-endian: `KOMATRN2`, the game's name (length
+//! `checkpoint.bin`, little-endian: `KOMATRN3`, the game's name (length
 //! first), the inputs and the shared rows (`u32` each; see [`Model`]),
-//! the epoch reached (`u32`), the scale `k`,
+//! the head's layers and each one's outputs (`u32` each; see
+//! [`Shape::head`]), the epoch reached (`u32`), the scale `k`,
 //! the blend `λ` and the best held-out loss (`f64` each), Adam's steps
 //! (`u64`), then the model's numbers, Adam's means and Adam's squares
-//! (`f32` each, as many as [`Model::len_for`] says). It is written to a
+//! (`f32` each, as many as [`Shape::len`] says). A `KOMATRN2` checkpoint
+//! is the same without the head, which was one output. It is written to a
 //! temporary file and renamed over the old one, so that a kill mid-write
 //! leaves the previous checkpoint whole.
 
 use crate::adam::Adam;
-use crate::model::Model;
+use crate::model::{Model, Shape};
 use koma_rules::Variant;
 use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"KOMATRN2";
+const MAGIC: &[u8; 8] = b"KOMATRN3";
+/// The second trainer's checkpoints, whose head was one output.
+const SECOND_MAGIC: &[u8; 8] = b"KOMATRN2";
 /// The first trainer's checkpoints, which had no shared rows.
 const FIRST_MAGIC: &[u8; 8] = b"KOMATRN1";
 
@@ -50,6 +54,10 @@ pub fn save(dir: &Path, state: &State) -> io::Result<()> {
         out.write_all(name.as_bytes())?;
         out.write_all(&(state.model.inputs as u32).to_le_bytes())?;
         out.write_all(&(state.model.factors as u32).to_le_bytes())?;
+        out.write_all(&(state.model.head.len() as u32).to_le_bytes())?;
+        for &width in &state.model.head {
+            out.write_all(&(width as u32).to_le_bytes())?;
+        }
         out.write_all(&state.epoch.to_le_bytes())?;
         for number in [state.k, state.lambda, state.best_loss] {
             out.write_all(&number.to_le_bytes())?;
@@ -68,12 +76,8 @@ pub fn save(dir: &Path, state: &State) -> io::Result<()> {
 /// Reads `dir/checkpoint.bin`; `Ok(None)` if there is none. A checkpoint
 /// of another game or shape, or one cut short, is an error, never a
 /// silent fresh start.
-pub fn load(
-    dir: &Path,
-    variant: Variant,
-    inputs: usize,
-    factors: usize,
-) -> Result<Option<State>, String> {
+pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>, String> {
+    let (inputs, factors) = (shape.inputs, shape.factors);
     let path = dir.join("checkpoint.bin");
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,
@@ -87,8 +91,9 @@ pub fn load(
         at += n;
         Ok(slice)
     };
-    match take(8)? {
-        magic if magic == MAGIC => {}
+    let has_head = match take(8)? {
+        magic if magic == MAGIC => true,
+        magic if magic == SECOND_MAGIC => false,
         magic if magic == FIRST_MAGIC => {
             return Err(bad(
                 "a checkpoint of an earlier trainer, which this one cannot go on from: \
@@ -96,7 +101,7 @@ pub fn load(
             ))
         }
         _ => return Err(bad("not a Koma trainer checkpoint")),
-    }
+    };
     let length = usize::from(take(1)?[0]);
     let name = String::from_utf8_lossy(take(length)?).into_owned();
     if name != variant.name() {
@@ -116,12 +121,33 @@ pub fn load(
             shared_rows(factors)
         )));
     }
+    let mut number = || -> Result<usize, String> {
+        Ok(u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize)
+    };
+    let head = if has_head {
+        let layers = number()?;
+        if layers > koma_nnue::head::MAX_LAYERS {
+            return Err(bad(&format!("a head of {layers} layers")));
+        }
+        (0..layers)
+            .map(|_| number())
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        vec![1]
+    };
+    if head != shape.head {
+        return Err(bad(&format!(
+            "a model whose head is {}; this run trains one whose head is {} (--layers)",
+            widths(&head),
+            widths(&shape.head)
+        )));
+    }
     let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap());
     let mut float =
         || -> Result<f64, String> { Ok(f64::from_le_bytes(take(8)?.try_into().unwrap())) };
     let (k, lambda, best_loss) = (float()?, float()?, float()?);
     let steps = u64::from_le_bytes(take(8)?.try_into().unwrap());
-    let len = Model::len_for(inputs, factors);
+    let len = shape.len();
     let mut floats = || -> Result<Vec<f32>, String> {
         Ok(take(4 * len)?
             .chunks_exact(4)
@@ -137,6 +163,7 @@ pub fn load(
             variant,
             inputs,
             factors,
+            head,
             params,
         },
         adam: Adam {
@@ -157,4 +184,10 @@ fn shared_rows(factors: usize) -> String {
         0 => "without shared rows".to_string(),
         n => format!("with {n} shared rows"),
     }
+}
+
+/// A head's widths as `--layers` takes them: "16,32,1".
+fn widths(head: &[usize]) -> String {
+    let widths: Vec<String> = head.iter().map(usize::to_string).collect();
+    widths.join(",")
 }

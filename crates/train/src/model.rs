@@ -2,7 +2,7 @@
 //! flat vector, its output, its gradient, and its quantised file.
 
 use crate::data::Dataset;
-use koma_nnue::{Network, HIDDEN, QA, QB, SCALE};
+use koma_nnue::{Layer, Network, HIDDEN, QA, QB, SCALE};
 use koma_rules::Variant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -12,9 +12,65 @@ use rand_chacha::ChaCha8Rng;
 /// stay far from the 16-bit limit.
 pub const FIRST_LAYER_LIMIT: f32 = 1.98;
 
+/// The head's weights and its hidden layers' biases stay within this, so
+/// that a quantised weight (times [`QB`]) fits in 16 bits and a hidden
+/// sum over `2 · HIDDEN` values of at most 1.0 fits in 32 (at most `512 ·
+/// 255 · 16 · 512`, about 1.07 · 10⁹).
+pub const HEAD_LIMIT: f32 = 16.0;
+
+/// What a model is made of: its inputs, its shared rows and its head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Inputs of the first layer.
+    pub inputs: usize,
+    /// Shared rows: the inputs per king bucket, or 0 for none.
+    pub factors: usize,
+    /// The outputs of each of the head's layers, the last 1: `[1]` is
+    /// the first networks' head, one output over both accumulators;
+    /// `[16, 32, 1]` has two hidden layers.
+    pub head: Vec<usize>,
+}
+
+impl Shape {
+    /// Numbers in a model of this shape.
+    pub fn len(&self) -> usize {
+        (self.inputs + self.factors) * HIDDEN + HIDDEN + self.head_len()
+    }
+
+    /// Whether the model has no numbers (never: it has biases).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn head_len(&self) -> usize {
+        self.layers()
+            .map(|(inputs, outputs)| (inputs + 1) * outputs)
+            .sum()
+    }
+
+    /// Each head layer's inputs and outputs.
+    fn layers(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let inputs = std::iter::once(2 * HIDDEN).chain(self.head.iter().copied());
+        inputs.zip(self.head.iter().copied())
+    }
+
+    /// Whether the head is one the engine reads: each layer 1 to 512 wide,
+    /// at most four, the last of one output.
+    pub fn has_valid_head(&self) -> bool {
+        !self.head.is_empty()
+            && self.head.len() <= koma_nnue::head::MAX_LAYERS
+            && self.head.last() == Some(&1)
+            && self
+                .head
+                .iter()
+                .all(|&w| (1..=koma_nnue::head::MAX_WIDTH).contains(&w))
+    }
+}
+
 /// The float network: `inputs · HIDDEN` first-layer weights, `factors ·
-/// HIDDEN` shared weights, `HIDDEN` biases, `2 · HIDDEN` output weights,
-/// one output bias, in that order.
+/// HIDDEN` shared weights, `HIDDEN` biases, then the head's layers, each
+/// its weights output by output and its biases, in that order (with the
+/// head `[1]`: `2 · HIDDEN` output weights and one output bias).
 ///
 /// **Shared weights (a factoriser).** With `factors` set to the layout's
 /// inputs per king bucket, each input `i` also adds the shared row `i %
@@ -32,28 +88,75 @@ pub struct Model {
     pub inputs: usize,
     /// Shared rows: the inputs per king bucket, or 0 for none.
     pub factors: usize,
+    /// The outputs of each of the head's layers (see [`Shape::head`]).
+    pub head: Vec<usize>,
     /// Every number, in the order above.
     pub params: Vec<f32>,
 }
 
-/// The first layer's values of one position, before and after clipping.
+/// One position's values on the way through: the first layer's sums per
+/// side, then each head layer's sums (the last is the output).
 struct Forward {
     sums: [[f32; HIDDEN]; 2],
-    output: f32,
+    layers: Vec<Vec<f32>>,
+}
+
+impl Forward {
+    fn output(&self) -> f32 {
+        self.layers.last().expect("a head")[0]
+    }
+
+    /// What head layer `l` reads: both sides' clipped sums for the first,
+    /// the clipped sums of the layer before for the others.
+    fn input_of(&self, l: usize) -> Vec<f32> {
+        match l {
+            0 => self
+                .sums
+                .iter()
+                .flatten()
+                .map(|s| s.clamp(0.0, 1.0))
+                .collect(),
+            _ => self.layers[l - 1]
+                .iter()
+                .map(|s| s.clamp(0.0, 1.0))
+                .collect(),
+        }
+    }
+}
+
+/// Whether a clipped value passes the gradient through: strictly inside.
+#[inline]
+fn passes(sum: f32) -> bool {
+    sum > 0.0 && sum < 1.0
 }
 
 impl Model {
-    /// A model with small random weights and no shared rows.
+    /// A model with small random weights, no shared rows and the head of
+    /// one output.
     pub fn new(variant: Variant, inputs: usize, seed: u64) -> Model {
         Model::with_factors(variant, inputs, 0, seed)
     }
 
-    /// A model with small random weights and `factors` shared rows (see
-    /// [`Model`]), which start at 0; `inputs` is a multiple of `factors`.
+    /// A model with small random weights, `factors` shared rows (see
+    /// [`Model`]), which start at 0, and the head of one output; `inputs`
+    /// is a multiple of `factors`.
     pub fn with_factors(variant: Variant, inputs: usize, factors: usize, seed: u64) -> Model {
+        let shape = Shape {
+            inputs,
+            factors,
+            head: vec![1],
+        };
+        Model::with_shape(variant, &shape, seed)
+    }
+
+    /// A model of `shape` with small random weights; shared rows start at
+    /// 0.
+    pub fn with_shape(variant: Variant, shape: &Shape, seed: u64) -> Model {
+        let (inputs, factors) = (shape.inputs, shape.factors);
         assert!(factors == 0 || inputs % factors == 0, "whole buckets");
+        assert!(shape.has_valid_head(), "a head the engine reads");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut params = vec![0f32; Self::len_for(inputs, factors)];
+        let mut params = vec![0f32; shape.len()];
         // About 40 inputs are on in a position: a sum of that many weights
         // of ±0.05 starts near the clipping range [0, 1], not beyond it.
         for weight in &mut params[..inputs * HIDDEN] {
@@ -63,26 +166,123 @@ impl Model {
             variant,
             inputs,
             factors,
+            head: shape.head.clone(),
             params,
         };
-        let out = model.out_at();
-        for weight in &mut model.params[out..out + 2 * HIDDEN] {
-            *weight = rng.random_range(-0.05..0.05);
-        }
+        model.randomise_head(&mut rng);
         model
     }
 
-    /// Numbers in a model of `inputs` inputs and `factors` shared rows.
+    /// A model that starts from `network`: its first layer (shared rows at
+    /// 0) and, if `shape`'s head is the network's, its head too, else a
+    /// fresh random head. Further training then refines what the network
+    /// knows rather than learning it again.
+    pub fn from_network(network: &Network, shape: &Shape, seed: u64) -> Result<Model, String> {
+        let inputs = network.layout().inputs();
+        if inputs != shape.inputs {
+            return Err(format!(
+                "the network has {inputs} inputs; the model {}",
+                shape.inputs
+            ));
+        }
+        let mut model = Model::with_shape(network.variant(), shape, seed);
+        let qa = QA as f32;
+        for (param, &weight) in model.params.iter_mut().zip(network.first_weights()) {
+            *param = f32::from(weight) / qa;
+        }
+        let bias_at = model.bias_at();
+        for (param, &bias) in model.params[bias_at..]
+            .iter_mut()
+            .zip(network.first_biases())
+        {
+            *param = f32::from(bias) / qa;
+        }
+        if network.head_widths() == shape.head {
+            let mut at = model.head_at();
+            for layer in network.head() {
+                for &weight in layer.weights() {
+                    model.params[at] = f32::from(weight) / QB as f32;
+                    at += 1;
+                }
+                for &bias in layer.biases() {
+                    model.params[at] = bias as f32 / (QA * QB) as f32;
+                    at += 1;
+                }
+            }
+        }
+        Ok(model)
+    }
+
+    /// Fresh random numbers for the head: hidden layers start with their
+    /// sums near the middle of `[0, 1]`, the output small.
+    fn randomise_head(&mut self, rng: &mut ChaCha8Rng) {
+        let shape = self.shape();
+        let mut at = self.head_at();
+        let layers: Vec<_> = shape.layers().collect();
+        for (l, &(inputs, outputs)) in layers.iter().enumerate() {
+            let last = l + 1 == layers.len();
+            // The first networks' output started at ±0.05; a hidden layer
+            // at about 1.5 / √inputs, whose sums then spread by about 0.3.
+            let spread = if layers.len() == 1 {
+                0.05
+            } else {
+                let spread = 1.5 / (inputs as f32).sqrt();
+                if last {
+                    spread * 0.2
+                } else {
+                    spread
+                }
+            };
+            for weight in &mut self.params[at..at + inputs * outputs] {
+                *weight = rng.random_range(-spread..spread);
+            }
+            at += inputs * outputs;
+            for bias in &mut self.params[at..at + outputs] {
+                *bias = if last { 0.0 } else { 0.5 };
+            }
+            at += outputs;
+        }
+    }
+
+    /// The model's shape.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            inputs: self.inputs,
+            factors: self.factors,
+            head: self.head.clone(),
+        }
+    }
+
+    /// Numbers in a model of `inputs` inputs, `factors` shared rows and
+    /// the head of one output.
     pub fn len_for(inputs: usize, factors: usize) -> usize {
-        (inputs + factors) * HIDDEN + HIDDEN + 2 * HIDDEN + 1
+        Shape {
+            inputs,
+            factors,
+            head: vec![1],
+        }
+        .len()
     }
 
     fn bias_at(&self) -> usize {
         (self.inputs + self.factors) * HIDDEN
     }
 
-    fn out_at(&self) -> usize {
+    fn head_at(&self) -> usize {
         self.bias_at() + HIDDEN
+    }
+
+    /// Each head layer's inputs, outputs and where its numbers start.
+    fn head_layers(&self) -> Vec<(usize, usize, usize)> {
+        let mut at = self.head_at();
+        self.shape()
+            .layers()
+            .map(|(inputs, outputs)| {
+                let start = at;
+                at += (inputs + 1) * outputs;
+                (inputs, outputs, start)
+            })
+            .collect()
     }
 
     /// The rows input `input` adds: its own and, with shared rows, its
@@ -108,22 +308,27 @@ impl Model {
                 }
             }
         }
-        let out = &self.params[self.out_at()..];
-        let mut output = out[2 * HIDDEN];
-        for side in 0..2 {
-            for (sum, weight) in sums[side]
-                .iter()
-                .zip(&out[side * HIDDEN..(side + 1) * HIDDEN])
-            {
-                output += sum.clamp(0.0, 1.0) * weight;
-            }
+        let mut forward = Forward {
+            sums,
+            layers: Vec::with_capacity(self.head.len()),
+        };
+        for (l, (inputs, outputs, at)) in self.head_layers().into_iter().enumerate() {
+            let input = forward.input_of(l);
+            let weights = &self.params[at..at + inputs * outputs];
+            let biases = &self.params[at + inputs * outputs..at + (inputs + 1) * outputs];
+            let layer = weights
+                .chunks_exact(inputs)
+                .zip(biases)
+                .map(|(row, bias)| bias + row.iter().zip(&input).map(|(w, x)| w * x).sum::<f32>())
+                .collect();
+            forward.layers.push(layer);
         }
-        Forward { sums, output }
+        forward
     }
 
     /// The value in centipawns for the side to move, whose inputs are `us`.
     pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
-        self.forward(us, them).output * SCALE as f32
+        self.forward(us, them).output() * SCALE as f32
     }
 
     /// Adds the gradient of one position's loss to `gradient`, the loss
@@ -140,34 +345,51 @@ impl Model {
     ) -> f32 {
         let forward = self.forward(us, them);
         let scale = SCALE as f32 / k;
-        let p = sigmoid(forward.output * scale);
+        let p = sigmoid(forward.output() * scale);
         let error = p - target;
-        let g = 2.0 * error * p * (1.0 - p) * scale * weight;
-        let out_at = self.out_at();
-        let bias_at = self.bias_at();
-        gradient[out_at + 2 * HIDDEN] += g;
-        let out = &self.params[out_at..out_at + 2 * HIDDEN];
-        let mut through = [[0f32; HIDDEN]; 2];
-        for side in 0..2 {
-            for j in 0..HIDDEN {
-                let sum = forward.sums[side][j];
-                gradient[out_at + side * HIDDEN + j] += g * sum.clamp(0.0, 1.0);
-                if sum > 0.0 && sum < 1.0 {
-                    through[side][j] = g * out[side * HIDDEN + j];
+        // The loss's gradient at each sum of the layer at hand, from the
+        // output back to the first head layer.
+        let mut deltas = vec![2.0 * error * p * (1.0 - p) * scale * weight];
+        let layers = self.head_layers();
+        for (l, &(inputs, outputs, at)) in layers.iter().enumerate().rev() {
+            let input = forward.input_of(l);
+            let (weights_at, biases_at) = (at, at + inputs * outputs);
+            let mut back = vec![0f32; inputs];
+            for (j, &delta) in deltas.iter().enumerate() {
+                if delta == 0.0 {
+                    continue;
+                }
+                gradient[biases_at + j] += delta;
+                let row = weights_at + j * inputs;
+                for (total, x) in gradient[row..row + inputs].iter_mut().zip(&input) {
+                    *total += delta * x;
+                }
+                for (b, w) in back.iter_mut().zip(&self.params[row..row + inputs]) {
+                    *b += delta * w;
                 }
             }
+            // Through the clipping of what this layer read.
+            let before: Vec<f32> = match l {
+                0 => forward.sums.iter().flatten().copied().collect(),
+                _ => forward.layers[l - 1].clone(),
+            };
+            for (b, &sum) in back.iter_mut().zip(&before) {
+                if !passes(sum) {
+                    *b = 0.0;
+                }
+            }
+            deltas = back;
         }
+        let bias_at = self.bias_at();
         for (side, inputs) in [us, them].into_iter().enumerate() {
-            for (total, d) in gradient[bias_at..bias_at + HIDDEN]
-                .iter_mut()
-                .zip(&through[side])
-            {
+            let through = &deltas[side * HIDDEN..(side + 1) * HIDDEN];
+            for (total, d) in gradient[bias_at..bias_at + HIDDEN].iter_mut().zip(through) {
                 *total += d;
             }
             for &input in inputs {
                 for at in self.rows_of(input) {
                     let row = &mut gradient[at * HIDDEN..][..HIDDEN];
-                    for (total, d) in row.iter_mut().zip(&through[side]) {
+                    for (total, d) in row.iter_mut().zip(through) {
                         *total += d;
                     }
                 }
@@ -182,7 +404,7 @@ impl Model {
         let total: f64 = (0..data.len())
             .map(|i| {
                 let (us, them) = data.inputs(i);
-                let p = sigmoid(self.forward(us, them).output * scale);
+                let p = sigmoid(self.forward(us, them).output() * scale);
                 let error = p - target(data, i, lambda, k);
                 f64::from(error * error)
             })
@@ -190,10 +412,16 @@ impl Model {
         total / data.len().max(1) as f64
     }
 
-    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`]: each weight
-    /// as the engine will see it (a bucket's row plus its shared row).
+    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`] (each weight
+    /// as the engine will see it: a bucket's row plus its shared row) and
+    /// the head within [`HEAD_LIMIT`] (but the output's bias).
     pub fn clip(&mut self) {
         let limit = FIRST_LAYER_LIMIT;
+        let head_at = self.head_at();
+        let last_bias = self.params.len() - 1;
+        for weight in &mut self.params[head_at..last_bias] {
+            *weight = weight.clamp(-HEAD_LIMIT, HEAD_LIMIT);
+        }
         let (weights, rest) = self.params.split_at_mut(self.inputs * HIDDEN);
         let (shared, rest) = rest.split_at_mut(self.factors * HIDDEN);
         for weight in shared.iter_mut().chain(&mut rest[..HIDDEN]) {
@@ -233,9 +461,22 @@ impl Model {
             })
             .collect();
         let bias = std::array::from_fn(|j| round(self.params[self.bias_at() + j], QA));
-        let out_weights = std::array::from_fn(|j| round(self.params[self.out_at() + j], QB));
-        let out_bias = (self.params[self.out_at() + 2 * HIDDEN] * (QA * QB) as f32).round() as i32;
-        Network::from_parts(self.variant, weights, bias, out_weights, out_bias)
+        let head = self
+            .head_layers()
+            .into_iter()
+            .map(|(inputs, outputs, at)| {
+                let weights = self.params[at..at + inputs * outputs]
+                    .iter()
+                    .map(|&w| round(w, QB))
+                    .collect();
+                let biases = self.params[at + inputs * outputs..at + (inputs + 1) * outputs]
+                    .iter()
+                    .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                    .collect();
+                Layer::new(inputs, weights, biases).expect("the head's lengths")
+            })
+            .collect();
+        Network::with_head(self.variant, weights, bias, head)
             .expect("the model has its game's shape")
     }
 }

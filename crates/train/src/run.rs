@@ -5,7 +5,8 @@
 use crate::adam::Adam;
 use crate::checkpoint::{self, State};
 use crate::data::Dataset;
-use crate::model::{sigmoid, target, Model};
+use crate::model::{sigmoid, target, Model, Shape};
+use koma_nnue::Network;
 use koma_rules::Variant;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -119,19 +120,29 @@ pub fn fit_scale(data: &Dataset) -> f64 {
 }
 
 /// The state a run starts from: `dir`'s checkpoint if it has one, else a
-/// fresh model of `inputs` inputs and `factors` shared rows (see
-/// [`Model`]) with the scale fitted to `train`.
+/// fresh model of `shape` (see [`Model`]), from `init`'s numbers if given
+/// (see [`Model::from_network`]), with the scale fitted to `train`.
 pub fn start(
     dir: &Path,
     variant: Variant,
-    (inputs, factors): (usize, usize),
+    shape: &Shape,
     train: &Dataset,
     settings: &Settings,
+    init: Option<&Network>,
 ) -> Result<State, String> {
-    if let Some(state) = checkpoint::load(dir, variant, inputs, factors)? {
+    if let Some(state) = checkpoint::load(dir, variant, shape)? {
         return Ok(state);
     }
-    let model = Model::with_factors(variant, inputs, factors, settings.seed);
+    let model = match init {
+        Some(network) if network.variant() != variant => {
+            return Err(format!(
+                "the network to start from is for {}, not {variant}",
+                network.variant()
+            ))
+        }
+        Some(network) => Model::from_network(network, shape, settings.seed)?,
+        None => Model::with_shape(variant, shape, settings.seed),
+    };
     let len = model.params.len();
     Ok(State {
         model,
