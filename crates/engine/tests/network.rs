@@ -189,6 +189,9 @@ fn the_search_runs_a_network_with_hidden_layers() {
         flat.first_weights().to_vec(),
         *flat.first_biases(),
         head,
+        (0..2 * HIDDEN)
+            .map(|_| rng.random_range(-50..=50))
+            .collect(),
     )
     .unwrap();
     assert_eq!(network.head_widths(), [8, 1]);

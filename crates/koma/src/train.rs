@@ -61,6 +61,9 @@ pub struct TrainArgs {
     /// run only; a checkpoint goes on from itself).
     #[arg(long)]
     init: Option<String>,
+    /// Train the head alone, keeping the first layer as --init gives it.
+    #[arg(long, requires = "init")]
+    freeze_first_layer: bool,
 }
 
 /// A head as the first line shows it: "16 → 32 → 1".
@@ -157,6 +160,7 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
+        freeze_first_layer: args.freeze_first_layer,
     };
     let factors = if args.shared_rows {
         layout.bucket_inputs()

@@ -8,6 +8,12 @@
 //! one output weight per value, and judging an attack against its defence
 //! needs such sums.
 //!
+//! A head with hidden layers also has a **skip**: the first networks'
+//! output, one weight per clipped value, added to its last layer's sum.
+//! A head trained on top of a network of the first shape starts as that
+//! network (its skip that network's output, its last layer at 0) and
+//! learns only what the hidden layers add.
+//!
 //! In integers: a layer's weights are scaled by [`QB`] and its biases by
 //! `QA · QB`, so that a layer's sums are at scale `QA · QB`. A hidden
 //! layer's sums are divided by `QB` (rounding to nearest), which brings
@@ -100,11 +106,18 @@ pub fn activation(sum: i32) -> i16 {
 }
 
 /// The head's value in centipawns over both sides' accumulators, `us`
-/// the side to move's.
-pub fn evaluate(layers: &[Layer], avx2: bool, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+/// the side to move's, with the skip's `2 · HIDDEN` weights (times [`QB`]).
+pub fn evaluate(
+    layers: &[Layer],
+    skip: &[i16],
+    avx2: bool,
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+) -> i32 {
     let mut values = [0i16; MAX_WIDTH];
     simd::clip(avx2, us, &mut values[..HIDDEN]);
     simd::clip(avx2, them, &mut values[HIDDEN..2 * HIDDEN]);
+    let skipped = simd::dot(avx2, &values[..2 * HIDDEN], skip);
     let mut width = 2 * HIDDEN;
     let (last, hidden) = layers.split_last().expect("a head has an output");
     let mut next = [0i16; MAX_WIDTH];
@@ -115,7 +128,7 @@ pub fn evaluate(layers: &[Layer], avx2: bool, us: &[i16; HIDDEN], them: &[i16; H
         width = layer.outputs();
         values[..width].copy_from_slice(&next[..width]);
     }
-    let sum = last.sum(avx2, 0, &values[..width]);
+    let sum = last.sum(avx2, 0, &values[..width]).wrapping_add(skipped);
     (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 
@@ -162,14 +175,27 @@ mod tests {
         let them = [2 * QA as i16; HIDDEN];
         let hidden = layer(2 * HIDDEN, 4, 1, -QA * QB / 5);
         let output = layer(4, 1, QB as i16, 0);
+        let no_skip = [0i16; 2 * HIDDEN];
         for avx2 in [false, simd::has_avx2()] {
-            assert_eq!(
-                evaluate(&[hidden.clone(), output.clone()], avx2, &us, &them),
-                1280
-            );
+            let head = [hidden.clone(), output.clone()];
+            assert_eq!(evaluate(&head, &no_skip, avx2, &us, &them), 1280);
         }
         // A negative sum stops at 0: the hidden units then give nothing.
         let silent = layer(2 * HIDDEN, 4, -1, 0);
-        assert_eq!(evaluate(&[silent, output], false, &us, &them), 0);
+        assert_eq!(
+            evaluate(
+                &[silent.clone(), output.clone()],
+                &no_skip,
+                false,
+                &us,
+                &them
+            ),
+            0
+        );
+        // The skip adds its own sum: the side to move's values at 1.0
+        // weighed 1/512 each, 0.5 in all, 200 centipawns.
+        let mut skip = [0i16; 2 * HIDDEN];
+        skip[..HIDDEN].fill(1);
+        assert_eq!(evaluate(&[silent, output], &skip, false, &us, &them), 200);
     }
 }

@@ -22,6 +22,7 @@
 //! | 2 · inputs · HIDDEN | the first layer's weights, input by input (`i16`) |
 //! | 2 · HIDDEN | its biases (`i16`) |
 //! | per head layer | its weights, output by output, each over the layer's inputs (`i16`), then its biases (`i32`) |
+//! | 2 · 2 · HIDDEN | version 2 only: the skip's weights (`i16`), the side to move's half first |
 //!
 //! Version 1 is the head of one output and nothing more (`2 · HIDDEN`
 //! weights, the side to move's half first, and one bias), which is how
@@ -47,6 +48,9 @@ pub struct Network {
     weights: Vec<i16>,
     bias: [i16; HIDDEN],
     head: Vec<Layer>,
+    /// The skip's `2 · HIDDEN` weights beside hidden layers; empty for a
+    /// head of one output.
+    skip: Vec<i16>,
     avx2: bool,
 }
 
@@ -133,24 +137,30 @@ impl Network {
         out_bias: i32,
     ) -> Option<Network> {
         let output = Layer::new(2 * HIDDEN, out_weights.to_vec(), vec![out_bias])?;
-        Network::with_head(variant, weights, bias, vec![output])
+        Network::with_head(variant, weights, bias, vec![output], Vec::new())
     }
 
     /// A network of `variant` from its first layer and its head (see
-    /// [`crate::head`]); `None` if a length is wrong, the layers do not
-    /// make a head, or the game has no network.
+    /// [`crate::head`]): its layers and, with hidden layers, the skip's
+    /// `2 · HIDDEN` weights (empty for a head of one output). `None` if a
+    /// length is wrong, the layers do not make a head, or the game has no
+    /// network.
     pub fn with_head(
         variant: Variant,
         weights: Vec<i16>,
         bias: [i16; HIDDEN],
         head: Vec<Layer>,
+        skip: Vec<i16>,
     ) -> Option<Network> {
         let layout = Layout::for_variant(variant)?;
-        (weights.len() == layout.inputs() * HIDDEN && head::is_head(&head)).then(|| Network {
+        let skip_fits = skip.len() == if head.len() > 1 { 2 * HIDDEN } else { 0 };
+        let fits = weights.len() == layout.inputs() * HIDDEN && head::is_head(&head) && skip_fits;
+        fits.then(|| Network {
             layout,
             weights,
             bias,
             head,
+            skip,
             avx2: simd::has_avx2(),
         })
     }
@@ -231,13 +241,16 @@ impl Network {
             head.push(Layer::new(inputs, layer_weights, biases).expect("the lengths were read"));
             inputs = outputs;
         }
+        let mut skip = vec![0i16; if widths.len() > 1 { 2 * HIDDEN } else { 0 }];
+        reader.i16s(&mut skip, "skip's weights")?;
         if reader.at != bytes.len() {
             return Err(NetworkError(format!(
                 "the network file has {} bytes past its end",
                 bytes.len() - reader.at
             )));
         }
-        Ok(Network::with_head(variant, weights, bias, head).expect("the lengths were checked"))
+        Ok(Network::with_head(variant, weights, bias, head, skip)
+            .expect("the lengths were checked"))
     }
 
     /// Reads the network file at `path` (see [`Network::from_bytes`]); the
@@ -278,6 +291,9 @@ impl Network {
                 bytes.extend_from_slice(&value.to_le_bytes());
             }
         }
+        for value in &self.skip {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
         bytes
     }
 
@@ -289,6 +305,11 @@ impl Network {
     /// The head's layers.
     pub fn head(&self) -> &[Layer] {
         &self.head
+    }
+
+    /// The skip's weights beside hidden layers (empty without them).
+    pub fn skip(&self) -> &[i16] {
+        &self.skip
     }
 
     /// The first layer's weights, input by input (times [`QA`]).
@@ -342,7 +363,7 @@ impl Network {
                 let total = i64::from(sum) + i64::from(output.biases()[0]);
                 (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
             }
-            layers => head::evaluate(layers, self.avx2, us, them),
+            layers => head::evaluate(layers, &self.skip, self.avx2, us, them),
         }
     }
 }

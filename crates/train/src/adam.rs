@@ -28,16 +28,22 @@ impl Adam {
 
     /// One step of `params` down `gradient` at rate `rate`.
     pub fn step(&mut self, params: &mut [f32], gradient: &[f32], rate: f32) {
+        self.step_from(0, params, gradient, rate);
+    }
+
+    /// One step of `params[from..]` only; the numbers before `from` stay
+    /// as they are (frozen), and so do their averages.
+    pub fn step_from(&mut self, from: usize, params: &mut [f32], gradient: &[f32], rate: f32) {
         self.steps += 1;
         let t = self.steps.min(1 << 30) as i32;
         let correct_mean = 1.0 - BETA1.powi(t);
         let correct_square = 1.0 - BETA2.powi(t);
         let step = rate * correct_square.sqrt() / correct_mean;
-        for (((p, g), m), v) in params
+        for (((p, g), m), v) in params[from..]
             .iter_mut()
-            .zip(gradient)
-            .zip(&mut self.mean)
-            .zip(&mut self.square)
+            .zip(&gradient[from..])
+            .zip(&mut self.mean[from..])
+            .zip(&mut self.square[from..])
         {
             *m = BETA1 * *m + (1.0 - BETA1) * g;
             *v = BETA2 * *v + (1.0 - BETA2) * g * g;

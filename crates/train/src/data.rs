@@ -67,14 +67,35 @@ impl Dataset {
     }
 }
 
-/// Splits samples into training and held-out ones: one in `every` by the
-/// position's hash, so that a position stays on its side as data grows.
+/// Splits samples into training and held-out ones by game: one game in
+/// `every`, by the hash of its first position, so that a game stays on its
+/// side as data grows.
+///
+/// Whole games, not positions, because the positions of one game share
+/// its result: a network that can tell one game's positions apart (one
+/// with hidden layers can) would otherwise learn a held-out position's
+/// result from its neighbours in training and score a held-out loss that
+/// says nothing. `koma selfplay` appends each game whole, its positions in
+/// the order played, so a game starts wherever the ply does not grow.
 pub fn split<V: ShogiVariant>(
     samples: Vec<Sample<V>>,
     every: u64,
 ) -> (Vec<Sample<V>>, Vec<Sample<V>>) {
-    samples.into_iter().partition(|sample| {
-        // The hash's high bits: the low ones also index the engine's table.
-        (sample.position.hash() >> 40) % every != 0
-    })
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut previous_ply = None;
+    let mut held_game = false;
+    for sample in samples {
+        if previous_ply.is_none_or(|ply| sample.ply <= ply) {
+            // The hash's high bits: the low ones also index the engine's
+            // table.
+            held_game = (sample.position.hash() >> 40) % every == 0;
+        }
+        previous_ply = Some(sample.ply);
+        if held_game {
+            held.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    (train, held)
 }

@@ -34,7 +34,17 @@ pub struct Shape {
 impl Shape {
     /// Numbers in a model of this shape.
     pub fn len(&self) -> usize {
-        (self.inputs + self.factors) * HIDDEN + HIDDEN + self.head_len()
+        (self.inputs + self.factors) * HIDDEN + HIDDEN + self.head_len() + self.skip_len()
+    }
+
+    /// The skip's weights: `2 · HIDDEN` beside hidden layers, else none
+    /// (see [`koma_nnue::head`]).
+    pub fn skip_len(&self) -> usize {
+        if self.head.len() > 1 {
+            2 * HIDDEN
+        } else {
+            0
+        }
     }
 
     /// Whether the model has no numbers (never: it has biases).
@@ -69,8 +79,9 @@ impl Shape {
 
 /// The float network: `inputs · HIDDEN` first-layer weights, `factors ·
 /// HIDDEN` shared weights, `HIDDEN` biases, then the head's layers, each
-/// its weights output by output and its biases, in that order (with the
-/// head `[1]`: `2 · HIDDEN` output weights and one output bias).
+/// its weights output by output and its biases, then the skip's `2 ·
+/// HIDDEN` weights beside hidden layers, in that order (with the head
+/// `[1]`: `2 · HIDDEN` output weights and one output bias, no skip).
 ///
 /// **Shared weights (a factoriser).** With `factors` set to the layout's
 /// inputs per king bucket, each input `i` also adds the shared row `i %
@@ -99,11 +110,13 @@ pub struct Model {
 struct Forward {
     sums: [[f32; HIDDEN]; 2],
     layers: Vec<Vec<f32>>,
+    /// The skip's sum (0 without one).
+    skipped: f32,
 }
 
 impl Forward {
     fn output(&self) -> f32 {
-        self.layers.last().expect("a head")[0]
+        self.layers.last().expect("a head")[0] + self.skipped
     }
 
     /// What head layer `l` reads: both sides' clipped sums for the first,
@@ -197,18 +210,35 @@ impl Model {
         {
             *param = f32::from(bias) / qa;
         }
+        let qb = QB as f32;
+        let bias_scale = (QA * QB) as f32;
         if network.head_widths() == shape.head {
             let mut at = model.head_at();
             for layer in network.head() {
                 for &weight in layer.weights() {
-                    model.params[at] = f32::from(weight) / QB as f32;
+                    model.params[at] = f32::from(weight) / qb;
                     at += 1;
                 }
                 for &bias in layer.biases() {
-                    model.params[at] = bias as f32 / (QA * QB) as f32;
+                    model.params[at] = bias as f32 / bias_scale;
                     at += 1;
                 }
             }
+            for &weight in network.skip() {
+                model.params[at] = f32::from(weight) / qb;
+                at += 1;
+            }
+        } else if let ([output], true) = (network.head(), shape.head.len() > 1) {
+            // Hidden layers over a network of one output: the skip is that
+            // output and the last layer starts at 0, so that the model
+            // starts as the network and learns what the layers add.
+            let skip_at = model.skip_at();
+            for (param, &weight) in model.params[skip_at..].iter_mut().zip(output.weights()) {
+                *param = f32::from(weight) / qb;
+            }
+            let last_at = skip_at - 1 - shape.head[shape.head.len() - 2];
+            model.params[last_at..skip_at - 1].fill(0.0);
+            model.params[skip_at - 1] = output.biases()[0] as f32 / bias_scale;
         }
         Ok(model)
     }
@@ -242,6 +272,9 @@ impl Model {
             }
             at += outputs;
         }
+        for weight in &mut self.params[at..] {
+            *weight = rng.random_range(-0.05..0.05);
+        }
     }
 
     /// The model's shape.
@@ -268,8 +301,14 @@ impl Model {
         (self.inputs + self.factors) * HIDDEN
     }
 
-    fn head_at(&self) -> usize {
+    /// Where the head's numbers start in [`Model::params`].
+    pub fn head_at(&self) -> usize {
         self.bias_at() + HIDDEN
+    }
+
+    /// Where the skip's weights start (the end, without a skip).
+    fn skip_at(&self) -> usize {
+        self.params.len() - self.shape().skip_len()
     }
 
     /// Each head layer's inputs, outputs and where its numbers start.
@@ -311,6 +350,7 @@ impl Model {
         let mut forward = Forward {
             sums,
             layers: Vec::with_capacity(self.head.len()),
+            skipped: 0.0,
         };
         for (l, (inputs, outputs, at)) in self.head_layers().into_iter().enumerate() {
             let input = forward.input_of(l);
@@ -322,6 +362,11 @@ impl Model {
                 .map(|(row, bias)| bias + row.iter().zip(&input).map(|(w, x)| w * x).sum::<f32>())
                 .collect();
             forward.layers.push(layer);
+        }
+        let skip = &self.params[self.skip_at()..];
+        if !skip.is_empty() {
+            let input = forward.input_of(0);
+            forward.skipped = skip.iter().zip(&input).map(|(w, x)| w * x).sum();
         }
         forward
     }
@@ -349,8 +394,10 @@ impl Model {
         let error = p - target;
         // The loss's gradient at each sum of the layer at hand, from the
         // output back to the first head layer.
-        let mut deltas = vec![2.0 * error * p * (1.0 - p) * scale * weight];
+        let output_delta = 2.0 * error * p * (1.0 - p) * scale * weight;
+        let mut deltas = vec![output_delta];
         let layers = self.head_layers();
+        let skip_at = self.skip_at();
         for (l, &(inputs, outputs, at)) in layers.iter().enumerate().rev() {
             let input = forward.input_of(l);
             let (weights_at, biases_at) = (at, at + inputs * outputs);
@@ -366,6 +413,18 @@ impl Model {
                 }
                 for (b, w) in back.iter_mut().zip(&self.params[row..row + inputs]) {
                     *b += delta * w;
+                }
+            }
+            if l == 0 && skip_at < self.params.len() {
+                // The skip reads what the first head layer reads.
+                let skip = &self.params[skip_at..];
+                for ((total, b), (x, w)) in gradient[skip_at..]
+                    .iter_mut()
+                    .zip(back.iter_mut())
+                    .zip(input.iter().zip(skip))
+                {
+                    *total += output_delta * x;
+                    *b += output_delta * w;
                 }
             }
             // Through the clipping of what this layer read.
@@ -414,12 +473,11 @@ impl Model {
 
     /// Keeps the first layer within [`FIRST_LAYER_LIMIT`] (each weight
     /// as the engine will see it: a bucket's row plus its shared row) and
-    /// the head within [`HEAD_LIMIT`] (but the output's bias).
+    /// the head within [`HEAD_LIMIT`].
     pub fn clip(&mut self) {
         let limit = FIRST_LAYER_LIMIT;
         let head_at = self.head_at();
-        let last_bias = self.params.len() - 1;
-        for weight in &mut self.params[head_at..last_bias] {
+        for weight in &mut self.params[head_at..] {
             *weight = weight.clamp(-HEAD_LIMIT, HEAD_LIMIT);
         }
         let (weights, rest) = self.params.split_at_mut(self.inputs * HIDDEN);
@@ -476,7 +534,11 @@ impl Model {
                 Layer::new(inputs, weights, biases).expect("the head's lengths")
             })
             .collect();
-        Network::with_head(self.variant, weights, bias, head)
+        let skip = self.params[self.skip_at()..]
+            .iter()
+            .map(|&w| round(w, QB))
+            .collect();
+        Network::with_head(self.variant, weights, bias, head, skip)
             .expect("the model has its game's shape")
     }
 }

@@ -31,6 +31,10 @@ pub struct Settings {
     pub threads: usize,
     /// Chooses the first weights and the order of the positions.
     pub seed: u64,
+    /// Trains the head alone, the first layer (and its shared rows) kept
+    /// as it starts: a new head over a trained network's first layer
+    /// learns from less data than the whole network would need.
+    pub freeze_first_layer: bool,
 }
 
 impl Default for Settings {
@@ -42,6 +46,7 @@ impl Default for Settings {
             lambda: 0.5,
             threads: 2,
             seed: 1,
+            freeze_first_layer: false,
         }
     }
 }
@@ -214,7 +219,14 @@ pub fn train(
                     *total += g;
                 }
             }
-            state.adam.step(&mut state.model.params, &first[0], rate);
+            let from = if settings.freeze_first_layer {
+                state.model.head_at()
+            } else {
+                0
+            };
+            state
+                .adam
+                .step_from(from, &mut state.model.params, &first[0], rate);
             state.model.clip();
             report(Report::Batch {
                 epoch: state.epoch + 1,

@@ -99,7 +99,10 @@ fn gradient_matches_finite_differences(head: &[usize]) {
             shared + 3,
             shared + 200,
             bias + 3,
+            // The last numbers: the output's bias and weights, or the skip's.
             model.params.len() - 1,
+            model.params.len() - 2,
+            model.params.len() - 300,
         ];
         picks.extend((0..12).map(|_| head_at + rng.random_range(0..head_len)));
         for &at in &picks {
@@ -246,6 +249,22 @@ fn a_model_starts_from_a_network() {
     }
     spread.dedup();
     assert!(spread.len() > 10, "the values differ: {spread:?}");
+    // Hidden layers over a network of one output start as that network:
+    // its output is their skip, their last layer at 0.
+    let (_, flat) = model_with_spread(43, &[1]);
+    let flat_network = flat.quantise();
+    let deeper = Model::from_network(&flat_network, &shape, 7).unwrap();
+    assert_eq!(deeper.head, [16, 32, 1]);
+    for (i, sample) in samples.iter().enumerate() {
+        let (us, them) = data.inputs(i);
+        let quantised = Accumulator::of(&flat_network, &sample.position)
+            .evaluate(&flat_network, sample.position.turn());
+        let back = deeper.evaluate(us, them);
+        assert!(
+            (back - quantised as f32).abs() < 10.0,
+            "{back} against {quantised}"
+        );
+    }
     let wrong = Shape {
         inputs: layout.inputs() + 1,
         ..shape
@@ -362,4 +381,34 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
         .unwrap_err()
         .contains("cut short"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_held_out_positions_are_whole_games() {
+    // Each sample's value says its game; games of 40 plies or fewer,
+    // appended whole as `koma selfplay` does, each from ply 4 (as its
+    // random opening, so that the games' first positions differ).
+    let mut samples: Vec<_> = random_samples(30_000, 51)
+        .into_iter()
+        .filter(|s| s.ply >= 4)
+        .collect();
+    let mut game = 0i16;
+    for i in 0..samples.len() {
+        if i > 0 && samples[i].ply <= samples[i - 1].ply {
+            game += 1;
+        }
+        samples[i].value = game;
+    }
+    let games = usize::try_from(game).unwrap() + 1;
+    let (train_samples, held_samples) = split(samples, 10);
+    let held_games: std::collections::BTreeSet<i16> =
+        held_samples.iter().map(|s| s.value).collect();
+    assert!(train_samples.iter().all(|s| !held_games.contains(&s.value)));
+    // About one game in ten is held out.
+    let share = held_games.len() as f64 / games as f64;
+    assert!(
+        (0.05..0.15).contains(&share),
+        "{} of {games}",
+        held_games.len()
+    );
 }
