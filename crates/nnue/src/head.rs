@@ -77,11 +77,13 @@ impl Layer {
         &self.biases
     }
 
-    /// Output `j`'s sum over `input` (scale `QA · QB`).
+    /// Every output's sum over `input` (scale `QA · QB`) into `out`.
     #[inline]
-    fn sum(&self, avx2: bool, j: usize, input: &[i16]) -> i32 {
-        let row = &self.weights[j * self.inputs..(j + 1) * self.inputs];
-        simd::dot(avx2, input, row).wrapping_add(self.biases[j])
+    fn sums(&self, avx2: bool, input: &[i16], out: &mut [i32]) {
+        simd::dots(avx2, input, &self.weights, &mut out[..self.outputs()]);
+        for (sum, &bias) in out.iter_mut().zip(&self.biases) {
+            *sum = sum.wrapping_add(bias);
+        }
     }
 }
 
@@ -120,15 +122,16 @@ pub fn evaluate(
     let skipped = simd::dot(avx2, &values[..2 * HIDDEN], skip);
     let mut width = 2 * HIDDEN;
     let (last, hidden) = layers.split_last().expect("a head has an output");
-    let mut next = [0i16; MAX_WIDTH];
+    let mut sums = [0i32; MAX_WIDTH];
     for layer in hidden {
-        for (j, slot) in next[..layer.outputs()].iter_mut().enumerate() {
-            *slot = activation(layer.sum(avx2, j, &values[..width]));
-        }
+        layer.sums(avx2, &values[..width], &mut sums);
         width = layer.outputs();
-        values[..width].copy_from_slice(&next[..width]);
+        for (value, &sum) in values[..width].iter_mut().zip(&sums) {
+            *value = activation(sum);
+        }
     }
-    let sum = last.sum(avx2, 0, &values[..width]).wrapping_add(skipped);
+    last.sums(avx2, &values[..width], &mut sums);
+    let sum = sums[0].wrapping_add(skipped);
     (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 

@@ -220,6 +220,58 @@ unsafe fn dot_avx2(a: &[i16], b: &[i16]) -> i32 {
     _mm_cvtsi128_si32(one).wrapping_add(dot_scalar(&a[whole..len], &b[whole..len]))
 }
 
+/// `out[j] = dot(input, weights[j · n..(j + 1) · n])` for every output `j`,
+/// `n` being `input.len()`: a layer's sums. In AVX2, eight outputs at a
+/// time share each load of the input, where the input's length is a
+/// multiple of 16 and the outputs' of 8; otherwise one by one.
+#[inline]
+pub fn dots(avx2: bool, input: &[i16], weights: &[i16], out: &mut [i32]) {
+    let n = input.len();
+    assert!(weights.len() >= n * out.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx2 && n % 16 == 0 && out.len() % 8 == 0 {
+        // SAFETY: `avx2` is true only where the processor has AVX2; the
+        // lengths were checked above.
+        unsafe { dots_avx2(input, weights, out) };
+        return;
+    }
+    for (j, sum) in out.iter_mut().enumerate() {
+        *sum = dot(avx2, input, &weights[j * n..(j + 1) * n]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dots_avx2(input: &[i16], weights: &[i16], out: &mut [i32]) {
+    use std::arch::x86_64::*;
+    let n = input.len();
+    for group in (0..out.len()).step_by(8) {
+        let mut sums = [_mm256_setzero_si256(); 8];
+        let mut chunk = 0;
+        while chunk < n {
+            let x = _mm256_loadu_si256(input.as_ptr().add(chunk).cast());
+            for (k, sum) in sums.iter_mut().enumerate() {
+                let row = weights.as_ptr().add((group + k) * n + chunk);
+                let w = _mm256_loadu_si256(row.cast());
+                *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(x, w));
+            }
+            chunk += 16;
+        }
+        // Eight registers of eight partial sums into one of eight totals:
+        // pairwise adds within each half, then the halves added.
+        let s01 = _mm256_hadd_epi32(sums[0], sums[1]);
+        let s23 = _mm256_hadd_epi32(sums[2], sums[3]);
+        let s45 = _mm256_hadd_epi32(sums[4], sums[5]);
+        let s67 = _mm256_hadd_epi32(sums[6], sums[7]);
+        let s0123 = _mm256_hadd_epi32(s01, s23);
+        let s4567 = _mm256_hadd_epi32(s45, s67);
+        let low = _mm256_permute2x128_si256(s0123, s4567, 0x20);
+        let high = _mm256_permute2x128_si256(s0123, s4567, 0x31);
+        let totals = _mm256_add_epi32(low, high);
+        _mm256_storeu_si256(out.as_mut_ptr().add(group).cast(), totals);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +318,18 @@ mod tests {
             let a: Vec<i16> = (0..len).map(|_| rng.random_range(0..=QA as i16)).collect();
             let b: Vec<i16> = (0..len).map(|_| rng.random_range(-8000..=8000)).collect();
             assert_eq!(dot(true, &a, &b), dot_scalar(&a, &b), "length {len}");
+        }
+        for (n, outputs) in [(512, 16), (16, 32), (32, 1), (48, 8), (20, 8)] {
+            let input: Vec<i16> = (0..n).map(|_| rng.random_range(0..=QA as i16)).collect();
+            let weights: Vec<i16> = (0..n * outputs)
+                .map(|_| rng.random_range(-8000..=8000))
+                .collect();
+            let (mut simd, mut plain) = (vec![0; outputs], vec![0; outputs]);
+            dots(true, &input, &weights, &mut simd);
+            dots(false, &input, &weights, &mut plain);
+            assert_eq!(simd, plain, "{n} inputs, {outputs} outputs");
+            let first = dot_scalar(&input, &weights[..n]);
+            assert_eq!(plain[0], first);
         }
         let from = random_lanes(&mut rng, 1000);
         let (mut simd, mut plain) = ([0i16; HIDDEN], [0i16; HIDDEN]);
