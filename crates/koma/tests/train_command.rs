@@ -27,6 +27,19 @@ fn selfplay(out: &str, threads: &str, positions: &str, more: &[&str]) -> Output 
     koma(&[&args[..], &["--positions", positions], more].concat())
 }
 
+/// `koma bench` of `variant` to depth 4 with the network file `net`.
+fn bench_with(variant: &str, net: &str) -> Output {
+    koma(&[
+        "bench",
+        "--variant",
+        variant,
+        "--depth",
+        "4",
+        "--eval-file",
+        net,
+    ])
+}
+
 fn ok(output: Output) -> String {
     assert!(
         output.status.success(),
@@ -78,26 +91,10 @@ fn data_then_training_then_a_network_the_engine_uses() {
         "{more}"
     );
 
-    let bench = ok(koma(&[
-        "bench",
-        "--variant",
-        "minishogi",
-        "--depth",
-        "4",
-        "--eval-file",
-        net,
-    ]));
+    let bench = ok(bench_with("minishogi", net));
     assert!(bench.contains("Nodes searched"), "{bench}");
     // Another game's bench refuses a minishogi network.
-    let refused = koma(&[
-        "bench",
-        "--variant",
-        "spear",
-        "--depth",
-        "4",
-        "--eval-file",
-        net,
-    ]);
+    let refused = bench_with("spear", net);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not for spear"));
 
     let next = dir.join("next");
@@ -140,48 +137,28 @@ fn data_then_training_then_a_network_the_engine_uses() {
     // just trained: the engine reads and searches with it.
     let layered = dir.join("layered.nnue");
     let layered = layered.to_str().unwrap();
-    let deep = ok(koma(&[
-        "train",
-        "minishogi",
-        "--data",
-        data,
-        "--out",
-        layered,
-        "--state",
-        &format!("{state}-layered"),
-        "--epochs",
-        "1",
-        "--batch",
-        "128",
-        "--layers",
-        "8",
-        "--init",
-        net,
+    let layered_state = format!("{state}-layered");
+    let train_layered = |more: &[&str]| {
+        let args = [
+            "train",
+            "minishogi",
+            "--data",
+            data,
+            "--out",
+            layered,
+            "--state",
+            &layered_state,
+        ];
+        koma(&[&args[..], more].concat())
+    };
+    let deep = ok(train_layered(&[
+        "--epochs", "1", "--batch", "128", "--layers", "8", "--init", net,
     ]));
     assert!(deep.contains("head 8 → 1"), "{deep}");
-    let bench = ok(koma(&[
-        "bench",
-        "--variant",
-        "minishogi",
-        "--depth",
-        "4",
-        "--eval-file",
-        layered,
-    ]));
+    let bench = ok(bench_with("minishogi", layered));
     assert!(bench.contains("Nodes searched"), "{bench}");
     // The same state directory with another head is refused, not lost.
-    let refused = koma(&[
-        "train",
-        "minishogi",
-        "--data",
-        data,
-        "--out",
-        layered,
-        "--state",
-        &format!("{state}-layered"),
-        "--layers",
-        "16,32",
-    ]);
+    let refused = train_layered(&["--layers", "16,32"]);
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("whose head is 8,1"), "{stderr}");
     let refused = koma(&[
@@ -215,21 +192,12 @@ fn train_refuses_what_it_cannot_do() {
     ]);
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("not a koma selfplay directory"), "{stderr}");
-    let refused = koma(&[
-        "train",
-        "shogi",
-        "--data",
-        "/tmp",
-        "--out",
-        "/tmp/x.nnue",
-        "--lambda",
-        "2",
-    ]);
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--lambda"));
-    for (layers, why) in [
-        ("0", "from 1 to 512"),
-        ("16,x", "`x`"),
-        ("8,8,8,8", "at most 3 hidden layers"),
+    // Options refused before any data is read.
+    for (option, value, why) in [
+        ("--lambda", "2", "--lambda"),
+        ("--layers", "0", "from 1 to 512"),
+        ("--layers", "16,x", "`x`"),
+        ("--layers", "8,8,8,8", "at most 3 hidden layers"),
     ] {
         let refused = koma(&[
             "train",
@@ -238,10 +206,10 @@ fn train_refuses_what_it_cannot_do() {
             "/tmp",
             "--out",
             "/tmp/x.nnue",
-            "--layers",
-            layers,
+            option,
+            value,
         ]);
         let stderr = String::from_utf8_lossy(&refused.stderr);
-        assert!(stderr.contains(why), "--layers {layers}: {stderr}");
+        assert!(stderr.contains(why), "{option} {value}: {stderr}");
     }
 }

@@ -137,6 +137,14 @@ unsafe fn output_avx2(
             chunk += 16;
         }
     }
+    horizontal_sum(sum)
+}
+
+/// The sum of a register's eight 32-bit lanes, wrapping.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn horizontal_sum(sum: std::arch::x86_64::__m256i) -> i32 {
+    use std::arch::x86_64::*;
     let high = _mm256_extracti128_si256(sum, 1);
     let low = _mm256_castsi256_si128(sum);
     let four = _mm_add_epi32(high, low);
@@ -212,12 +220,7 @@ unsafe fn dot_avx2(a: &[i16], b: &[i16]) -> i32 {
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
         chunk += 16;
     }
-    let high = _mm256_extracti128_si256(sum, 1);
-    let low = _mm256_castsi256_si128(sum);
-    let four = _mm_add_epi32(high, low);
-    let two = _mm_add_epi32(four, _mm_unpackhi_epi64(four, four));
-    let one = _mm_add_epi32(two, _mm_shuffle_epi32(two, 1));
-    _mm_cvtsi128_si32(one).wrapping_add(dot_scalar(&a[whole..len], &b[whole..len]))
+    horizontal_sum(sum).wrapping_add(dot_scalar(&a[whole..len], &b[whole..len]))
 }
 
 /// `out[j] = dot(input, weights[j · n..(j + 1) · n])` for every output `j`,

@@ -223,18 +223,25 @@ fn mirrored_positions_have_the_same_value() {
     assert_eq!(value(&position), value(&mirror));
 }
 
-#[test]
-fn a_network_file_reads_back_and_a_damaged_one_is_refused() {
-    let mut rng = ChaCha8Rng::seed_from_u64(6);
-    let network = random_network::<koma_rules::Minishogi>(&mut rng);
+/// A minishogi network's file, checked to read back as the same bytes
+/// and the same value.
+fn reads_back(network: &Network) -> Vec<u8> {
     let bytes = network.to_bytes();
     let back = Network::from_bytes(&bytes).unwrap();
     assert_eq!(back.to_bytes(), bytes);
     let position = MinishogiPosition::start();
     assert_eq!(
         Accumulator::of(&back, &position).evaluate(&back, position.turn()),
-        Accumulator::of(&network, &position).evaluate(&network, position.turn())
+        Accumulator::of(network, &position).evaluate(network, position.turn())
     );
+    bytes
+}
+
+#[test]
+fn a_network_file_reads_back_and_a_damaged_one_is_refused() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let network = random_network::<koma_rules::Minishogi>(&mut rng);
+    let bytes = reads_back(&network);
 
     let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
     assert!(cut.0.contains("ends in its head's biases"), "{cut}");
@@ -267,15 +274,8 @@ fn a_network_with_hidden_layers_reads_back_and_a_bad_head_is_refused() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let network = random_layered_network::<koma_rules::Minishogi>(&mut rng);
     assert_eq!(network.head_widths(), [16, 32, 1]);
-    let bytes = network.to_bytes();
+    let bytes = reads_back(&network);
     assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "version 2");
-    let back = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(back.to_bytes(), bytes);
-    let position = MinishogiPosition::start();
-    assert_eq!(
-        Accumulator::of(&back, &position).evaluate(&back, position.turn()),
-        Accumulator::of(&network, &position).evaluate(&network, position.turn())
-    );
     // The head's widths follow the scales: "minishogi" (9 bytes) ends at
     // byte 22, then HIDDEN, inputs and three scales, then the head.
     let head_at = 22 + 4 * 5;
