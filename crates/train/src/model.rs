@@ -105,42 +105,25 @@ pub struct Model {
     pub params: Vec<f32>,
 }
 
-/// One position's values on the way through: the first layer's sums per
-/// side, then each head layer's sums (the last is the output).
+/// One position's values on the way through: what each head layer reads
+/// (both sides' first-layer sums, clipped, for the first; the layer
+/// before's sums, clipped, for the others) and the output.
 struct Forward {
-    sums: [[f32; HIDDEN]; 2],
-    layers: Vec<Vec<f32>>,
-    /// The skip's sum (0 without one).
-    skipped: f32,
+    inputs: Vec<Vec<f32>>,
+    output: f32,
 }
 
-impl Forward {
-    fn output(&self) -> f32 {
-        self.layers.last().expect("a head")[0] + self.skipped
-    }
-
-    /// What head layer `l` reads: both sides' clipped sums for the first,
-    /// the clipped sums of the layer before for the others.
-    fn input_of(&self, l: usize) -> Vec<f32> {
-        match l {
-            0 => self
-                .sums
-                .iter()
-                .flatten()
-                .map(|s| s.clamp(0.0, 1.0))
-                .collect(),
-            _ => self.layers[l - 1]
-                .iter()
-                .map(|s| s.clamp(0.0, 1.0))
-                .collect(),
-        }
-    }
-}
-
-/// Whether a clipped value passes the gradient through: strictly inside.
+/// A sum clipped to `[0, 1]`, as the next layer reads it.
 #[inline]
-fn passes(sum: f32) -> bool {
-    sum > 0.0 && sum < 1.0
+fn clipped(sums: &[f32]) -> Vec<f32> {
+    sums.iter().map(|s| s.clamp(0.0, 1.0)).collect()
+}
+
+/// Whether a clipped value passes the gradient through: strictly inside
+/// `[0, 1]`, which the clipped value is exactly when its sum was.
+#[inline]
+fn passes(value: f32) -> bool {
+    value > 0.0 && value < 1.0
 }
 
 impl Model {
@@ -286,17 +269,6 @@ impl Model {
         }
     }
 
-    /// Numbers in a model of `inputs` inputs, `factors` shared rows and
-    /// the head of one output.
-    pub fn len_for(inputs: usize, factors: usize) -> usize {
-        Shape {
-            inputs,
-            factors,
-            head: vec![1],
-        }
-        .len()
-    }
-
     fn bias_at(&self) -> usize {
         (self.inputs + self.factors) * HIDDEN
     }
@@ -347,33 +319,32 @@ impl Model {
                 }
             }
         }
-        let mut forward = Forward {
-            sums,
-            layers: Vec::with_capacity(self.head.len()),
-            skipped: 0.0,
-        };
-        for (l, (inputs, outputs, at)) in self.head_layers().into_iter().enumerate() {
-            let input = forward.input_of(l);
-            let weights = &self.params[at..at + inputs * outputs];
-            let biases = &self.params[at + inputs * outputs..at + (inputs + 1) * outputs];
-            let layer = weights
-                .chunks_exact(inputs)
+        let mut inputs = vec![clipped(sums.as_flattened())];
+        let mut output = 0.0;
+        let layers = self.head_layers();
+        for (l, &(width, outputs, at)) in layers.iter().enumerate() {
+            let input = inputs.last().expect("the first layer's");
+            let weights = &self.params[at..at + width * outputs];
+            let biases = &self.params[at + width * outputs..at + (width + 1) * outputs];
+            let layer: Vec<f32> = weights
+                .chunks_exact(width)
                 .zip(biases)
-                .map(|(row, bias)| bias + row.iter().zip(&input).map(|(w, x)| w * x).sum::<f32>())
+                .map(|(row, bias)| bias + row.iter().zip(input).map(|(w, x)| w * x).sum::<f32>())
                 .collect();
-            forward.layers.push(layer);
+            if l + 1 == layers.len() {
+                output = layer[0];
+            } else {
+                inputs.push(clipped(&layer));
+            }
         }
         let skip = &self.params[self.skip_at()..];
-        if !skip.is_empty() {
-            let input = forward.input_of(0);
-            forward.skipped = skip.iter().zip(&input).map(|(w, x)| w * x).sum();
-        }
-        forward
+        output += skip.iter().zip(&inputs[0]).map(|(w, x)| w * x).sum::<f32>();
+        Forward { inputs, output }
     }
 
     /// The value in centipawns for the side to move, whose inputs are `us`.
     pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
-        self.forward(us, them).output() * SCALE as f32
+        self.forward(us, them).output * SCALE as f32
     }
 
     /// Adds the gradient of one position's loss to `gradient`, the loss
@@ -390,7 +361,7 @@ impl Model {
     ) -> f32 {
         let forward = self.forward(us, them);
         let scale = SCALE as f32 / k;
-        let p = sigmoid(forward.output() * scale);
+        let p = sigmoid(forward.output * scale);
         let error = p - target;
         // The loss's gradient at each sum of the layer at hand, from the
         // output back to the first head layer.
@@ -399,7 +370,7 @@ impl Model {
         let layers = self.head_layers();
         let skip_at = self.skip_at();
         for (l, &(inputs, outputs, at)) in layers.iter().enumerate().rev() {
-            let input = forward.input_of(l);
+            let input = &forward.inputs[l];
             let (weights_at, biases_at) = (at, at + inputs * outputs);
             let mut back = vec![0f32; inputs];
             for (j, &delta) in deltas.iter().enumerate() {
@@ -408,7 +379,7 @@ impl Model {
                 }
                 gradient[biases_at + j] += delta;
                 let row = weights_at + j * inputs;
-                for (total, x) in gradient[row..row + inputs].iter_mut().zip(&input) {
+                for (total, x) in gradient[row..row + inputs].iter_mut().zip(input) {
                     *total += delta * x;
                 }
                 for (b, w) in back.iter_mut().zip(&self.params[row..row + inputs]) {
@@ -428,12 +399,8 @@ impl Model {
                 }
             }
             // Through the clipping of what this layer read.
-            let before: Vec<f32> = match l {
-                0 => forward.sums.iter().flatten().copied().collect(),
-                _ => forward.layers[l - 1].clone(),
-            };
-            for (b, &sum) in back.iter_mut().zip(&before) {
-                if !passes(sum) {
+            for (b, &x) in back.iter_mut().zip(input) {
+                if !passes(x) {
                     *b = 0.0;
                 }
             }
@@ -463,7 +430,7 @@ impl Model {
         let total: f64 = (0..data.len())
             .map(|i| {
                 let (us, them) = data.inputs(i);
-                let p = sigmoid(self.forward(us, them).output() * scale);
+                let p = sigmoid(self.forward(us, them).output * scale);
                 let error = p - target(data, i, lambda, k);
                 f64::from(error * error)
             })
