@@ -146,7 +146,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "89a4cfffb9715e4d11c4a9350bc98af0de857f649e06cb2ae4e14d1e34472fcb"
+        "dd62aaa401c2a5cd31de24480257cf3655831da15d7c27d7764e4387b011fbde"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
