@@ -1,7 +1,7 @@
 //! The mate solver beside the search: a long mate by checks, shorter than
-//! any the search alone finds, is found at the root, a mate the search claims is
-//! proven and played at once, and neither happens when the solver is off
-//! or the level weakened.
+//! any the search alone finds, is found at the root; a mate the search
+//! claims is proven and played at once; and neither happens when the
+//! solver is off or the level weakened.
 
 use koma_engine::{Engine, Info, Limits, Score, SearchControl, SearchResult};
 use koma_rules::{Position, StandardShogiPosition};
