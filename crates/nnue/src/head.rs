@@ -87,6 +87,16 @@ impl Layer {
     }
 }
 
+/// How many skip weights a head of `layers` layers has: `2 · HIDDEN`
+/// beside hidden layers, none for a head of one output.
+pub fn skip_len(layers: usize) -> usize {
+    if layers > 1 {
+        2 * HIDDEN
+    } else {
+        0
+    }
+}
+
 /// Whether `layers` make a head for `2 · HIDDEN` clipped values: each
 /// reads what the one before gives, and the last gives one number.
 pub fn is_head(layers: &[Layer]) -> bool {

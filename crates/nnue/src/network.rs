@@ -153,7 +153,7 @@ impl Network {
         skip: Vec<i16>,
     ) -> Option<Network> {
         let layout = Layout::for_variant(variant)?;
-        let skip_fits = skip.len() == if head.len() > 1 { 2 * HIDDEN } else { 0 };
+        let skip_fits = skip.len() == head::skip_len(head.len());
         let fits = weights.len() == layout.inputs() * HIDDEN && head::is_head(&head) && skip_fits;
         fits.then(|| Network {
             layout,
@@ -241,7 +241,7 @@ impl Network {
             head.push(Layer::new(inputs, layer_weights, biases).expect("the lengths were read"));
             inputs = outputs;
         }
-        let mut skip = vec![0i16; if widths.len() > 1 { 2 * HIDDEN } else { 0 }];
+        let mut skip = vec![0i16; head::skip_len(widths.len())];
         reader.i16s(&mut skip, "skip's weights")?;
         if reader.at != bytes.len() {
             return Err(NetworkError(format!(

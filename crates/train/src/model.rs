@@ -40,11 +40,7 @@ impl Shape {
     /// The skip's weights: `2 · HIDDEN` beside hidden layers, else none
     /// (see [`koma_nnue::head`]).
     pub fn skip_len(&self) -> usize {
-        if self.head.len() > 1 {
-            2 * HIDDEN
-        } else {
-            0
-        }
+        koma_nnue::head::skip_len(self.head.len())
     }
 
     /// Whether the model has no numbers (never: it has biases).
