@@ -355,6 +355,35 @@ impl Model {
         weight: f32,
         gradient: &mut [f32],
     ) -> f32 {
+        self.backward_from(us, them, target, k, weight, gradient, true)
+    }
+
+    /// [`Model::backward`] for the head alone: the gradient from
+    /// [`Model::head_at`] on, the first layer's part left as it was (a
+    /// frozen first layer needs no gradient, and it is most of the work).
+    pub fn backward_head(
+        &self,
+        us: &[u16],
+        them: &[u16],
+        target: f32,
+        k: f32,
+        weight: f32,
+        gradient: &mut [f32],
+    ) -> f32 {
+        self.backward_from(us, them, target, k, weight, gradient, false)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn backward_from(
+        &self,
+        us: &[u16],
+        them: &[u16],
+        target: f32,
+        k: f32,
+        weight: f32,
+        gradient: &mut [f32],
+        first_layer: bool,
+    ) -> f32 {
         let forward = self.forward(us, them);
         let scale = SCALE as f32 / k;
         let p = sigmoid(forward.output * scale);
@@ -401,6 +430,9 @@ impl Model {
                 }
             }
             deltas = back;
+        }
+        if !first_layer {
+            return error * error * weight;
         }
         let bias_at = self.bias_at();
         for (side, inputs) in [us, them].into_iter().enumerate() {

@@ -175,6 +175,13 @@ pub fn train(
     let mut gradients: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; len]).collect();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let (k, lambda) = (state.k as f32, state.lambda as f32);
+    // A frozen first layer gets no gradient: its part of each buffer stays
+    // zero and is neither computed, cleared nor summed.
+    let from = if settings.freeze_first_layer {
+        state.model.head_at()
+    } else {
+        0
+    };
     while state.epoch < settings.epochs {
         let started = Instant::now();
         // The order of an epoch depends on the seed and the epoch alone,
@@ -194,13 +201,17 @@ pub fn train(
                     .zip(batch.chunks(share))
                     .map(|(gradient, part)| {
                         scope.spawn(move || {
-                            gradient.fill(0.0);
+                            gradient[from..].fill(0.0);
                             let mut loss = 0f64;
                             for &i in part {
                                 let i = i as usize;
                                 let (us, them) = train.inputs(i);
                                 let t = target(train, i, lambda, k);
-                                loss += f64::from(model.backward(us, them, t, k, weight, gradient));
+                                loss += f64::from(if from > 0 {
+                                    model.backward_head(us, them, t, k, weight, gradient)
+                                } else {
+                                    model.backward(us, them, t, k, weight, gradient)
+                                });
                             }
                             loss
                         })
@@ -215,15 +226,10 @@ pub fn train(
             let used = batch.len().div_ceil(share);
             let (first, rest) = gradients.split_at_mut(1);
             for other in &rest[..used - 1] {
-                for (total, g) in first[0].iter_mut().zip(other.iter()) {
+                for (total, g) in first[0][from..].iter_mut().zip(&other[from..]) {
                     *total += g;
                 }
             }
-            let from = if settings.freeze_first_layer {
-                state.model.head_at()
-            } else {
-                0
-            };
             state
                 .adam
                 .step_from(from, &mut state.model.params, &first[0], rate);

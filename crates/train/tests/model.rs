@@ -147,6 +147,28 @@ fn the_gradient_matches_finite_differences_through_hidden_layers() {
     gradient_matches_finite_differences(&[8, 1]);
 }
 
+/// The head's gradient alone (a frozen first layer) is the whole
+/// gradient's head part, and the first layer's part is left untouched.
+#[test]
+fn the_head_gradient_is_the_whole_gradients_head() {
+    let (layout, model) = model_with_spread(21, &[8, 16, 1]);
+    let samples = random_samples(6, 22);
+    let data = Dataset::from_samples(&layout, &samples);
+    let head_at = model.head_at();
+    for i in 0..data.len() {
+        let (us, them) = data.inputs(i);
+        let mut whole = vec![0f32; model.params.len()];
+        let loss = model.backward(us, them, 0.3, 300.0, 0.5, &mut whole);
+        let mut head = vec![7f32; model.params.len()];
+        head[head_at..].fill(0.0);
+        let head_loss = model.backward_head(us, them, 0.3, 300.0, 0.5, &mut head);
+        assert_eq!(loss, head_loss);
+        assert_eq!(&head[head_at..], &whole[head_at..]);
+        assert!(head[..head_at].iter().all(|&g| g == 7.0));
+        assert!(whole[..head_at].iter().any(|&g| g != 0.0));
+    }
+}
+
 /// Trains a model with `head` a little and compares the quantised network
 /// with it over the training positions: the mean and the worst difference
 /// in centipawns.
@@ -380,6 +402,46 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
     assert!(koma_train::load(&dir, Variant::Minishogi, &shape)
         .unwrap_err()
         .contains("cut short"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With the first layer frozen, training moves the head alone (with two
+/// threads, whose gradients are summed from the head on) and still
+/// lowers the held-out loss.
+#[test]
+fn a_frozen_first_layer_stays_as_it_started() {
+    let (layout, model) = model_with_spread(41, &[8, 1]);
+    let (train_samples, held_samples) = split(random_samples(3000, 42), 10);
+    let train_data = Dataset::from_samples(&layout, &train_samples);
+    let held = Dataset::from_samples(&layout, &held_samples);
+    let dir = std::env::temp_dir().join(format!("koma-train-frozen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = Settings {
+        epochs: 2,
+        batch: 256,
+        rate: 3e-3,
+        threads: 2,
+        freeze_first_layer: true,
+        ..Settings::default()
+    };
+    let mut state = koma_train::start(
+        &dir,
+        Variant::Minishogi,
+        &model.shape(),
+        &train_data,
+        &settings,
+        Some(&model.quantise()),
+    )
+    .unwrap();
+    let head_at = state.model.head_at();
+    let first = state.model.params[..head_at].to_vec();
+    let head = state.model.params[head_at..].to_vec();
+    let before = state.model.loss(&held, state.lambda as f32, state.k as f32);
+    train(&mut state, &train_data, &held, &settings, &dir, |_| {}).unwrap();
+    assert_eq!(state.model.params[..head_at], first[..]);
+    assert_ne!(state.model.params[head_at..], head[..]);
+    let after = state.model.loss(&held, state.lambda as f32, state.k as f32);
+    assert!(after < before, "{before} then {after}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
