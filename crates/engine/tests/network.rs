@@ -146,7 +146,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "dd62aaa401c2a5cd31de24480257cf3655831da15d7c27d7764e4387b011fbde"
+        "fd06c2cc83c060988488fe14b0565ef1042ff6d894b8c010c279d12ee3248173"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
