@@ -66,12 +66,6 @@ pub struct TrainArgs {
     freeze_first_layer: bool,
 }
 
-/// A head as the first line shows it: "16 → 32 → 1".
-fn head_text(head: &[usize]) -> String {
-    let widths: Vec<String> = head.iter().map(usize::to_string).collect();
-    widths.join(" → ")
-}
-
 /// The widths `--layers` gives.
 #[derive(Clone, Debug)]
 struct Widths(Vec<usize>);
@@ -195,7 +189,7 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
         state.k,
         // Kept as an f64 of the f32 given: printed as given.
         state.lambda as f32,
-        head_text(&state.model.head),
+        koma_train::head_widths(&state.model.head, " → "),
         if state.epoch > 0 {
             format!(
                 "resuming after epoch {} from {}",

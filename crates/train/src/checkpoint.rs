@@ -13,7 +13,7 @@
 //! leaves the previous checkpoint whole.
 
 use crate::adam::Adam;
-use crate::model::{Model, Shape};
+use crate::model::{head_widths, Model, Shape};
 use koma_rules::Variant;
 use std::fs;
 use std::io::{self, Write};
@@ -138,8 +138,8 @@ pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>
     if head != shape.head {
         return Err(bad(&format!(
             "a model whose head is {}; this run trains one whose head is {} (--layers)",
-            widths(&head),
-            widths(&shape.head)
+            head_widths(&head, ","),
+            head_widths(&shape.head, ",")
         )));
     }
     let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap());
@@ -184,10 +184,4 @@ fn shared_rows(factors: usize) -> String {
         0 => "without shared rows".to_string(),
         n => format!("with {n} shared rows"),
     }
-}
-
-/// A head's widths as `--layers` takes them: "16,32,1".
-fn widths(head: &[usize]) -> String {
-    let widths: Vec<String> = head.iter().map(usize::to_string).collect();
-    widths.join(",")
 }

@@ -37,5 +37,5 @@ mod run;
 pub use adam::Adam;
 pub use checkpoint::{load, save, State};
 pub use data::{split, Dataset};
-pub use model::{sigmoid, target, Model, Shape, FIRST_LAYER_LIMIT, HEAD_LIMIT};
+pub use model::{head_widths, sigmoid, target, Model, Shape, FIRST_LAYER_LIMIT, HEAD_LIMIT};
 pub use run::{fit_scale, rate_at, start, train, Epoch, Report, Settings};

@@ -73,6 +73,17 @@ impl Shape {
     }
 }
 
+/// A head's widths joined by `separator`: "16,32,1" as `--layers` takes
+/// them, "16 → 32 → 1" as a person reads them.
+///
+/// ```
+/// assert_eq!(koma_train::head_widths(&[16, 32, 1], ","), "16,32,1");
+/// ```
+pub fn head_widths(head: &[usize], separator: &str) -> String {
+    let widths: Vec<String> = head.iter().map(usize::to_string).collect();
+    widths.join(separator)
+}
+
 /// The float network: `inputs · HIDDEN` first-layer weights, `factors ·
 /// HIDDEN` shared weights, `HIDDEN` biases, then the head's layers, each
 /// its weights output by output and its biases, then the skip's `2 ·
