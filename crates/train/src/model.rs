@@ -477,15 +477,18 @@ impl Model {
         total / data.len().max(1) as f64
     }
 
-    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`] (each weight
-    /// as the engine will see it: a bucket's row plus its shared row) and
-    /// the head within [`HEAD_LIMIT`].
-    pub fn clip(&mut self) {
-        let limit = FIRST_LAYER_LIMIT;
+    /// Keeps the head within [`HEAD_LIMIT`].
+    pub fn clip_head(&mut self) {
         let head_at = self.head_at();
         for weight in &mut self.params[head_at..] {
             *weight = weight.clamp(-HEAD_LIMIT, HEAD_LIMIT);
         }
+    }
+
+    /// Keeps the first layer within [`FIRST_LAYER_LIMIT`], each weight as
+    /// the engine will see it: a bucket's row plus its shared row.
+    pub fn clip_first_layer(&mut self) {
+        let limit = FIRST_LAYER_LIMIT;
         let (weights, rest) = self.params.split_at_mut(self.inputs * HIDDEN);
         let (shared, rest) = rest.split_at_mut(self.factors * HIDDEN);
         for weight in shared.iter_mut().chain(&mut rest[..HIDDEN]) {

@@ -176,7 +176,8 @@ pub fn train(
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let (k, lambda) = (state.k as f32, state.lambda as f32);
     // A frozen first layer gets no gradient: its part of each buffer stays
-    // zero and is neither computed, cleared nor summed.
+    // zero and is neither computed, cleared nor summed, and its weights,
+    // which do not move, are not clipped.
     let from = if settings.freeze_first_layer {
         state.model.head_at()
     } else {
@@ -233,7 +234,10 @@ pub fn train(
             state
                 .adam
                 .step_from(from, &mut state.model.params, &first[0], rate);
-            state.model.clip();
+            state.model.clip_head();
+            if from == 0 {
+                state.model.clip_first_layer();
+            }
             report(Report::Batch {
                 epoch: state.epoch + 1,
                 positions: (done * settings.batch.max(1) + batch.len()).min(train.len()),
