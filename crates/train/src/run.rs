@@ -235,7 +235,7 @@ pub fn train(
                 .adam
                 .step_from(from, &mut state.model.params, &first[0], rate);
             state.model.clip_head();
-            if from == 0 {
+            if !settings.freeze_first_layer {
                 state.model.clip_first_layer();
             }
             report(Report::Batch {
