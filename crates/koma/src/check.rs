@@ -2,6 +2,7 @@
 //! changing it, as fsck checks a file system (issue 53). The work is
 //! `koma_server::sqlite_check`'s; this prints its report.
 
+use crate::thousands::thousands;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use koma_server::sqlite_check::{self, Progress, Report};
 use std::io::IsTerminal;
@@ -104,18 +105,19 @@ fn describe(shown: &str, report: &Report) -> String {
     text
 }
 
-/// `3 games, 1 damaged; 2 problems with the file; schema 5`.
+/// `1,200 games, 1 damaged; 2 problems with the file; schema 5`.
 fn summary(report: &Report) -> String {
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural = |n: u64, one: &str, many: &str| {
+        format!("{} {}", thousands(n), if n == 1 { one } else { many })
+    };
     let mut parts = vec![format!(
         "{}, {} damaged",
-        plural(report.games as usize, "game", "games"),
-        report.damaged.len()
+        plural(report.games, "game", "games"),
+        thousands(report.damaged.len() as u64)
     )];
     if !report.problems.is_empty() {
         parts.push(plural(
-            report.problems.len(),
+            report.problems.len() as u64,
             "problem with the file",
             "problems with the file",
         ));
