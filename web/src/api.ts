@@ -106,6 +106,18 @@ export interface GameState {
   comments?: string[];
   /** The engine's review of the game, once one was made. */
   review?: GameReview;
+  /** The computer's move waiting for an engine (all busy with other games), as at this state. */
+  computerWaiting?: ComputerWaiting;
+}
+
+/** Where the computer's move stands in the server's queue for an engine. */
+export interface ComputerWaiting {
+  /** When it began to wait, ms since the Unix epoch. */
+  since: number;
+  /** Other games' computer moves before it. */
+  ahead: number;
+  /** The engines the computer opponents share. */
+  engines: number;
 }
 
 /** How bad a move's loss is. */

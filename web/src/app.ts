@@ -448,7 +448,9 @@ export class App {
       const seating = this.seating;
       if (opponent.kind === 'computer')
         main.textContent += this.computerThinking(state)
-          ? ' (the computer is thinking)'
+          ? state.computerWaiting
+            ? ` (the computer is waiting for an engine: ${waitingFor(state.computerWaiting.ahead)})`
+            : ' (the computer is thinking)'
           : opponent.level === 'perfect'
             ? ': your move against the perfect player'
             : `: your move against the computer (level ${opponent.level})`;
@@ -629,4 +631,10 @@ export class App {
       }
     });
   }
+}
+
+/** How many other games' computer moves come first, for the status line. */
+function waitingFor(ahead: number): string {
+  if (ahead === 0) return 'it is next';
+  return ahead === 1 ? '1 game before it' : `${ahead} games before it`;
 }

@@ -243,9 +243,10 @@ impl Games {
         .flatten()
     }
 
-    /// If the computer is to move in this game, asks it for a move in the
-    /// background and plays it like any other; a reply to a position the
-    /// game has left (even for one with as many moves) is dropped.
+    /// If the computer is to move in this game, queues its move for one of
+    /// the computer opponents' engines ([`crate::computer_pool`]) and plays
+    /// the answer like any other move; a reply to a position the game has
+    /// left (even for one with as many moves) is dropped.
     pub(super) fn computer_turn(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
         let (Some(picker), Opponent::Computer { level, .. }) = (&self.picker, &stored.opponent)
         else {
@@ -261,25 +262,29 @@ impl Games {
         if !lock(&self.thinking).insert(stored.id) {
             return;
         }
-        let budget = stored.clock.as_ref().map(|clock| {
-            // A fortieth of the main time left, plus most of the byoyomi
-            // and increment: enough to never lose on time.
-            let control = clock.control;
-            let main = clock.main_ms[game.turn().index()];
-            Duration::from_millis(
-                (main / 40 + control.byoyomi_ms * 3 / 4 + control.increment_ms * 3 / 4).max(50),
-            )
-        });
         let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
         let version = stored.version;
         let game_id = stored.id;
         let impasse = stored.impasse_rule();
-        runtime.spawn_blocking(move || {
-            let id = game_id.to_string();
-            let ply = game.ply() as u64;
-            let played = picker
-                .pick(&game, level, budget, impasse)
-                .is_some_and(|text| {
+        self.computers.submit(game_id, move || {
+            // On an engine's thread, at its lower priority. The game may
+            // have changed while this waited (a takeback): then there is
+            // nothing to think about.
+            let chosen = games
+                .load(game_id)
+                .ok()
+                .filter(|now| now.version == version)
+                .and_then(|now| {
+                    let budget = computer_budget(&now, &game);
+                    picker.pick(&game, level, budget, impasse)
+                });
+            // The move is played as a person's is, on tokio's blocking
+            // threads at the requests' priority: the store is shared with
+            // them, and must not wait for a thread the searches slow.
+            runtime.spawn_blocking(move || {
+                let id = game_id.to_string();
+                let ply = game.ply() as u64;
+                let played = chosen.is_some_and(|text| {
                     if text == DECLARE {
                         games.declare_at(&id, ply, Some(version), Actor::Server)
                     } else {
@@ -287,13 +292,146 @@ impl Games {
                     }
                     .is_ok()
                 });
-            lock(&games.thinking).remove(&game_id);
-            // If the game moved on meanwhile and the computer is to move in
-            // the new position, it thinks again (never twice on one version).
-            let moved_on = games.load(game_id).is_ok_and(|s| s.version != version);
-            if !played && moved_on {
-                let _ = games.state(&id);
-            }
+                lock(&games.thinking).remove(&game_id);
+                // If the game moved on meanwhile and the computer is to move
+                // in the new position, it thinks again (never twice on one
+                // version).
+                let moved_on = games.load(game_id).is_ok_and(|s| s.version != version);
+                if !played && moved_on {
+                    let _ = games.state(&id);
+                }
+            });
         });
+    }
+
+    /// `state` with where the game's computer stands in the engines'
+    /// queue, if it waits there.
+    pub(super) fn with_waiting(&self, mut state: GameState) -> GameState {
+        if let Ok(id) = state.id.parse() {
+            state.computer_waiting = self.computers.waiting(id);
+        }
+        state
+    }
+}
+
+/// The computer's time for its move in a timed game, from its clock as it
+/// is now (the time it waited for an engine is spent): a fortieth of the
+/// main time left, plus most of the byoyomi and increment, enough to never
+/// lose on time.
+fn computer_budget(stored: &StoredGame, game: &AnyGame) -> Option<Duration> {
+    let clock = stored.clock.as_ref()?;
+    let control = clock.control;
+    let elapsed = clock.running_since.map_or(0, |since| {
+        u64::try_from(clock::now_ms().saturating_sub(since)).unwrap_or(0)
+    });
+    let main = clock.main_ms[game.turn().index()];
+    let main_left = main.saturating_sub(elapsed);
+    let byoyomi_left = control
+        .byoyomi_ms
+        .saturating_sub(elapsed.saturating_sub(main));
+    Some(Duration::from_millis(
+        (main_left / 40 + byoyomi_left * 3 / 4 + control.increment_ms * 3 / 4).max(50),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory_store::{parse_size, MemoryStore, DEFAULT_MEMORY};
+    use crate::names::Level;
+    use crate::service::{MovePicker, NewGame};
+    use koma_rules::ImpasseRule;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{mpsc, Mutex};
+
+    /// A computer that counts how many of its searches think at once,
+    /// each until the test lets one go, then plays the first legal move.
+    struct GatedPicker {
+        now: AtomicUsize,
+        most: AtomicUsize,
+        gate: Mutex<mpsc::Receiver<()>>,
+    }
+
+    impl MovePicker for GatedPicker {
+        fn pick(
+            &self,
+            game: &AnyGame,
+            _level: Level,
+            _budget: Option<Duration>,
+            _impasse: Option<ImpasseRule>,
+        ) -> Option<String> {
+            let thinking = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(thinking, Ordering::SeqCst);
+            let _ = self.gate.lock().unwrap().recv();
+            self.now.fetch_sub(1, Ordering::SeqCst);
+            game.view().legal_moves.first().cloned()
+        }
+    }
+
+    /// Waits (at most a minute, for a loaded machine) until `done` holds.
+    fn wait_until(mut done: impl FnMut() -> bool) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !done() {
+            assert!(std::time::Instant::now() < deadline, "timed out");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn against_computer(color: &str) -> NewGame {
+        serde_json::from_value(serde_json::json!({
+            "variant": "spear",
+            "opponent": { "kind": "computer", "level": 20, "color": color },
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn computer_moves_queue_for_the_engines_and_the_state_says_so() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .unwrap();
+        let _inside = runtime.enter();
+        let (release, gate) = mpsc::channel();
+        let picker = Arc::new(GatedPicker {
+            now: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            gate: Mutex::new(gate),
+        });
+        let store = MemoryStore::new(parse_size(DEFAULT_MEMORY).unwrap());
+        let games = Arc::new(Games::new(Box::new(store), Some(picker.clone()), 2));
+        // Five games where the computer moves first: two think, three wait
+        // in the order they came.
+        let ids: Vec<String> = (0..5)
+            .map(|_| games.create(against_computer("sente")).unwrap().id)
+            .collect();
+        wait_until(|| picker.now.load(Ordering::SeqCst) == 2);
+        for (index, id) in ids.iter().enumerate() {
+            let waiting = games.state(id).unwrap().computer_waiting;
+            match index {
+                0 | 1 => assert_eq!(waiting, None, "game {index} thinks"),
+                _ => {
+                    let waiting = waiting.expect("waits for an engine");
+                    assert_eq!((waiting.ahead, waiting.engines), (index - 2, 2));
+                    assert!(waiting.since > 0);
+                }
+            }
+        }
+        // A person's move in a sixth game: its answer already says that
+        // the computer's reply waits, behind the three.
+        let created = games.create(against_computer("gote")).unwrap();
+        let token = created.seats.as_ref().unwrap()["sente"].clone();
+        let first = created.legal_moves[0].clone();
+        let answer = games.play(&created.id, 0, &first, Some(&token)).unwrap();
+        assert_eq!(answer.computer_waiting.map(|w| w.ahead), Some(3));
+        for _ in 0..6 {
+            release.send(()).unwrap();
+        }
+        wait_until(|| games.state(&created.id).unwrap().ply == 2);
+        for id in &ids {
+            wait_until(|| games.state(id).unwrap().ply == 1);
+            assert_eq!(games.state(id).unwrap().computer_waiting, None);
+        }
+        assert_eq!(picker.most.load(Ordering::SeqCst), 2);
     }
 }

@@ -16,7 +16,9 @@
 //! check`), `postgres_store` (kept in PostgreSQL, shared by several servers,
 //! with `postgres_pool` and `postgres_listen`)
 //! and `store_row` (a game as their row), `names` (the API's words),
-//! `computer` (the engine as opponent), `assets` (the page).
+//! `computer` (the engine as opponent), `computer_pool` (the engines its
+//! moves share), `memory_store` (games kept in memory, bounded in bytes),
+//! `assets` (the page).
 
 mod analysis;
 mod api;
@@ -26,10 +28,12 @@ mod background;
 mod client;
 mod clock;
 mod computer;
+mod computer_pool;
 mod connections;
 mod idle_io;
 mod live;
 mod mate;
+mod memory_store;
 mod names;
 mod network;
 mod perfect;
@@ -64,10 +68,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// How many games the server keeps in memory (`--memory`) before
-/// forgetting the least recently used. A games file has no such limit.
-const GAME_CAPACITY: usize = 10_000;
-
 /// How long stopping waits for open requests before it gives up on them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -84,7 +84,10 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
         move is on the disk before it is acknowledged, so that games continue after a restart \
         or a crash; in PostgreSQL (--db postgres://user:password@host:port/dbname), which \
         several servers can share, each telling its watchers of the others' moves; or, with \
-        --memory, in memory until the server stops. Ctrl-C stops it."
+        --memory, in memory until the server stops (at most 256 MiB of games unless \
+        --memory=SIZE says otherwise). The computer opponents think on at most \
+        --computer-engines searches at once (one per core by default); more wait their turn, \
+        and the page says so. Ctrl-C stops it."
 )]
 pub struct ServeArgs {
     /// The port to listen on; 0 takes any free one.
@@ -106,8 +109,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH|URL")]
     db: Option<PathBuf>,
     /// Keep the games in memory only: they are lost when the server stops.
-    #[arg(long, conflicts_with = "db")]
-    memory: bool,
+    /// At most SIZE of them (bytes, or e.g. 512M, 1G; at least 1M) are
+    /// kept: past it the least recently used finished games are
+    /// forgotten, and when only games in progress are left a new game is
+    /// refused (503) [default SIZE: 256M].
+    #[arg(long, value_name = "SIZE", conflicts_with = "db", num_args = 0..=1,
+          require_equals = true, default_missing_value = memory_store::DEFAULT_MEMORY,
+          value_parser = memory_store::parse_size)]
+    memory: Option<usize>,
+    /// Computer opponents' moves that may think at once, each on one
+    /// core at a lower priority than the requests; more wait their turn,
+    /// first come, first served [default: the cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    computer_engines: Option<u16>,
     /// Analyses that may think at once; more wait their turn [default: the
     /// cores less one, at least 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -226,9 +240,10 @@ fn open_store(
     args: &ServeArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(Box<dyn store::GameStore>, String), String> {
-    if args.memory {
+    if let Some(limit) = args.memory {
         return Ok((
-            Box::new(store::MemoryStore::new(GAME_CAPACITY)),
+            Box::new(memory_store::MemoryStore::new(limit)),
+            // Scripts read this line: its form stays as it was.
             "Games are kept in memory only: they are lost when the server stops.".to_owned(),
         ));
     }
@@ -325,6 +340,10 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     let games = Arc::new(service::Games::new(
         store,
         Some(Arc::new(computer::EnginePicker::default())),
+        args.computer_engines.map_or_else(
+            computer_pool::ComputerPool::engines_for_this_machine,
+            usize::from,
+        ),
     ));
     // Before listening too; on a blocking thread, as it may wait for the
     // database.

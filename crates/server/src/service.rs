@@ -6,6 +6,7 @@
 //! tokio's blocking threads.
 
 use super::clock::{self, Clock, TimeControl};
+use super::computer_pool::ComputerPool;
 use super::live::AnyGame;
 use super::names::{self, Level, Opponent};
 use super::record_notes::RecordNotes;
@@ -166,6 +167,8 @@ pub struct Games {
     /// how to wake it when the game changes.
     pub(super) timers: Mutex<HashMap<GameId, Arc<Notify>>>,
     pub(super) picker: Option<Arc<dyn MovePicker>>,
+    /// The engines the computer's moves wait for and think on.
+    pub(super) computers: ComputerPool,
 }
 
 /// The formats each game can be saved in, for messages.
@@ -222,14 +225,20 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Games {
-    /// Games kept in `store`, with `picker` for computer moves if any.
-    pub fn new(store: Box<dyn GameStore>, picker: Option<Arc<dyn MovePicker>>) -> Games {
+    /// Games kept in `store`, with `picker` for computer moves if any,
+    /// thinking on at most `computer_engines` engines at once.
+    pub fn new(
+        store: Box<dyn GameStore>,
+        picker: Option<Arc<dyn MovePicker>>,
+        computer_engines: usize,
+    ) -> Games {
         Games {
             store,
             watchers: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashSet::new()),
             timers: Mutex::new(HashMap::new()),
             picker,
+            computers: ComputerPool::new(computer_engines),
         }
     }
 
@@ -272,7 +281,7 @@ impl Games {
             }
         }
         self.after_look(&stored, &game);
-        Ok(GameState::new(&stored, &game))
+        Ok(self.with_waiting(GameState::new(&stored, &game)))
     }
 
     /// `GET /api/games/{id}/mate` and analysis: the game and the move
@@ -326,10 +335,12 @@ impl Games {
         }
         self.store.insert(stored.clone()).map_err(|e| match e {
             StoreError::Failed(message) => Refusal::internal(message),
-            _ => Refusal::internal("the game could not be kept"),
+            // A store with no room left (memory) says so.
+            StoreError::Refused(refusal) => refusal,
+            StoreError::NotFound => Refusal::internal("the game could not be kept"),
         })?;
         self.after_change(&stored, &game);
-        let mut state = GameState::new(&stored, &game);
+        let mut state = self.with_waiting(GameState::new(&stored, &game));
         state.seats = Some(
             Color::ALL
                 .into_iter()
@@ -680,9 +691,13 @@ impl Games {
         });
         match (result, after) {
             (Ok(stored), Some(game)) => {
-                let state = GameState::new(&stored, &game);
-                self.broadcast(id, &state);
+                // The computer's turn first, so that the state says
+                // whether its move waits for an engine. A reply quicker
+                // than this broadcast is a newer version, which the
+                // watchers get instead.
                 self.after_change(&stored, &game);
+                let state = self.with_waiting(GameState::new(&stored, &game));
+                self.broadcast(id, &state);
                 if flag_fell {
                     let mut refusal = Refusal::unprocessable(
                         state

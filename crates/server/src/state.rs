@@ -105,6 +105,21 @@ pub struct GameState {
     /// The engine's review of the moves, once one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub review: Option<ReviewJson>,
+    /// The computer's move waiting for one of the server's engines (all
+    /// busy with other games' moves), as at the moment of this state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer_waiting: Option<ComputerWaitingJson>,
+}
+
+/// The computer's move in the queue for an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ComputerWaitingJson {
+    /// When it began to wait, in milliseconds since the Unix epoch.
+    pub since: i64,
+    /// Other games' computer moves before it in the queue.
+    pub ahead: usize,
+    /// The engines the computer opponents share (`--computer-engines`).
+    pub engines: usize,
 }
 
 /// One played move.

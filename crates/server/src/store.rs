@@ -14,10 +14,9 @@ use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use koma_rules::{EndReason, ImpasseRule, Outcome, Variant};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A game's id: 64 random bits from the operating system, written as 16
 /// lower-case hex digits. Random so that one player cannot guess the
@@ -201,7 +200,7 @@ pub type Change<'a> = &'a mut dyn FnMut(&mut StoredGame) -> Result<(), Refusal>;
 /// Told the id and new version of each game that another process changed.
 pub type Notify = Arc<dyn Fn(GameId, u64) + Send + Sync>;
 
-/// Where games live: in memory ([`MemoryStore`]), in a SQLite file, or in
+/// Where games live: in memory ([`crate::memory_store::MemoryStore`]), in a SQLite file, or in
 /// PostgreSQL, behind the same calls.
 pub trait GameStore: Send + Sync + 'static {
     /// Keeps a new game.
@@ -218,89 +217,6 @@ pub trait GameStore: Send + Sync + 'static {
     fn listen(&self, notify: Notify) -> Result<(), StoreError> {
         let _ = notify;
         Ok(())
-    }
-}
-
-/// Games in memory, lost when the server stops. At most `capacity` games
-/// are kept: beyond that the least recently used one is forgotten, so that
-/// a script creating games in a loop cannot eat the machine's memory.
-pub struct MemoryStore {
-    inner: Mutex<MemoryInner>,
-    capacity: usize,
-}
-
-struct MemoryInner {
-    games: HashMap<GameId, (StoredGame, u64)>,
-    /// A clock for "least recently used": bumped at every access.
-    clock: u64,
-}
-
-impl MemoryStore {
-    /// An empty store holding up to `capacity` games.
-    pub fn new(capacity: usize) -> MemoryStore {
-        MemoryStore {
-            inner: Mutex::new(MemoryInner {
-                games: HashMap::new(),
-                clock: 0,
-            }),
-            capacity: capacity.max(1),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, MemoryInner> {
-        // A panic elsewhere while holding the lock cannot leave a game half
-        // changed (changes are applied to a copy), so the data is sound.
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-impl GameStore for MemoryStore {
-    fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
-        let mut inner = self.lock();
-        inner.clock += 1;
-        let now = inner.clock;
-        if inner.games.len() >= self.capacity && !inner.games.contains_key(&game.id) {
-            let oldest = inner
-                .games
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(id, _)| *id);
-            if let Some(oldest) = oldest {
-                inner.games.remove(&oldest);
-            }
-        }
-        inner.games.insert(game.id, (game, now));
-        Ok(())
-    }
-
-    fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        let mut inner = self.lock();
-        inner.clock += 1;
-        let now = inner.clock;
-        match inner.games.get_mut(&id) {
-            Some((game, used)) => {
-                *used = now;
-                Ok(game.clone())
-            }
-            None => Err(StoreError::NotFound),
-        }
-    }
-
-    fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
-        let mut inner = self.lock();
-        inner.clock += 1;
-        let now = inner.clock;
-        let Some((game, used)) = inner.games.get_mut(&id) else {
-            return Err(StoreError::NotFound);
-        };
-        *used = now;
-        // Changed on a copy: a refusal (or a panic) leaves the game as it was.
-        let mut copy = game.clone();
-        change(&mut copy).map_err(StoreError::Refused)?;
-        *game = copy.clone();
-        Ok(copy)
     }
 }
 
@@ -337,29 +253,6 @@ mod tests {
         assert!("123".parse::<GameId>().is_err());
         assert!("+123456789abcdef".parse::<GameId>().is_err());
         assert_ne!(GameId::random().unwrap(), id);
-    }
-
-    #[test]
-    fn the_least_recently_used_game_goes_first() {
-        let store = MemoryStore::new(2);
-        store.insert(game(1)).unwrap();
-        store.insert(game(2)).unwrap();
-        store.get(GameId(1)).unwrap();
-        store.insert(game(3)).unwrap();
-        assert!(store.get(GameId(1)).is_ok());
-        assert!(matches!(store.get(GameId(2)), Err(StoreError::NotFound)));
-    }
-
-    #[test]
-    fn a_refused_change_leaves_the_game_alone() {
-        let store = MemoryStore::new(4);
-        store.insert(game(1)).unwrap();
-        let result = store.update(GameId(1), &mut |g: &mut StoredGame| {
-            g.moves.push("5d5c".into());
-            Err(Refusal::unprocessable("no"))
-        });
-        assert!(matches!(result, Err(StoreError::Refused(_))));
-        assert!(store.get(GameId(1)).unwrap().moves.is_empty());
     }
 
     #[test]

@@ -139,6 +139,7 @@ impl GameState {
                 .review
                 .as_ref()
                 .and_then(|kept| ReviewJson::new(kept, game)),
+            computer_waiting: None,
         }
     }
 }
