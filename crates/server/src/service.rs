@@ -733,3 +733,7 @@ impl Games {
             })
     }
 }
+
+#[cfg(test)]
+#[path = "service_positions.rs"]
+mod positions;
