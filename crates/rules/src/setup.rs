@@ -41,7 +41,7 @@ use std::fmt;
 /// ```
 /// use koma_rules::{Position, StandardShogiPosition};
 /// let error = StandardShogiPosition::from_text("4k4/9/9/9/9/9/9/9/9 w - 1").unwrap_err();
-/// assert_eq!(error.to_string(), "Sente has no king: only the side to move may play without one, as the attacker of a mate problem");
+/// assert_eq!(error.to_string(), "Sente has no king, and only the side to move may play without one (the attacker of a mate problem)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetupError {
@@ -144,12 +144,12 @@ impl fmt::Display for SetupError {
             SetupProblem::NoKings => f.write_str("there is no king on the board"),
             SetupProblem::MissingKing(color) if variant == Variant::Spear => write!(
                 f,
-                "{} has no king: only the side to move can have lost its king, to the move just played",
+                "{} has no king, and only the side to move can have lost its king (to the move just played)",
                 side(color)
             ),
             SetupProblem::MissingKing(color) => write!(
                 f,
-                "{} has no king: only the side to move may play without one, as the attacker of a mate problem",
+                "{} has no king, and only the side to move may play without one (the attacker of a mate problem)",
                 side(color)
             ),
             SetupProblem::TooManyKings(color) => {
@@ -174,14 +174,14 @@ impl fmt::Display for SetupError {
             ),
             SetupProblem::OpponentInCheck(color) => write!(
                 f,
-                "{} is in check but it is {}'s turn: no move may leave its own king in check",
+                "{} is in check on {}'s turn, and no move may leave its own king in check",
                 side(color),
                 side(!color)
             ),
             SetupProblem::NoPawns => f.write_str("there are no pawns on the board"),
             SetupProblem::MissingPawns(color) => write!(
                 f,
-                "{} has no pawns: only the side to move can have lost its last one, to the move just played",
+                "{} has no pawns, and only the side to move can have lost its last one (to the move just played)",
                 side(color)
             ),
             SetupProblem::PawnOnFirstRank(color, square) => write!(
@@ -199,7 +199,7 @@ impl fmt::Display for SetupError {
             ),
             SetupProblem::TwoPawnsOnLastRank(color) => write!(
                 f,
-                "two {} pawns stand on the last rank: the game ends when the first gets there",
+                "two {} pawns stand on the last rank, and the game ends when the first gets there",
                 pawn_colour(color)
             ),
             SetupProblem::TooManyPawns(color) => {

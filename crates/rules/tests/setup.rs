@@ -35,7 +35,7 @@ fn shogi_without_a_king_for_the_side_not_to_move_is_refused() {
     );
     assert_eq!(
         refusal::<StandardShogiPosition>("4k4/9/9/9/9/9/9/9/9 w - 1"),
-        "Sente has no king: only the side to move may play without one, as the attacker of a mate problem"
+        "Sente has no king, and only the side to move may play without one (the attacker of a mate problem)"
     );
     assert_eq!(
         refusal::<MinishogiPosition>("5/5/5/5/5 b - 1"),
@@ -43,7 +43,7 @@ fn shogi_without_a_king_for_the_side_not_to_move_is_refused() {
     );
     assert_eq!(
         refusal::<MinishogiPosition>("K4/5/5/5/5 b - 1"),
-        "Gote has no king: only the side to move may play without one, as the attacker of a mate problem"
+        "Gote has no king, and only the side to move may play without one (the attacker of a mate problem)"
     );
 }
 
@@ -76,7 +76,7 @@ fn spear_follows_its_own_rules() {
     );
     assert_eq!(
         refusal::<SpearPosition>("K4/5/5/5/5 b - 1"),
-        "White has no king: only the side to move can have lost its king, to the move just played"
+        "White has no king, and only the side to move can have lost its king (to the move just played)"
     );
     // The side to move has lost its king, to the move just played.
     let captured = Some(Outcome::win(Color::Gote, EndReason::KingCaptured));
@@ -108,7 +108,7 @@ fn pieces_that_could_never_move_are_named() {
 fn other_impossible_shogi_positions_say_why() {
     assert_eq!(
         refusal::<StandardShogiPosition>("4k4/9/9/9/9/9/9/9/4R3K b - 1"),
-        "Gote is in check but it is Sente's turn: no move may leave its own king in check"
+        "Gote is in check on Sente's turn, and no move may leave its own king in check"
     );
     assert_eq!(
         refusal::<StandardShogiPosition>("4k4/9/9/9/4P4/9/4P4/9/4K4 b - 1"),
@@ -136,7 +136,7 @@ fn pawns_only_chess_follows_its_own_rules() {
     );
     assert_eq!(
         refusal::<PawnsPosition>("8/8/8/8/8/8/P7/8 w - - 0 1"),
-        "Black has no pawns: only the side to move can have lost its last one, to the move just played"
+        "Black has no pawns, and only the side to move can have lost its last one (to the move just played)"
     );
     assert_eq!(
         refusal::<PawnsPosition>("8/8/8/8/8/8/P7/4P3 b - - 0 1"),
@@ -148,7 +148,7 @@ fn pawns_only_chess_follows_its_own_rules() {
     );
     assert_eq!(
         refusal::<PawnsPosition>("PP6/8/8/8/8/8/p7/8 b - - 0 1"),
-        "two white pawns stand on the last rank: the game ends when the first gets there"
+        "two white pawns stand on the last rank, and the game ends when the first gets there"
     );
     // Finished games are accepted with their outcome.
     assert_eq!(
