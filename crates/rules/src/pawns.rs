@@ -33,7 +33,7 @@ const fn rank_mask(rank_index: u32) -> Bitboard {
 }
 
 /// Last rank of each side: rank 8 for White, rank 1 for Black.
-pub(crate) const LAST_RANK: [Bitboard; 2] = [rank_mask(0), rank_mask(7)];
+const LAST_RANK: [Bitboard; 2] = [rank_mask(0), rank_mask(7)];
 /// The rank a pawn may double-step from: rank 2 for White, rank 7 for Black.
 const START_RANK: [Bitboard; 2] = [rank_mask(6), rank_mask(1)];
 
@@ -282,7 +282,7 @@ impl PawnsPosition {
     /// Whether the position is one the game can reach (see
     /// [`SetupError`]); [`PawnsPosition::from_fen`] refuses those that are not.
     pub fn validate(&self) -> Result<(), SetupError> {
-        crate::setup::check_pawns(self.pawns, self.turn)
+        crate::setup::check_pawns(8, self.pawns, self.turn)
     }
 
     /// The game's end as the position shows it.

@@ -93,8 +93,13 @@ pub enum SetupProblem {
     /// More than one pawn of this side on its last rank: the game ends when
     /// the first arrives.
     TwoPawnsOnLastRank(Color),
-    /// More than eight pawns of this side.
-    TooManyPawns(Color),
+    /// More pawns of a side than the board has files.
+    TooManyPawns {
+        /// The side.
+        color: Color,
+        /// How many it may have: 8 (fewer on the solver's smaller boards).
+        most: u8,
+    },
 }
 
 impl SetupError {
@@ -202,8 +207,8 @@ impl fmt::Display for SetupError {
                 "two {} pawns stand on the last rank, and the game ends when the first gets there",
                 pawn_colour(color)
             ),
-            SetupProblem::TooManyPawns(color) => {
-                write!(f, "{} has more than eight pawns", side(color))
+            SetupProblem::TooManyPawns { color, most } => {
+                write!(f, "{} has more than {most} pawns", side(color))
             }
         }
     }
@@ -290,19 +295,34 @@ fn piece_set_counts(start: &str) -> [u32; Role::NUM] {
     counts
 }
 
-/// Checks a Pawns-Only Chess position given by each side's pawns (White's
-/// first) and the side to move (see the module's rules).
-pub(crate) fn check_pawns(pawns: [Bitboard; 2], turn: Color) -> Result<(), SetupError> {
+/// The squares of chess rank `rank` (1 to 8) on the grid, as
+/// [`crate::pawns`] lays the board out (chess rank 8 is grid rank 0).
+fn chess_rank(rank: u8) -> Bitboard {
+    let mut squares = Bitboard::EMPTY;
+    for file in 0..8 {
+        if let Some(square) = Square::from_coords(file, 8 - rank) {
+            squares.insert(square);
+        }
+    }
+    squares
+}
+
+/// Checks a Pawns-Only Chess position on a board of `size` files and
+/// ranks (8, or the solver's smaller boards, which use the grid's chess
+/// ranks 1 to `size`), given by each side's pawns (White's first) and the
+/// side to move (see the module's rules).
+pub(crate) fn check_pawns(size: u8, pawns: [Bitboard; 2], turn: Color) -> Result<(), SetupError> {
     let fail = |problem| Err(SetupError::new(Variant::Pawns, problem));
     let of = |color: Color| pawns[color.index()];
+    let last_rank = |color: Color| chess_rank(color.select(size, 1));
     for color in Color::ALL {
-        if let Some(square) = (of(color) & crate::pawns::LAST_RANK[(!color).index()]).first() {
+        if let Some(square) = (of(color) & last_rank(!color)).first() {
             return fail(SetupProblem::PawnOnFirstRank(color, square));
         }
     }
     for color in Color::ALL {
-        if of(color).count() > 8 {
-            return fail(SetupProblem::TooManyPawns(color));
+        if of(color).count() > size as u32 {
+            return fail(SetupProblem::TooManyPawns { color, most: size });
         }
     }
     let them = !turn;
@@ -312,10 +332,10 @@ pub(crate) fn check_pawns(pawns: [Bitboard; 2], turn: Color) -> Result<(), Setup
     if of(them).is_empty() {
         return fail(SetupProblem::MissingPawns(them));
     }
-    if let Some(square) = (of(turn) & crate::pawns::LAST_RANK[turn.index()]).first() {
+    if let Some(square) = (of(turn) & last_rank(turn)).first() {
         return fail(SetupProblem::PawnOnLastRankToMove(turn, square));
     }
-    if (of(them) & crate::pawns::LAST_RANK[them.index()]).has_more_than_one() {
+    if (of(them) & last_rank(them)).has_more_than_one() {
         return fail(SetupProblem::TwoPawnsOnLastRank(them));
     }
     Ok(())
