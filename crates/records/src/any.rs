@@ -234,9 +234,10 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// The game a USI `position` line is of: an SFEN's board size and pieces
-/// tell, `startpos` needs `default`.
-fn usi_variant(text: &str, default: Variant) -> Variant {
+/// The game a USI `position` line is of, when the caller does not say: an
+/// SFEN's board size and pieces tell (a 5×5 board with a lance is Spear's,
+/// any other minishogi's), `startpos` is shogi's.
+fn usi_variant(text: &str) -> Variant {
     let mut words = text.split_whitespace().skip_while(|w| *w == "position");
     match words.next() {
         Some("fen") => Variant::Pawns,
@@ -250,7 +251,7 @@ fn usi_variant(text: &str, default: Variant) -> Variant {
                 _ => Variant::Shogi,
             }
         }
-        _ => default,
+        _ => Variant::Shogi,
     }
 }
 
@@ -265,7 +266,9 @@ pub fn read_any(
     let format = format.unwrap_or_else(|| Format::sniff(&text));
     let parse = |message: String| LoadError::Parse { format, message };
     let variant = match format {
-        Format::Usi => usi_variant(&text, variant.unwrap_or(Variant::Shogi)),
+        // A game the caller names is the game, whatever the SFEN looks like:
+        // a Spear position without a spear is still Spear's.
+        Format::Usi => variant.unwrap_or_else(|| usi_variant(&text)),
         Format::Kif | Format::Kifu | Format::Ki2 => variant.unwrap_or_else(|| kif::variant(&text)),
         Format::Csa => variant.unwrap_or(Variant::Shogi),
         Format::Pgn => variant.unwrap_or(Variant::Pawns),
@@ -400,6 +403,26 @@ mod tests {
         assert_eq!(forced.unwrap().variant(), Variant::Minishogi);
         let csa_mini = read_any(b"V2.2\nPI\n+\n", None, Some(Variant::Minishogi));
         assert!(matches!(csa_mini, Err(LoadError::Unsupported { .. })));
+    }
+
+    #[test]
+    fn a_game_named_by_the_caller_is_the_game() {
+        // No spear on the board: the look says minishogi, where a pawn on
+        // the last rank could never move; Spear drops it there.
+        let text = b"position sfen P4/5/5/5/K3k b - 1";
+        let spear = read_any(text, Some(Format::Usi), Some(Variant::Spear)).unwrap();
+        assert_eq!(spear.variant(), Variant::Spear);
+        let guessed = read_any(text, Some(Format::Usi), None).unwrap_err();
+        assert_eq!(
+            guessed.to_string(),
+            "usi: bad position: a pawn on 5a can never move"
+        );
+        let wrong = read_any(
+            b"position sfen lbsgk/4p/5/P4/KGSBL b - 1",
+            None,
+            Some(Variant::Shogi),
+        );
+        assert!(matches!(wrong, Err(LoadError::Parse { .. })));
     }
 
     #[test]

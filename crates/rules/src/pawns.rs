@@ -11,6 +11,7 @@ use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::{IllegalReason, Position};
+use crate::setup::SetupError;
 use crate::square::Square;
 use crate::variant::Variant;
 use crate::zobrist;
@@ -278,6 +279,12 @@ impl PawnsPosition {
         self.hash ^= zobrist::turn_key();
     }
 
+    /// Whether the position is one the game can reach (see
+    /// [`SetupError`]); [`PawnsPosition::from_fen`] refuses those that are not.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        crate::setup::check_pawns(8, self.pawns, self.turn)
+    }
+
     /// The game's end as the position shows it.
     pub fn outcome(&self) -> Option<Outcome> {
         let us = self.turn;
@@ -375,18 +382,7 @@ impl PawnsPosition {
                 _ => return Err(FenError::Counter(fullmove.to_string())),
             };
         }
-        for color in Color::ALL {
-            // A pawn can never stand on its own first rank.
-            if (position.pawns(color) & LAST_RANK[(!color).index()]).any() {
-                return Err(FenError::ImpossiblePawn(color));
-            }
-        }
-        if (position.pawns(position.turn) & LAST_RANK[position.turn.index()]).any() {
-            return Err(FenError::ImpossiblePawn(position.turn));
-        }
-        if position.pawns[0].count() > 8 || position.pawns[1].count() > 8 {
-            return Err(FenError::TooManyPawns);
-        }
+        position.validate()?;
         position.hash = position.compute_hash();
         Ok(position)
     }
@@ -434,10 +430,14 @@ pub enum FenError {
     EnPassant(String),
     /// A move counter that is not a number.
     Counter(String),
-    /// A pawn where it can never stand.
-    ImpossiblePawn(Color),
-    /// More than eight pawns a side.
-    TooManyPawns,
+    /// A position that no game reaches (see [`SetupError`]).
+    Setup(SetupError),
+}
+
+impl From<SetupError> for FenError {
+    fn from(error: SetupError) -> FenError {
+        FenError::Setup(error)
+    }
 }
 
 impl fmt::Display for FenError {
@@ -465,14 +465,7 @@ impl fmt::Display for FenError {
                 write!(f, "{text:?} is not a possible en passant square here")
             }
             FenError::Counter(text) => write!(f, "{text:?} is not a valid move counter"),
-            FenError::ImpossiblePawn(color) => {
-                write!(
-                    f,
-                    "a {} pawn stands where it can never be",
-                    color.select("white", "black")
-                )
-            }
-            FenError::TooManyPawns => write!(f, "a side has more than eight pawns"),
+            FenError::Setup(error) => error.fmt(f),
         }
     }
 }
@@ -516,6 +509,10 @@ impl Position for PawnsPosition {
 
     fn to_text(&self) -> String {
         self.to_fen()
+    }
+
+    fn validate(&self) -> Result<(), SetupError> {
+        PawnsPosition::validate(self)
     }
 
     fn turn(&self) -> Color {
@@ -602,6 +599,7 @@ impl Position for PawnsPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SetupProblem;
 
     #[test]
     fn square_names_round_trip() {
@@ -632,7 +630,10 @@ mod tests {
         );
         assert_eq!(
             PawnsPosition::from_fen("8/8/8/8/8/8/8/7P w - - 0 1"),
-            Err(FenError::ImpossiblePawn(Color::Sente))
+            Err(FenError::Setup(SetupError {
+                variant: Variant::Pawns,
+                problem: SetupProblem::PawnOnFirstRank(Color::Sente, parse_square("h1").unwrap())
+            }))
         );
         assert_eq!(
             PawnsPosition::from_fen("8/8/8/8/8/8/8/7N w - - 0 1"),

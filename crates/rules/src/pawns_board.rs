@@ -299,9 +299,11 @@ impl<const N: usize> PawnsBoard<N> {
     }
 
     /// Reads a FEN of `N` ranks of `N` squares (the castling field, the
-    /// clocks and the move number are ignored). Refused: a pawn on its own
-    /// first or last rank, a side without pawns or with more than `N`, an
-    /// en passant square no double step could have passed.
+    /// clocks and the move number are ignored). Refused: what the rules
+    /// refuse in any position (see [`crate::SetupError`]; more than `N`
+    /// pawns a side here), a game already over (a side without pawns, a
+    /// pawn on its last rank), an en passant square no double step could
+    /// have passed.
     pub fn from_fen(text: &str) -> Result<Self, BoardFenError> {
         let error = |why: &str| Err(BoardFenError(format!("{text:?}: {why}")));
         let mut fields = text.split_whitespace();
@@ -336,21 +338,37 @@ impl<const N: usize> PawnsBoard<N> {
                 return error(&format!("rank {} is not {N} squares", rank + 1));
             }
         }
-        let edge = |rank: usize| ((1u64 << N) - 1) << (8 * rank);
-        if (white | black) & (edge(0) | edge(N - 1)) != 0 {
-            return error("a pawn on the first or last rank");
-        }
-        if white == 0 || black == 0 {
-            return error("a side without pawns: the game is over");
-        }
-        if white.count_ones() as usize > N || black.count_ones() as usize > N {
-            return error(&format!("more than {N} pawns a side"));
-        }
         let white_to_move = match fields.next().unwrap_or("w") {
             "w" => true,
             "b" => false,
             other => return error(&format!("{other:?} is not a side to move")),
         };
+        // The rules' own check of positions, then what this board cannot
+        // hold: a game already over.
+        let grid = |bits: u64| {
+            let mut squares = crate::Bitboard::EMPTY;
+            for bit in 0..64u8 {
+                if bits & (1u64 << bit) != 0 {
+                    let (file, rank) = (bit % 8, bit / 8);
+                    squares.insert(
+                        crate::Square::from_coords(7 - file, 7 - rank).expect("on the grid"),
+                    );
+                }
+            }
+            squares
+        };
+        let turn = if white_to_move {
+            crate::Color::Sente
+        } else {
+            crate::Color::Gote
+        };
+        if let Err(problem) = crate::setup::check_pawns(N as u8, [grid(white), grid(black)], turn) {
+            return error(&problem.to_string());
+        }
+        let edge = |rank: usize| ((1u64 << N) - 1) << (8 * rank);
+        if (white | black) & (edge(0) | edge(N - 1)) != 0 || white == 0 || black == 0 {
+            return error("the game is over, and the solver values games still going on");
+        }
         let mut position = if white_to_move {
             PawnsBoard {
                 us: white,
@@ -548,6 +566,20 @@ mod tests {
         ] {
             assert!(PawnsBoard::<5>::from_fen(bad).is_err(), "{bad:?}");
         }
+        // The rules' sentences, as every other path says them; then the
+        // solver's own refusal of a game already over.
+        let why = |fen: &str| PawnsBoard::<5>::from_fen(fen).unwrap_err().0;
+        assert!(why("5/ppppp/P4/PPPPP/5 w - -").ends_with("White has more than 5 pawns"));
+        assert!(why("5/p4/5/5/5 w - -")
+            .ends_with("the game is over, and the solver values games still going on"));
+        assert!(why("5/5/5/P4/5 w - -").ends_with(
+            "Black has no pawns, and only the side to move can have lost its last one (to the move just played)"
+        ));
+        assert!(why("P4/5/5/5/p4 w - -").ends_with(
+            "a white pawn on a5 has already won the game, so it cannot be White's turn"
+        ));
+        assert!(why("P4/5/5/p4/5 b - -")
+            .ends_with("the game is over, and the solver values games still going on"));
     }
 
     #[test]

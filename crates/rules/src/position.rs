@@ -5,6 +5,7 @@ use crate::color::Color;
 use crate::declaration::{Declaration, ImpasseRule, Shortfall};
 use crate::moves::{Move, MoveList};
 use crate::outcome::Outcome;
+use crate::setup::SetupError;
 use crate::variant::Variant;
 use std::fmt;
 
@@ -119,6 +120,9 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn from_text(text: &str) -> Result<Self, Self::SetupError>;
     /// Writes the position in the game's notation (SFEN or FEN).
     fn to_text(&self) -> String;
+    /// Whether the position is one the game can reach: the one check of
+    /// positions, which [`Position::from_text`] makes (see [`SetupError`]).
+    fn validate(&self) -> Result<(), SetupError>;
     /// The side to move.
     fn turn(&self) -> Color;
     /// A hash of everything that decides the legal moves and the game's future.

@@ -4,6 +4,7 @@
 
 use crate::color::Color;
 use crate::role::{Piece, Role};
+use crate::setup::SetupError;
 use crate::shogi_position::{ShogiPosition, ShogiVariant};
 use crate::square::Square;
 use std::fmt;
@@ -44,18 +45,8 @@ pub enum SfenError {
     Hand(String),
     /// The move number is not a positive integer.
     MoveNumber(String),
-    /// More pieces of a role than the game's set holds.
-    TooManyPieces(Role),
-    /// A side has more than one king.
-    TooManyKings(Color),
-    /// A piece stands where it could never move (a pawn on the last rank).
-    DeadPiece(Square),
-    /// Two unpromoted pawns of one side on one file.
-    TwoPawnsOnFile(Color, u8),
-    /// Both kings have been captured, which no game allows.
-    KingsInBothHands,
-    /// The side that just moved is in check.
-    OpponentInCheck,
+    /// A position that no game reaches (see [`SetupError`]).
+    Setup(SetupError),
 }
 
 impl fmt::Display for SfenError {
@@ -95,24 +86,18 @@ impl fmt::Display for SfenError {
             SfenError::MoveNumber(text) => {
                 write!(f, "move number must be a positive integer, found {text:?}")
             }
-            SfenError::TooManyPieces(role) => {
-                write!(f, "more pieces of kind {} than the game has", role.letter())
-            }
-            SfenError::TooManyKings(color) => write!(f, "{color:?} has more than one king"),
-            SfenError::DeadPiece(square) => write!(f, "the piece on {square} could never move"),
-            SfenError::TwoPawnsOnFile(color, file) => {
-                write!(f, "{color:?} has two unpromoted pawns on file {}", file + 1)
-            }
-            SfenError::KingsInBothHands => write!(
-                f,
-                "both kings are in hands: a game ends at the first king capture"
-            ),
-            SfenError::OpponentInCheck => write!(f, "the side that is not to move is in check"),
+            SfenError::Setup(error) => error.fmt(f),
         }
     }
 }
 
 impl std::error::Error for SfenError {}
+
+impl From<SetupError> for SfenError {
+    fn from(error: SetupError) -> SfenError {
+        SfenError::Setup(error)
+    }
+}
 
 /// Parses an SFEN (with or without a leading `sfen` keyword and the move
 /// number) into a validated position of game `V`.
@@ -140,7 +125,7 @@ pub fn parse_sfen<V: ShogiVariant>(text: &str) -> Result<ShogiPosition<V>, SfenE
         }
     }
     position.refresh();
-    validate(&position)?;
+    crate::setup::check_shogi(&position)?;
     Ok(position)
 }
 
@@ -261,7 +246,11 @@ fn parse_hands<V: ShogiVariant>(
         };
         let held = position.hand(color).count(role) as u32 + n;
         if held > crate::zobrist::MAX_HAND_COUNT as u32 {
-            return Err(SfenError::TooManyPieces(role));
+            return Err(SfenError::Hand(format!(
+                "more than {} pieces of kind {} in a hand",
+                crate::zobrist::MAX_HAND_COUNT,
+                role.letter()
+            )));
         }
         position.set_hand_count(color, role, held as u8);
     }
@@ -271,75 +260,6 @@ fn parse_hands<V: ShogiVariant>(
         )));
     }
     Ok(())
-}
-
-/// Checks what makes a position impossible in game `V`.
-fn validate<V: ShogiVariant>(position: &ShogiPosition<V>) -> Result<(), SfenError> {
-    for color in Color::ALL {
-        // A king in a hand is the opponent's, captured (Spear).
-        let captured = position.hand(!color).count(Role::King) as u32;
-        if position.pieces(color, Role::King).count() + captured > 1 {
-            return Err(SfenError::TooManyKings(color));
-        }
-    }
-    let kings_in_hands = Color::ALL
-        .iter()
-        .filter(|&&c| position.hand(c).count(Role::King) > 0)
-        .count();
-    if kings_in_hands > 1 {
-        return Err(SfenError::KingsInBothHands);
-    }
-    let full_set = piece_set_counts(V::SPEC.start);
-    for role in Role::HAND {
-        let on_board = (position.by_role(role)
-            | role
-                .promoted()
-                .map_or(Default::default(), |p| position.by_role(p)))
-        .count();
-        let in_hands = Color::ALL
-            .iter()
-            .map(|&c| position.hand(c).count(role) as u32)
-            .sum::<u32>();
-        if on_board + in_hands > full_set[role.index()] {
-            return Err(SfenError::TooManyPieces(role));
-        }
-    }
-    if V::SPEC.promotion == crate::spec::PromotionRule::Optional {
-        for color in Color::ALL {
-            for role in [Role::Pawn, Role::Lance, Role::Knight] {
-                let dead = V::SPEC.far_ranks(color, V::SPEC.movement(role).immobile_ranks());
-                if let Some(square) = (position.pieces(color, role) & dead).first() {
-                    return Err(SfenError::DeadPiece(square));
-                }
-            }
-            let mut files_with_pawn = [false; 9];
-            for square in position.pieces(color, Role::Pawn) {
-                if std::mem::replace(&mut files_with_pawn[square.file() as usize], true) {
-                    return Err(SfenError::TwoPawnsOnFile(color, square.file()));
-                }
-            }
-        }
-        let them = !position.turn();
-        if let Some(king) = position.king(them) {
-            if position.is_attacked(king, position.turn(), position.blockers()) {
-                return Err(SfenError::OpponentInCheck);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// How many pieces of each unpromoted role a full set has, read off the
-/// start position.
-fn piece_set_counts(start: &str) -> [u32; Role::NUM] {
-    let mut counts = [0u32; Role::NUM];
-    let board = start.split(' ').next().unwrap_or_default();
-    for c in board.chars() {
-        if let Some(role) = Role::from_letter(c) {
-            counts[role.index()] += 1;
-        }
-    }
-    counts
 }
 
 /// Writes the position as SFEN, move number included.
@@ -404,6 +324,13 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     pub fn start() -> Self {
         parse_sfen::<V>(V::SPEC.start).expect("start positions are valid")
     }
+
+    /// Whether the position is one the game can reach (see [`SetupError`]):
+    /// [`parse_sfen`] refuses those that are not, and a position set up
+    /// square by square (with [`ShogiPosition::put`]) should be checked so.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        crate::setup::check_shogi(self)
+    }
 }
 
 /// A position shows as its SFEN.
@@ -424,6 +351,11 @@ impl<V: ShogiVariant> Default for ShogiPosition<V> {
 mod tests {
     use super::*;
     use crate::variants::{Minishogi, Shogi, Spear};
+    use crate::{SetupProblem, Variant};
+
+    fn setup(variant: Variant, problem: SetupProblem) -> SfenError {
+        SfenError::Setup(SetupError { variant, problem })
+    }
 
     #[test]
     fn start_positions_round_trip() {
@@ -456,10 +388,15 @@ mod tests {
         let text = "lbsg1/4p/5/P4/1GSBL w Kk 3";
         assert_eq!(
             parse_sfen::<Spear>(text).unwrap_err(),
-            SfenError::KingsInBothHands
+            setup(Variant::Spear, SetupProblem::NoKings)
         );
-        let text = "lbsg1/4p/5/P4/1GSBL w K 3";
+        let text = "lbsg1/4p/5/P4/KGSBL w K 3";
         assert_eq!(write_sfen(&parse_sfen::<Spear>(text).unwrap()), text);
+        // The king's capture was the move just played: Sente's turn is over.
+        assert_eq!(
+            parse_sfen::<Spear>("lbsg1/4p/5/P4/KGSBL b K 3").unwrap_err(),
+            setup(Variant::Spear, SetupProblem::MissingKing(Color::Gote))
+        );
         assert!(parse_sfen::<Shogi>("9/9/9/9/9/9/9/9/9 b K 1").is_err());
     }
 
@@ -516,15 +453,28 @@ mod tests {
             ),
             (
                 "rbsgk/4p/5/P4/KGSBR b P 1",
-                SfenError::TooManyPieces(Role::Pawn),
+                setup(
+                    Variant::Minishogi,
+                    SetupProblem::TooManyPieces {
+                        role: Role::Pawn,
+                        found: 3,
+                        most: 2,
+                    },
+                ),
             ),
             (
                 "rbsgk/4p/5/P4/KGSBK b - 1",
-                SfenError::TooManyKings(Color::Sente),
+                setup(Variant::Minishogi, SetupProblem::TooManyKings(Color::Sente)),
             ),
             (
-                "rbsgP/4p/5/5/KGSBR b - 1",
-                SfenError::DeadPiece("1a".parse().unwrap()),
+                "rbsPk/4p/5/5/KGSBR b - 1",
+                setup(
+                    Variant::Minishogi,
+                    SetupProblem::DeadPiece {
+                        square: "2a".parse().unwrap(),
+                        role: Role::Pawn,
+                    },
+                ),
             ),
         ];
         for (text, expected) in cases {
@@ -536,13 +486,16 @@ mod tests {
         }
         assert_eq!(
             parse_sfen::<Shogi>("4k4/9/9/9/4P4/9/4P4/9/4K4 b - 1").unwrap_err(),
-            SfenError::TwoPawnsOnFile(Color::Sente, 4)
+            setup(
+                Variant::Shogi,
+                SetupProblem::TwoPawnsOnFile(Color::Sente, 4)
+            )
         );
         assert!(parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4K3R b - 1").is_ok());
         assert!(parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4K3R w - 1").is_ok());
         assert_eq!(
             parse_sfen::<Shogi>("4k4/9/9/9/9/9/9/9/4R3K b - 1").unwrap_err(),
-            SfenError::OpponentInCheck
+            setup(Variant::Shogi, SetupProblem::OpponentInCheck(Color::Gote))
         );
     }
 }

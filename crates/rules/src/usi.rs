@@ -169,6 +169,10 @@ impl<V: ShogiVariant> Position for ShogiPosition<V> {
         write_sfen(self)
     }
 
+    fn validate(&self) -> Result<(), crate::SetupError> {
+        ShogiPosition::validate(self)
+    }
+
     fn turn(&self) -> Color {
         ShogiPosition::turn(self)
     }

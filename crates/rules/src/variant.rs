@@ -1,5 +1,6 @@
 //! The games Koma plays, named at run time.
 
+use crate::color::Color;
 use std::fmt;
 use std::str::FromStr;
 
@@ -32,6 +33,24 @@ impl Variant {
             Variant::Minishogi => "minishogi",
             Variant::Shogi => "shogi",
             Variant::Pawns => "pawns",
+        }
+    }
+
+    /// The name of `color`'s player in sentences: Sente and Gote in shogi
+    /// and minishogi, Black (who moves first) and White in Spear as its
+    /// seed says, White and Black in Pawns-Only Chess.
+    ///
+    /// ```
+    /// use koma_rules::{Color, Variant};
+    /// assert_eq!(Variant::Spear.side_name(Color::Sente), "Black");
+    /// assert_eq!(Variant::Pawns.side_name(Color::Sente), "White");
+    /// ```
+    pub const fn side_name(self, color: Color) -> &'static str {
+        match (self, color) {
+            (Variant::Spear, Color::Sente) | (Variant::Pawns, Color::Gote) => "Black",
+            (Variant::Spear, Color::Gote) | (Variant::Pawns, Color::Sente) => "White",
+            (_, Color::Sente) => "Sente",
+            (_, Color::Gote) => "Gote",
         }
     }
 

@@ -748,3 +748,7 @@ impl Games {
             })
     }
 }
+
+#[cfg(test)]
+#[path = "service_positions.rs"]
+mod positions;

@@ -13,10 +13,10 @@ use crate::outcome::{EndReason, Outcome};
 use crate::shogi_position::{ShogiPosition, ShogiVariant};
 
 /// The game end shared by games with check: a side without a legal move
-/// loses (checkmated if in check).
+/// loses (checkmated if in check), with or without a king: the attacker of
+/// a mate problem, kingless, who has run out of moves has lost too.
 fn outcome_with_check<V: ShogiVariant>(position: &ShogiPosition<V>) -> Option<Outcome> {
     let us = position.turn();
-    position.king(us)?;
     if position.has_legal_move() {
         None
     } else if position.checkers().any() {
