@@ -4,6 +4,7 @@
 //! times, `'` comments and a `%` ending. Standard shogi only.
 
 use crate::record::{Ending, Headers, Record, RecordedMove, ReplayError};
+use crate::text;
 use koma_rules::{
     Color, Move, Piece, Position, Role, Shogi, ShogiPosition, ShogiVariant, Square,
     StandardShogiPosition,
@@ -276,8 +277,11 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
                 }
             };
             let consumed = statement.chars().count() + 1;
+            // A comment keeps the blanks at its end, part of what was
+            // written after the `'`.
+            let comment = statement.strip_prefix('\'');
             let statement = statement.trim_end();
-            if let Some(comment) = statement.strip_prefix('\'') {
+            if let Some(comment) = comment {
                 // `'encoding=Shift_JIS` says how the file's bytes were
                 // written, which the record saved again will not keep.
                 if !is_encoding_declaration(comment) {
@@ -404,6 +408,7 @@ pub fn read(text: &str) -> Result<Record<StandardShogiPosition>, CsaError> {
     })?;
     record.headers = headers;
     record.comments = comments;
+    record.clean_text();
     Ok(record)
 }
 
@@ -457,23 +462,21 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
     let headers = &record.headers;
     for (prefix, value) in [("N+", &headers.sente), ("N-", &headers.gote)] {
         if let Some(value) = value {
-            out.push_str(&format!("{prefix}{}\n", one_line(value)));
+            out.push_str(&format!("{prefix}{}\n", text::header(value)));
         }
     }
     let mut fields = headers.clone();
     for (key, field) in HEADER_FIELDS {
         if let Some(value) = field(&mut fields) {
-            out.push_str(&format!("${key}:{}\n", one_line(value)));
+            out.push_str(&format!("${key}:{}\n", text::header(value)));
         }
     }
     for (key, value) in &headers.other {
         if !key.is_empty() && key.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
-            out.push_str(&format!("${key}:{}\n", one_line(value)));
+            out.push_str(&format!("${key}:{}\n", text::header(value)));
         }
     }
-    for comment in &record.comments {
-        out.push_str(&format!("'{}\n", one_line(comment)));
-    }
+    push_comments(&mut out, &record.comments);
     write_position(&record.start, &mut out);
     let mut position = record.start;
     for recorded in &record.moves {
@@ -482,9 +485,7 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
         if let Some(time) = recorded.time {
             out.push_str(&format!("T{}\n", time.as_secs()));
         }
-        for comment in &recorded.comments {
-            out.push_str(&format!("'{}\n", one_line(comment)));
-        }
+        push_comments(&mut out, &recorded.comments);
         position.play_unchecked(recorded.m);
     }
     if let Some(ending) = record.ending {
@@ -513,16 +514,23 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
     out
 }
 
-/// CSA has no continuation lines: line breaks in a value become spaces.
+/// Each line of each comment its own `'` line, hidden characters escaped:
+/// CSA has no continuation lines, and a reader takes each for a comment.
+fn push_comments(out: &mut String, comments: &[String]) {
+    for comment in comments {
+        for line in text::comment(comment).split('\n') {
+            out.push('\'');
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+}
+
 /// Whether a comment is CSA 3.0's `'encoding=NAME` line.
 fn is_encoding_declaration(comment: &str) -> bool {
     comment
         .get(..9)
         .is_some_and(|head| head.eq_ignore_ascii_case("encoding="))
-}
-
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
 }
 
 /// The pieces the even start has and `start` lacks, as `PI` lists them

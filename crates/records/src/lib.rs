@@ -4,7 +4,9 @@
 //! moves with their times and comments, and how the game ended. Each format
 //! is its own module with its own error type and reads from text;
 //! [`decode`] turns a file's bytes into text whatever its encoding, and
-//! [`file`] reads and writes record files on disk.
+//! [`file`] reads and writes record files on disk. Names and comments are
+//! kept as [`text`] says: hidden characters escaped, line breaks as each
+//! format writes them.
 //!
 //! ```
 //! use koma_records::{usi, Record};
@@ -25,6 +27,7 @@ pub mod kif;
 pub mod notation;
 pub mod pgn;
 mod record;
+pub mod text;
 pub mod usi;
 
 pub use any::{read_any, write_any, AnyRecord, Format, LoadError};

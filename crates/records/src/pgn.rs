@@ -17,6 +17,7 @@
 
 use crate::notation::Notation;
 use crate::record::{Ending, Record, RecordedMove, ReplayError};
+use crate::text;
 use koma_rules::pawns::{parse_square, square_name};
 use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
 use std::fmt;
@@ -434,6 +435,7 @@ impl GameReader {
         if ending.is_none() && winner.is_some() {
             other.push(("Result".to_owned(), result));
         }
+        self.record.clean_text();
         Ok(Some(self.record))
     }
 }
@@ -583,8 +585,9 @@ fn termination(ending: Ending) -> Option<&'static str> {
 /// Writes a record as PGN: the seven-tag roster, `Variant`, `SetUp` and
 /// `FEN` for another start, `Termination` for an ending the final position
 /// does not show, the other headers; then the moves in SAN, wrapped at 80
-/// columns. Comments read back without surrounding blanks and with line
-/// breaks as spaces; a comment holding `}` is written after `;`.
+/// columns. Each line of a comment is its own `{…}` (or `;…` if it holds a
+/// `}`), so that a comment reads back line by line, each line without the
+/// blanks around it.
 pub fn write(record: &Record<PawnsPosition>) -> String {
     let final_position = record.final_position();
     let turn = final_position.turn();
@@ -686,13 +689,13 @@ pub fn write(record: &Record<PawnsPosition>) -> String {
     lines.out
 }
 
-/// `[Name "value"]` and a line break, quotes and backslashes escaped.
+/// `[Name "value"]` and a line break: the value cleaned as headers are
+/// (one line, hidden characters escaped), quotes and backslashes escaped.
 fn write_tag(out: &mut String, name: &str, value: &str) {
-    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-    out.push_str(&format!(
-        "[{name} \"{}\"]\n",
-        value.replace(['\n', '\r'], " ")
-    ));
+    let value = text::header(value)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    out.push_str(&format!("[{name} \"{value}\"]\n"));
 }
 
 /// Movetext being written, broken into lines of at most 80 columns between
@@ -721,10 +724,19 @@ impl Lines {
         self.fresh = false;
     }
 
-    /// `{comment}`, its words atoms (a line break reads back as the space it
-    /// replaces); `;comment` and a line break if it holds a `}`.
-    fn comment(&mut self, text: &str) {
-        let text = text.replace(['\r', '\n'], " ");
+    /// Each line of a comment its own `{comment}`, its words atoms (a line
+    /// break the wrapping puts inside braces reads back as the space it
+    /// replaces, as in other software's PGN); `;comment` and a line break
+    /// for a line that holds a `}`, which would end the braces.
+    fn comment(&mut self, comment: &str) {
+        for line in text::comment(comment).split('\n') {
+            self.comment_line(line);
+        }
+    }
+
+    /// A comment line without the blanks around it, which no reader keeps.
+    fn comment_line(&mut self, text: &str) {
+        let text = text.trim();
         if text.contains('}') {
             self.atom(&format!(";{text}"));
             self.out.push('\n');

@@ -29,6 +29,54 @@ pub struct Headers {
     pub other: Vec<(String, String)>,
 }
 
+impl Headers {
+    /// Every header, keys of `other` too, as [`crate::text::header`]
+    /// keeps it: hidden characters escaped, one line, no blanks around.
+    pub fn clean(&mut self) {
+        let fields = [
+            &mut self.sente,
+            &mut self.gote,
+            &mut self.event,
+            &mut self.site,
+            &mut self.start_time,
+            &mut self.end_time,
+            &mut self.time_control,
+            &mut self.opening,
+        ];
+        for value in fields.into_iter().flatten() {
+            clean_with(value, crate::text::header);
+        }
+        for (key, value) in &mut self.other {
+            clean_with(key, crate::text::header);
+            clean_with(value, crate::text::header);
+        }
+    }
+}
+
+/// Replaces `text` by `clean(text)` when that differs.
+fn clean_with(text: &mut String, clean: fn(&str) -> std::borrow::Cow<'_, str>) {
+    let cleaned = clean(text);
+    if cleaned != text.as_str() {
+        let cleaned = cleaned.into_owned();
+        *text = cleaned;
+    }
+}
+
+fn clean_comments(comments: &mut [String]) {
+    for comment in comments {
+        clean_with(comment, crate::text::comment);
+    }
+}
+
+fn clean_moves(moves: &mut [RecordedMove], variations: &mut [Variation]) {
+    for recorded in moves {
+        clean_comments(&mut recorded.comments);
+    }
+    for variation in variations {
+        clean_moves(&mut variation.moves, &mut variation.variations);
+    }
+}
+
 /// A move of a record, with what the record says about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedMove {
@@ -210,6 +258,14 @@ impl<P: Position> Record<P> {
             comments: Vec::new(),
             variations: Vec::new(),
         }
+    }
+
+    /// Cleans every header and comment as [`crate::text`] says: what the
+    /// readers give and the writers write.
+    pub fn clean_text(&mut self) {
+        self.headers.clean();
+        clean_comments(&mut self.comments);
+        clean_moves(&mut self.moves, &mut self.variations);
     }
 
     /// The record of a game: its start, moves and ending.

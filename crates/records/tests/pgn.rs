@@ -364,8 +364,13 @@ fn comment() -> impl Strategy<Value = String> {
     prop::collection::vec("[a-zA-Z0-9,.!?'\"(){}%;:\\\\-]{1,10}", 1..30).prop_map(|w| w.join(" "))
 }
 
+/// A tag value as records keep it: without blanks at either end.
+fn trimmed() -> impl Strategy<Value = String> {
+    "[ -~]{0,20}".prop_map(|v| v.trim().to_owned())
+}
+
 fn value() -> impl Strategy<Value = Option<String>> {
-    prop::option::of("[ -~]{0,20}".prop_filter("unknown", |v| v != "?" && v != "????.??.??"))
+    prop::option::of(trimmed().prop_filter("unknown", |v| v != "?" && v != "????.??.??"))
 }
 
 proptest! {
@@ -379,7 +384,7 @@ proptest! {
         times in prop::collection::vec(prop::option::of(0u64..10_000_000), 80),
         comments in prop::collection::vec(prop::option::of(comment()), 81),
         names in (value(), value(), value(), value()),
-        other in prop::collection::vec(("X[a-zA-Z0-9_]{0,8}", "[ -~]{0,20}"), 0..3),
+        other in prop::collection::vec(("X[a-zA-Z0-9_]{0,8}", trimmed()), 0..3),
         ending in 0usize..8,
     ) {
         let mut record = random_game(seed, skip, plies);

@@ -361,8 +361,8 @@ async fn record(
     RawQuery(query): RawQuery,
 ) -> Response {
     let query = query_params(query.as_deref());
-    let format = query.get("format").cloned().unwrap_or_else(|| "kif".into());
-    match blocking(move || app.games.record(&id, &format)).await {
+    let format = query.get("format").cloned();
+    match blocking(move || app.games.record(&id, format.as_deref())).await {
         Ok(download) => {
             let disposition = format!("attachment; filename=\"{}\"", download.filename);
             let mut response = download.bytes.into_response();

@@ -15,7 +15,7 @@ use super::seats::{Mode, Seats, Token};
 use super::state::{GameState, HeadersView};
 use super::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
-use koma_records::{read_any, write_any, Format, LoadError};
+use koma_records::{read_any, write_any, AnyRecord, Format, Headers, LoadError, Record};
 use koma_rules::{Color, Handicap, ImpasseRule, Position, UnknownHandicap, Variant};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -191,6 +191,57 @@ pub(super) fn sentence(text: &str) -> String {
         out.push('.');
     }
     out
+}
+
+/// Where `record`'s text holds `character`, for a message: `sente's
+/// name`, `the comment on move 12`.
+fn place_of(record: &AnyRecord, character: char) -> Option<String> {
+    match record {
+        AnyRecord::Spear(r) => place_in(r, character),
+        AnyRecord::Minishogi(r) => place_in(r, character),
+        AnyRecord::Shogi(r) => place_in(r, character),
+        AnyRecord::Pawns(r) => place_in(r, character),
+    }
+}
+
+fn place_in<P: Position>(record: &Record<P>, character: char) -> Option<String> {
+    let holds = |text: &str| text.contains(character);
+    let headers = &record.headers;
+    let fields = [
+        (
+            &headers.sente,
+            format!("{}'s name", names::color_name(P::VARIANT, Color::Sente)),
+        ),
+        (
+            &headers.gote,
+            format!("{}'s name", names::color_name(P::VARIANT, Color::Gote)),
+        ),
+        (&headers.event, "the event".to_owned()),
+        (&headers.site, "the site".to_owned()),
+        (&headers.start_time, "the start time".to_owned()),
+        (&headers.end_time, "the end time".to_owned()),
+        (&headers.time_control, "the time control".to_owned()),
+        (&headers.opening, "the opening".to_owned()),
+    ];
+    let header = fields
+        .into_iter()
+        .find(|(value, _)| value.as_deref().is_some_and(holds))
+        .map(|(_, place)| place);
+    let other = || {
+        (headers.other.iter())
+            .find(|(key, value)| holds(key) || holds(value))
+            .map(|(key, _)| format!("the header {:?}", key.chars().take(20).collect::<String>()))
+    };
+    let before = || {
+        (record.comments.iter().any(|c| holds(c)))
+            .then(|| "a comment before the first move".to_owned())
+    };
+    let after = || {
+        (record.moves.iter())
+            .position(|m| m.comments.iter().any(|c| holds(c)))
+            .map(|index| format!("the comment on move {}", index + 1))
+    };
+    header.or_else(other).or_else(before).or_else(after)
 }
 
 /// The impasse rule a new game asks for: 27 or 24, as a number or text.
@@ -430,7 +481,12 @@ impl Games {
             Some(value) => Some(impasse_rule(value)?),
         };
         let game = AnyGame::new(variant, position.as_deref()).map_err(Refusal::unprocessable)?;
-        let mut headers = request.headers.unwrap_or_default();
+        // Names are kept as every record keeps them (koma_records::text):
+        // hidden characters escaped, one line; imports get the same from
+        // the readers.
+        let mut cleaned: Headers = request.headers.unwrap_or_default().into();
+        cleaned.clean();
+        let mut headers = HeadersView::from(cleaned);
         if let Some(control) = &control {
             headers
                 .time_control
@@ -554,25 +610,52 @@ impl Games {
         )
     }
 
-    /// `GET /api/games/{id}/record?format=…`.
-    pub fn record(&self, id: &str, format: &str) -> Result<Download, Refusal> {
+    /// `GET /api/games/{id}/record?format=…`. Without a format (or an
+    /// empty one), the game's own record, so that the default download
+    /// always works: PGN for Pawns-Only Chess; KIF for the shogi games, in
+    /// Shift_JIS as Kifu for Windows writes it, or in UTF-8 (`.kifu`, as
+    /// ShogiHome and lishogi name it) when Shift_JIS cannot hold a name or
+    /// comment. An explicit `kif` asks for Shift_JIS: that is refused,
+    /// naming the character and where it is, rather than answered in
+    /// another encoding than asked.
+    pub fn record(&self, id: &str, format: Option<&str>) -> Result<Download, Refusal> {
         let stored = self.load(Self::parse_id(id)?)?;
         let variant = stored.variant;
-        let format = Format::from_name(format).ok_or_else(|| {
-            Refusal::unprocessable(format!(
-                "Unknown record format {:?}: a {} game can be saved as {}.",
-                format.chars().take(20).collect::<String>(),
-                names::variant_title(variant),
-                writable_formats(variant)
-            ))
-        })?;
+        let asked = format.filter(|name| !name.is_empty());
+        let format = match asked {
+            None if variant == Variant::Pawns => Format::Pgn,
+            None => Format::Kif,
+            Some(name) => Format::from_name(name).ok_or_else(|| {
+                Refusal::unprocessable(format!(
+                    "Unknown record format {:?}: a {} game can be saved as {}.",
+                    name.chars().take(20).collect::<String>(),
+                    names::variant_title(variant),
+                    writable_formats(variant)
+                ))
+            })?,
+        };
         let game = Self::replay(&stored)?;
         let mut record = game.to_record(stored.headers.clone().into());
         stored.notes.write_into(&mut record);
         if let Some(review) = &stored.review {
             crate::review_kept::write_review(review, &game, &mut record, format);
         }
-        let bytes = write_any(&record, format).map_err(|e| match e {
+        let (bytes, format) = match write_any(&record, format) {
+            Err(LoadError::Encode(_)) if asked.is_none() => {
+                (write_any(&record, Format::Kifu), Format::Kifu)
+            }
+            Err(LoadError::Encode(error)) => {
+                return Err(Refusal::unprocessable(format!(
+                    "Shift_JIS (kif) cannot hold {:?}{}; save as kifu (KIF in UTF-8), \
+                     as the download without a format does.",
+                    error.character,
+                    place_of(&record, error.character)
+                        .map_or(String::new(), |place| format!(" in {place}"))
+                )))
+            }
+            written => (written, format),
+        };
+        let bytes = bytes.map_err(|e| match e {
             LoadError::Unsupported { .. } if format == Format::Ki2 => {
                 Refusal::unprocessable(format!(
                     "Koma reads KI2 but does not write it; save as {}.",

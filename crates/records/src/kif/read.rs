@@ -67,7 +67,9 @@ pub(crate) fn classify(text: &str) -> LineKind<'_> {
     if trimmed.is_empty() {
         return LineKind::Blank;
     }
-    if let Some(comment) = trimmed.strip_prefix(['*', '＊']) {
+    // A comment keeps the blanks at its end: they are part of what was
+    // written after the `*`, as those at its start are.
+    if let Some(comment) = text.trim_start().strip_prefix(['*', '＊']) {
         return LineKind::Comment(comment);
     }
     if let Some(rest) = trimmed.strip_prefix("変化") {
@@ -421,6 +423,7 @@ impl<V: ShogiVariant> Reader<V> {
         record.moves = main.moves;
         record.ending = main.ending;
         record.variations = variations(&mut nodes, &main.children);
+        record.clean_text();
         Ok(record)
     }
 }

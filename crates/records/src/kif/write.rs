@@ -4,6 +4,7 @@
 use super::setup;
 use crate::kanji;
 use crate::record::{Ending, Record, RecordedMove, Variation};
+use crate::text;
 use koma_rules::{Color, Move, Position, ShogiPosition, ShogiVariant, Variant};
 use std::time::Duration;
 
@@ -21,7 +22,8 @@ pub fn write<V: ShogiVariant>(record: &Record<ShogiPosition<V>>) -> String {
         ("戦型", &headers.opening),
     ];
     for (key, value) in fields {
-        if let Some(value) = value {
+        // An empty one reads back as none: not written.
+        if let Some(value) = value.as_deref().filter(|v| !text::header(v).is_empty()) {
             push_header(&mut out, key, value);
         }
     }
@@ -76,26 +78,25 @@ fn variation_timed(variation: &Variation) -> bool {
         || variation.variations.iter().any(variation_timed)
 }
 
+/// `key：value`, both cleaned as headers are (one line, hidden characters
+/// escaped), so that no header starts another line of the file.
 fn push_header(out: &mut String, key: &str, value: &str) {
-    out.push_str(key);
+    out.push_str(&text::header(key));
     out.push('：');
-    out.push_str(&one_line(value));
+    out.push_str(&text::header(value));
     out.push('\n');
 }
 
+/// Each line of each comment its own `*` line, hidden characters escaped:
+/// what KIF readers read as one comment line each.
 fn push_comments(out: &mut String, comments: &[String]) {
     for comment in comments {
-        for line in comment.split('\n') {
+        for line in text::comment(comment).split('\n') {
             out.push('*');
-            out.push_str(line.trim_end_matches('\r'));
+            out.push_str(line);
             out.push('\n');
         }
     }
-}
-
-/// Line breaks inside a header would start a new line of the file.
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
 }
 
 /// The main line or a variation, seen the same way.
