@@ -440,7 +440,8 @@ fn statuses_on_one_connection(server: &Server, count: usize) -> Vec<(u16, Option
 
 #[test]
 fn a_flooding_client_slows_only_itself() {
-    let server = start();
+    // The default limit, which the other tests raise.
+    let server = start_with(&["--memory", "--requests-per-second", "20"]);
     // HTTP: a burst of 60, then about 20 a second. (That another address
     // is served at once meanwhile, and that new connections share the
     // bucket, is crates/server/tests/hostile_clients.rs.)

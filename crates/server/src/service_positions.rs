@@ -9,7 +9,7 @@
 use super::{Games, NewGame};
 use crate::names;
 use crate::state::GameState;
-use crate::store::MemoryStore;
+use crate::memory_store::MemoryStore;
 use koma_rules::{
     Color, MinishogiPosition, PawnsPosition, Piece, Position, Role, ShogiPosition, ShogiVariant,
     Spear, SpearPosition, Square, StandardShogiPosition, Variant,
@@ -17,7 +17,7 @@ use koma_rules::{
 use std::sync::Arc;
 
 fn games() -> Arc<Games> {
-    Arc::new(Games::new(Box::new(MemoryStore::new(100_000)), None))
+    Arc::new(Games::new(Box::new(MemoryStore::new(64 << 20)), None, 1))
 }
 
 fn create(games: &Arc<Games>, variant: Variant, text: &str) -> Result<GameState, String> {
@@ -133,7 +133,7 @@ fn agree<P: Position>(games: &Arc<Games>, text: &str) -> Option<bool> {
             }
             for format in formats(variant) {
                 let saved = games
-                    .record(&created.id, format)
+                    .record(&created.id, Some(format))
                     .unwrap_or_else(|e| panic!("{text}: saving as {format}: {}", e.message));
                 let back = import(games, variant, &saved.bytes, format).unwrap_or_else(|e| {
                     panic!(

@@ -150,11 +150,19 @@ pub fn start_with(extra: &[&str]) -> Server {
     start_logging(extra, Stdio::inherit())
 }
 
+/// The rate limit of the tests' servers, unless a test sets its own: every
+/// request of a test comes from 127.0.0.1, one client to the server, and a
+/// test imports and reads back records far faster than a person would.
+const TEST_REQUESTS_PER_SECOND: &str = "100000";
+
 /// [`start_with`], the server's standard error going to `stderr`.
 pub fn start_logging(extra: &[&str], stderr: Stdio) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(["serve", "--port", "0"])
-        .args(extra)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_koma"));
+    command.args(["serve", "--port", "0"]).args(extra);
+    if !extra.contains(&"--requests-per-second") {
+        command.args(["--requests-per-second", TEST_REQUESTS_PER_SECOND]);
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr)
