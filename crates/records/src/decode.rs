@@ -45,6 +45,9 @@ impl std::error::Error for DecodeError {}
 ///
 /// ```
 /// assert_eq!(koma_records::decode(b"\xef\xbb\xbfV2.2").unwrap(), "V2.2");
+/// // A name is not a declaration.
+/// let pgn = "[White \"encoding=Shift_JIS 羽生\"]\n";
+/// assert_eq!(koma_records::decode(pgn.as_bytes()).unwrap(), pgn);
 /// assert_eq!(koma_records::decode(b"\x8c\xe3\x8e\xe8").unwrap(), "後手");
 /// assert!(koma_records::decode(b"\x81").is_err());
 /// ```
@@ -77,18 +80,29 @@ pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
     Err(first_error.unwrap_or(DecodeError::at(bytes, 0)))
 }
 
-/// The encoding named by an `encoding=NAME` declaration near the top.
+/// The encoding named by an `encoding=NAME` declaration near the top, on
+/// a line of its own kind: KIF's `#KIF version=2.0 encoding=…` or CSA's
+/// `'encoding=…`. Elsewhere it is text (a player named `encoding=sjis` in
+/// a PGN tag or on a CSA `N+` line), which must not change how the file
+/// is read.
 fn declared_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     let head = &bytes[..bytes.len().min(1024)];
-    let at = head
-        .windows(9)
-        .position(|window| window.eq_ignore_ascii_case(b"encoding="))?;
-    let name: Vec<u8> = head[at + 9..]
-        .iter()
-        .copied()
-        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
-        .collect();
-    encoding_rs::Encoding::for_label(&name)
+    head.split(|&b| b == b'\n')
+        .filter(|line| {
+            let start = line.iter().position(|b| !b.is_ascii_whitespace());
+            start.is_some_and(|start| matches!(line[start], b'#' | b'\''))
+        })
+        .find_map(|line| {
+            let at = line
+                .windows(9)
+                .position(|window| window.eq_ignore_ascii_case(b"encoding="))?;
+            let name: Vec<u8> = line[at + 9..]
+                .iter()
+                .copied()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+                .collect();
+            encoding_rs::Encoding::for_label(&name)
+        })
 }
 
 /// Text with a character Shift_JIS cannot hold.

@@ -169,6 +169,27 @@ fn blanks_at_the_end_of_a_comment_line_are_kept() {
     assert_eq!(record.moves[0].comments, ["  padded  "]);
 }
 
+#[test]
+fn a_name_that_reads_like_an_encoding_declaration_is_only_a_name() {
+    let name = "encoding=EUC-JP 羽生";
+    let shogi = AnyRecord::from_record(shogi_record("", name));
+    let pawns = AnyRecord::from_record(pawns_record("", name));
+    for (record, format) in [
+        (&shogi, Format::Csa),
+        (&shogi, Format::Kifu),
+        (&pawns, Format::Pgn),
+    ] {
+        let bytes = write_any(record, format).unwrap();
+        let back = read_any(&bytes, Some(format), None).unwrap();
+        let sente = match back {
+            AnyRecord::Shogi(r) => r.headers.sente,
+            AnyRecord::Pawns(r) => r.headers.sente,
+            _ => None,
+        };
+        assert_eq!(sente.as_deref(), Some(name), "{format}");
+    }
+}
+
 /// Text for the round trips: controls, line breaks, the formats' own
 /// marks, blanks of both widths, emoji and Japanese.
 fn nasty_text() -> impl Strategy<Value = String> {
