@@ -324,3 +324,37 @@ fn the_positions_of_issue_53() {
         Some(true)
     );
 }
+
+/// A start whose side to move has no legal move is a finished game, and
+/// what studies it says so: the review judges it lost for the side to
+/// move (no evaluation of 0 at a great depth), mate search finds no mate
+/// for a side that cannot move, and the engine searches nothing.
+#[test]
+fn a_start_without_a_legal_move_is_studied_as_finished() {
+    use koma_analysis::Evaluation;
+    use koma_engine::{Engine, Limits, SearchControl};
+    let text = "4k4/9/9/9/9/9/9/9/9 b - 1";
+    let start = StandardShogiPosition::from_text(text).unwrap();
+    let control = SearchControl::new(false);
+    let review = koma_analysis::review::review(
+        &start,
+        &[],
+        &Limits::nodes(1000),
+        1,
+        &control,
+        &mut |_, _| {},
+    );
+    assert_eq!(
+        review.positions[0].evaluation,
+        Evaluation::Mate {
+            winner: Color::Gote,
+            plies: 0
+        }
+    );
+    let mut engine = Engine::<StandardShogiPosition>::new(1);
+    let result = engine.search(&[start], &Limits::depth(10), &control, &mut |_| {});
+    assert_eq!(result.best_move, None);
+    let game = crate::live::AnyGame::new(Variant::Shogi, Some(text)).unwrap();
+    let found = crate::mate::find_mate(&game, 0, 1).unwrap();
+    assert_eq!((found.answer, found.line.len()), ("nomate", 0));
+}

@@ -408,6 +408,9 @@ where
             writeln!(output, "{greeting}")?;
         }
         self.show(&mut output)?;
+        // A start that is already a finished game (a side to move without
+        // a legal move, a captured king) says so at once.
+        self.announce_end(&mut output)?;
         self.computer_turns(&mut output)?;
         loop {
             self.prompt(&mut output)?;
@@ -863,7 +866,19 @@ fn promoted_twin<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> Optio
 /// How `outcome` came about, naming the sides as the view does (the seed
 /// names Spear's sides Black and White).
 fn describe(outcome: Outcome, style: Style) -> String {
+    let (first, second) = if style.seed_view {
+        ("Black", "White")
+    } else {
+        ("Sente", "Gote")
+    };
     let reason = match outcome.reason {
+        EndReason::NoLegalMoves => format!(
+            "leaving {} no legal move",
+            match outcome.winner {
+                Some(Color::Sente) => second,
+                _ => first,
+            }
+        ),
         EndReason::Resignation => "resignation".to_owned(),
         EndReason::Repetition => "fourfold repetition (sennichite)".to_owned(),
         EndReason::PerpetualCheck => "perpetual check (the checking side loses)".to_owned(),
@@ -872,11 +887,6 @@ fn describe(outcome: Outcome, style: Style) -> String {
         }
         EndReason::Impasse => "impasse (jishogi, 持将棋)".to_owned(),
         other => other.to_string(),
-    };
-    let (first, second) = if style.seed_view {
-        ("Black", "White")
-    } else {
-        ("Sente", "Gote")
     };
     match outcome.winner {
         Some(Color::Sente) => format!("{first} wins by {reason}"),
