@@ -270,7 +270,6 @@ export const findMate = (id: string, ply: number, seconds: number): Promise<Mate
 export const recordUrl = (id: string, format: string): string =>
   `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
 
-/** Live updates of one game; reconnects while the page keeps it open. */
 /**
  * An evaluation from the first player's view: centipawns, or plies to mate
  * (positive when the first player mates), with the first player's expected
@@ -297,7 +296,7 @@ export interface Analysis {
   engines: { thinking: number; cap: number };
 }
 
-/** The game's WebSocket: its states, and this page's analysis. */
+/** The game's WebSocket: its states, and this page's analysis; reconnects while the page keeps it open. */
 export class Live {
   private socket?: WebSocket;
   private closed = false;
@@ -308,6 +307,8 @@ export class Live {
   private reviewing = false;
   /** Told of this page's review. */
   onReview: (progress: ReviewProgress) => void = () => {};
+  /** Told why the server closed the connection, when it said (it reconnects). */
+  onClosed: (why: string) => void = () => {};
 
   constructor(
     private readonly id: string,
@@ -364,8 +365,13 @@ export class Live {
       if (message.type === 'error' && message.error) this.onError(message.error);
       if (message.state) this.onState(message.state);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.closed) return;
+      // The server says why it closed (docs/API.md): a message too large,
+      // one that is not UTF-8, a protocol error, no answer to its pings,
+      // too many messages, or its stopping. Say so while reconnecting.
+      const why = closeReason(event.code, event.reason);
+      if (why) this.onClosed(why);
       window.setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 10_000);
     };
@@ -375,4 +381,10 @@ export class Live {
     this.closed = true;
     this.socket?.close();
   }
+}
+
+/** What a WebSocket's Close code and reason say, for the page; nothing for a normal close. */
+export function closeReason(code: number, reason: string): string | undefined {
+  if (code === 1000 || code === 1005 || code === 1006 || !reason) return undefined;
+  return `The server closed the live connection (${code}: ${reason}); reconnecting…`;
 }

@@ -225,6 +225,7 @@ export class App {
           if (!this.review.refused(message)) this.analysis.refused(message);
         },
       );
+      this.live.onClosed = (why) => this.say(why, 'error');
       this.live.onReview = (progress) => this.review.receive(progress);
       putGameIdInUrl(next.id);
       this.form.showVariant(next.variant);

@@ -173,7 +173,7 @@ impl Drop for EngineJob {
 #[serde(deny_unknown_fields)]
 pub struct AnalyseRequest {
     /// The move of the game; the current position when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::requests::optional_ply")]
     pub ply: Option<u64>,
     /// A variation from there, in USI/UCI.
     #[serde(default)]

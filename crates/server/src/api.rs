@@ -3,7 +3,7 @@
 
 use super::app::{blocking, App};
 use super::assets;
-use super::rate::HTTP_PER_SECOND;
+use super::client::ClientKey;
 use super::refusal::Refusal;
 use super::requests::{ChangeRequest, DeclareRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::NewGame;
@@ -20,6 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 /// The largest JSON body of a move, undo, resignation or new game. Real
 /// ones are under 1 KiB; headers for a new game fit easily.
@@ -60,12 +61,25 @@ impl IntoResponse for Refusal {
         if let Some(code) = self.code {
             body["code"] = code.into();
         }
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.closes {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
 
-/// The body's bytes, at most `limit` of them (413 beyond).
-async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Vec<u8>, Refusal> {
+/// The body's bytes, at most `limit` of them (413 beyond), arriving within
+/// `timeout` (408 beyond, and the connection closes: what is left of the
+/// body would be read as the next request).
+async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Vec<u8>, Refusal> {
     let too_large = || {
         Refusal::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -80,10 +94,47 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Vec<
     if declared.is_some_and(|length| length > limit as u64) {
         return Err(too_large());
     }
-    to_bytes(body, limit)
-        .await
-        .map(|bytes| bytes.to_vec())
-        .map_err(|_| too_large())
+    match tokio::time::timeout(timeout, to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(bytes.to_vec()),
+        Ok(Err(_)) => Err(too_large()),
+        Err(_) => Err(Refusal::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "The request's body did not arrive within {} s.",
+                timeout.as_secs()
+            ),
+        )
+        .closing()),
+    }
+}
+
+/// `bytes` as JSON of type `T`: UTF-8 throughout (RFC 8259), fields the
+/// call ignores included, and a wrong field named.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(Refusal::bad_request(format!(
+            "The request is not UTF-8: byte {} is not part of a character. JSON is UTF-8.",
+            e.valid_up_to()
+        )));
+    }
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    let parsed: T = serde_path_to_error::deserialize(&mut reader)
+        .map_err(|e| Refusal::bad_request(json_error_sentence(&e)))?;
+    reader.end().map_err(|e| {
+        Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
+    })?;
+    Ok(parsed)
+}
+
+/// A JSON error as a sentence that names the field at fault.
+pub fn json_error_sentence(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = error.path().to_string();
+    let inner = error.inner();
+    if path.is_empty() || path == "." {
+        format!("The request is not the JSON this call takes: {inner}.")
+    } else {
+        format!("The field \"{path}\" is wrong: {inner}.")
+    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -97,17 +148,19 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// A JSON body of type `T`. Requiring `application/json` also keeps other
 /// web sites' plain forms from changing games (they cannot send that type
 /// without the browser asking this server first, which it never allows).
-async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Result<T, Refusal> {
+async fn json_body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Body,
+    timeout: Duration,
+) -> Result<T, Refusal> {
     if !is_json(headers) {
         return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "Send JSON, with Content-Type: application/json.",
         ));
     }
-    let bytes = read_body(headers, body, JSON_LIMIT).await?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
-    })
+    let bytes = read_body(headers, body, JSON_LIMIT, timeout).await?;
+    parse_json(&bytes)
 }
 
 fn created(state: state::GameState) -> Response {
@@ -131,7 +184,7 @@ async fn variants() -> Response {
 }
 
 async fn create(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
-    let request: NewGame = match json_body(&headers, body).await {
+    let request: NewGame = match json_body(&headers, body, app.body_timeout).await {
         Ok(request) => request,
         Err(refusal) => return refusal.into_response(),
     };
@@ -161,15 +214,10 @@ async fn import(
 ) -> Response {
     let query = query_params(query.as_deref());
     let result = if is_json(&headers) {
-        match read_body(&headers, body, IMPORT_LIMIT)
+        match read_body(&headers, body, IMPORT_LIMIT, app.body_timeout)
             .await
-            .and_then(|bytes| {
-                serde_json::from_slice::<ImportRequest>(&bytes).map_err(|e| {
-                    Refusal::bad_request(format!(
-                        "The request is not the JSON this call takes: {e}."
-                    ))
-                })
-            }) {
+            .and_then(|bytes| parse_json::<ImportRequest>(&bytes))
+        {
             Ok(request) => {
                 blocking(move || {
                     app.games.import(
@@ -184,7 +232,7 @@ async fn import(
             Err(refusal) => Err(refusal),
         }
     } else {
-        match read_body(&headers, body, IMPORT_LIMIT).await {
+        match read_body(&headers, body, IMPORT_LIMIT, app.body_timeout).await {
             Ok(bytes) => {
                 blocking(move || {
                     app.games.import(
@@ -215,7 +263,7 @@ where
     R: DeserializeOwned + Into<ChangeRequest> + Send + 'static,
 {
     let result = async {
-        let request: R = json_body(&headers, body).await?;
+        let request: R = json_body(&headers, body, app.body_timeout).await?;
         let request: ChangeRequest = request.into();
         blocking(move || request.apply(&app.games, &id)).await
     };
@@ -406,21 +454,24 @@ async fn guard(State(app): State<App>, request: Request<Body>, next: Next) -> Re
     next.run(request).await
 }
 
-/// Refuses a connection's requests beyond its rate (`429`, with
-/// `Retry-After`), so that one client cannot crowd out the others.
+/// Refuses a client's requests beyond its rate (`429`, with
+/// `Retry-After`), so that one client cannot crowd out the others, however
+/// many connections it opens.
 async fn rate_limit(
     State(app): State<App>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request<Body>,
     next: Next,
 ) -> Response {
-    match app.limits.allow(peer) {
+    let client = ClientKey::of_request(peer, request.headers(), app.limits.trust_proxy);
+    match app.limits.allow(client) {
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let mut response = Refusal::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "Too many requests: at most {HTTP_PER_SECOND} a second on one connection. Try again shortly."
+                    "Too many requests: at most {} a second from one address. Try again shortly.",
+                    app.limits.per_second
                 ),
             )
             .into_response();

@@ -1,14 +1,14 @@
 //! What every request handler shares: the games, the stop signal, the
-//! names the server answers to and each connection's rate limit; and the
+//! names the server answers to and each client's rate limit; and the
 //! way handlers run blocking work. The HTTP routes (`api`) and the
 //! WebSocket (`ws`) both build on it.
 
-use super::rate::HTTP_QUOTA;
+use super::client::ClientKey;
+use super::rate::{quota, HTTP_PER_SECOND};
 use super::refusal::Refusal;
 use super::service::Games;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, RateLimiter};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
@@ -24,41 +24,61 @@ pub struct App {
     /// `None` when it listens beyond loopback (`--listen`), where any name
     /// may be the machine's.
     pub hosts: Option<Arc<Vec<String>>>,
-    /// Each connection's rate limit, by its peer address and port.
+    /// Each client's rate limit.
     pub limits: Arc<Limits>,
+    /// How long a request's body may take to arrive.
+    pub body_timeout: Duration,
+    /// How often a quiet WebSocket is pinged.
+    pub ping_interval: Duration,
     /// Mate searches that may run at once; more wait for a permit.
     pub mate_searches: Arc<Semaphore>,
     /// The analyses on the board: their bounds and engines.
     pub analyses: Arc<super::analysis::Analyses>,
 }
 
-/// The rate limits of the open connections: a bucket per peer address and
-/// port, that is per connection.
+/// The HTTP rate limits of the clients: a bucket per client (an IPv4
+/// address or an IPv6 /64, see `client`), so that opening a new connection
+/// for each request gains nothing.
 pub struct Limits {
-    buckets: DefaultKeyedRateLimiter<SocketAddr>,
+    buckets: DefaultKeyedRateLimiter<ClientKey>,
+    /// Requests a second a client may keep up (the burst is three times
+    /// as many).
+    pub per_second: u32,
+    /// Whether `X-Forwarded-For` names the client (`--trust-proxy`).
+    pub trust_proxy: bool,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            buckets: RateLimiter::keyed(HTTP_QUOTA),
-        }
+        Limits::new(HTTP_PER_SECOND, false)
     }
 }
 
-/// Beyond this many remembered connections, those whose bucket is full
-/// again (as a new one would be) are forgotten (their port may be reused).
-const REMEMBERED_CONNECTIONS: usize = 4096;
+/// Beyond this many remembered clients, those whose bucket is full again
+/// (as a new one would be) are forgotten: the table holds only clients
+/// seen in the last few seconds, however many addresses send.
+const REMEMBERED_CLIENTS: usize = 4096;
 
 impl Limits {
-    /// Whether the connection from `peer` may make a request now; if not,
-    /// how long until it may.
-    pub fn allow(&self, peer: SocketAddr) -> Result<(), Duration> {
-        if self.buckets.len() >= REMEMBERED_CONNECTIONS {
+    /// `per_second` requests a second from each client, after a burst of
+    /// three times as many.
+    pub fn new(per_second: u32, trust_proxy: bool) -> Limits {
+        let per_second = per_second.max(1);
+        Limits {
+            buckets: RateLimiter::keyed(quota(per_second, per_second.saturating_mul(3))),
+            per_second,
+            trust_proxy,
+        }
+    }
+
+    /// Whether `client` may make a request now; if not, how long until it
+    /// may.
+    pub fn allow(&self, client: ClientKey) -> Result<(), Duration> {
+        if self.buckets.len() >= REMEMBERED_CLIENTS {
             self.buckets.retain_recent();
         }
         self.buckets
-            .check_key(&peer)
+            .check_key(&client)
             .map_err(|refused| refused.wait_time_from(DefaultClock::default().now()))
     }
 }

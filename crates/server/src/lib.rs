@@ -8,8 +8,9 @@
 //! `service` (creating, importing and changing games), `turns` (moves,
 //! takebacks, resignations), `background` (watchers, flags, the computer's
 //! turn), `requests` (the changes players send), `refusal` (errors),
-//! `seats` (who may act), `clock` (time controls), `rate` (per-connection
-//! limits), `live` (a replayed game of any kind), `state` (the JSON
+//! `seats` (who may act), `clock` (time controls), `network` (accepting
+//! and serving connections within their timeouts and caps, with
+//! `connections`, `idle_io` and `client`), `rate` (rate limits), `live` (a replayed game of any kind), `state` (the JSON
 //! answers), `stored_state` (a kept game's answer), `store` (where games are kept): `sqlite_store` (kept in a
 //! file), `postgres_store` (kept in PostgreSQL, shared by several servers,
 //! with `postgres_pool` and `postgres_listen`)
@@ -21,11 +22,15 @@ mod api;
 mod app;
 mod assets;
 mod background;
+mod client;
 mod clock;
 mod computer;
+mod connections;
+mod idle_io;
 mod live;
 mod mate;
 mod names;
+mod network;
 mod perfect;
 mod postgres_listen;
 mod postgres_pool;
@@ -45,9 +50,11 @@ mod store_row;
 mod stored_state;
 mod turns;
 mod ws;
+mod ws_protocol;
 
-use axum::serve::ListenerExt;
-use clap::Args;
+pub use network::NetworkLimits;
+
+use clap::{Args, Parser};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -62,7 +69,7 @@ const GAME_CAPACITY: usize = 10_000;
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// `koma serve`: the graphical board in the browser.
-#[derive(Args)]
+#[derive(Args, Clone)]
 #[command(
     about = "The board in the browser: serve the page and its API on 127.0.0.1",
     long_about = "The board in the browser.\n\n\
@@ -111,9 +118,92 @@ pub struct ServeArgs {
     #[arg(long, value_name = "NODES", default_value_t = analysis::DEFAULT_REVIEW_NODES,
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     review_nodes: u64,
+    /// Seconds a request's headers have to arrive, counted from the
+    /// connection's start or the end of the last answer (so also how long
+    /// an idle keep-alive connection stays open).
+    #[arg(long, value_name = "SECONDS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// Seconds a request's body has to arrive once its headers have
+    /// (`408` beyond).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    body_timeout: u64,
+    /// Seconds after which a connection on which no byte moved either way
+    /// is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout: u64,
+    /// Seconds of silence after which a WebSocket is pinged; it is closed
+    /// (code 1001) after twice as long without an answer.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    ping_interval: u64,
+    /// Connections open at once, in all; more are answered `503` and
+    /// closed [default: what the open-file limit allows, at most 4096].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: Option<u32>,
+    /// Connections open at once from one client (an IPv4 address or an
+    /// IPv6 /64); more are answered `503` and closed.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_client_connections: u32,
+    /// HTTP requests a second one client may keep up, after a burst of
+    /// three times as many (`429` beyond).
+    #[arg(long, value_name = "N", default_value_t = rate::HTTP_PER_SECOND,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    requests_per_second: u32,
+    /// Count clients by the last address of `X-Forwarded-For`, which the
+    /// proxy in front of this server writes. Only behind such a proxy:
+    /// otherwise any client could name itself.
+    #[arg(long)]
+    trust_proxy: bool,
+}
+
+/// `ServeArgs` alone, to read flags given as words (tests, embedding).
+#[derive(Parser)]
+#[command(name = "koma serve")]
+struct ServeCommand {
+    #[command(flatten)]
+    args: ServeArgs,
 }
 
 impl ServeArgs {
+    /// The arguments of `koma serve FLAGS…`, read from `flags`
+    /// (`["--memory", "--port", "0"]`); clap's error when they are wrong.
+    pub fn from_flags<I, T>(flags: I) -> Result<ServeArgs, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let words = std::iter::once(std::ffi::OsString::from("koma serve"))
+            .chain(flags.into_iter().map(Into::into));
+        ServeCommand::try_parse_from(words).map(|command| command.args)
+    }
+
+    /// The bounds on connections these arguments set.
+    pub fn network_limits(&self) -> NetworkLimits {
+        let seconds = Duration::from_secs;
+        NetworkLimits {
+            header_timeout: seconds(self.header_timeout),
+            body_timeout: seconds(self.body_timeout),
+            idle_timeout: seconds(self.idle_timeout),
+            ping_interval: seconds(self.ping_interval),
+            max_connections: {
+                // Raised whether or not the flag is given: the count set
+                // may need it.
+                let allowed = network::connections_the_file_limit_allows();
+                self.max_connections.map_or(
+                    allowed.min(NetworkLimits::default().max_connections),
+                    |max| max as usize,
+                )
+            },
+            max_client_connections: self.max_client_connections as usize,
+            requests_per_second: self.requests_per_second,
+            trust_proxy: self.trust_proxy,
+        }
+    }
+
     /// The bounds on analysis these arguments set.
     fn analysis_limits(&self) -> analysis::AnalysisLimits {
         let mut limits = analysis::AnalysisLimits::default_for_this_machine();
@@ -167,23 +257,74 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    // Opened before the address is printed: a database that cannot be used
-    // stops the server before anyone is told to connect.
-    let (store, kept) = open_store(&args, runtime.handle())?;
-    runtime.block_on(serve(args, store, kept))
+    let open = args.open;
+    runtime.block_on(async move {
+        let server = start(args).await?;
+        // Tests and scripts read this line to find the server: keep it
+        // first and keep its form. Standard output flushes at the line's
+        // end.
+        println!("Koma is serving {}", server.url);
+        println!("{}", server.kept);
+        if !server.address.ip().is_loopback() {
+            let (address, port) = (server.address, server.address.port());
+            eprintln!(
+                "koma: listening on {address}: other machines of the network can reach this \
+                 server at this machine's address, port {port}. Koma speaks plain HTTP; beyond \
+                 a network you trust, put it behind a proxy that adds TLS."
+            );
+        }
+        if open {
+            open_browser(&server.url);
+        }
+        wait_for_signal().await;
+        eprintln!("koma: stopping");
+        server.stop().await
+    })
 }
 
-async fn serve(
-    args: ServeArgs,
-    store: Box<dyn store::GameStore>,
-    kept: String,
-) -> Result<(), String> {
+/// A server running inside this process, from [`start`].
+pub struct RunningServer {
+    /// The address it listens on (the port chosen when `--port 0`).
+    pub address: SocketAddr,
+    /// The address to open in a browser on this machine.
+    pub url: String,
+    /// Where the games are kept, as a sentence.
+    pub kept: String,
+    stop: watch::Sender<bool>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// Stops accepting, closes every WebSocket (code 1001) and waits for
+    /// open requests, at most a few seconds.
+    pub async fn stop(self) -> Result<(), String> {
+        let _ = self.stop.send(true);
+        match tokio::time::timeout(SHUTDOWN_GRACE * 2, self.server).await {
+            Ok(Ok(())) | Err(_) => Ok(()),
+            Ok(Err(e)) => Err(format!("the server failed: {e}")),
+        }
+    }
+}
+
+/// Opens the games' store and starts serving on the runtime this is
+/// called on; returns once the server listens. Nothing is printed: `run`
+/// says where it serves.
+pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
+    let runtime = tokio::runtime::Handle::current();
+    // Opened before listening: a database that cannot be used stops the
+    // server before anyone is told to connect. On a blocking thread, as
+    // PostgreSQL waits for its connections, which run on `runtime`.
+    let (args, store, kept) = tokio::task::spawn_blocking(move || {
+        open_store(&args, &runtime).map(|(store, kept)| (args, store, kept))
+    })
+    .await
+    .map_err(|e| format!("cannot open the games: {e}"))??;
     let games = Arc::new(service::Games::new(
         store,
         Some(Arc::new(computer::EnginePicker::default())),
     ));
-    // Before the address too; on a blocking thread, as it may wait for
-    // the database.
+    // Before listening too; on a blocking thread, as it may wait for the
+    // database.
     let listening = games.clone();
     tokio::task::spawn_blocking(move || listening.listen_to_store())
         .await
@@ -192,10 +333,10 @@ async fn serve(
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let port = listener
+    let address = listener
         .local_addr()
-        .map_err(|e| format!("cannot tell the port listened on: {e}"))?
-        .port();
+        .map_err(|e| format!("cannot tell the port listened on: {e}"))?;
+    let port = address.port();
     // The address to open here: the loopback one when listening on every
     // interface (0.0.0.0 cannot be opened).
     let shown = match args.listen {
@@ -204,22 +345,9 @@ async fn serve(
         IpAddr::V6(ip) => format!("[{ip}]"),
     };
     let url = format!("http://{shown}:{port}/");
-    // Tests and scripts read this line to find the server: keep it first
-    // and keep its form. Standard output flushes at the line's end.
-    println!("Koma is serving {url}");
-    println!("{kept}");
-    if !args.listen.is_loopback() {
-        eprintln!(
-            "koma: listening on {address}: other machines of the network can reach this server \
-             at this machine's address, port {port}. Koma speaks plain HTTP; beyond a network \
-             you trust, put it behind a proxy that adds TLS."
-        );
-    }
-    if args.open {
-        open_browser(&url);
-    }
+    let limits = args.network_limits();
     let (stop, stopping) = watch::channel(false);
-    let app = api::router(app::App {
+    let router = api::router(app::App {
         games,
         shutdown: stopping.clone(),
         hosts: args.listen.is_loopback().then(|| {
@@ -227,37 +355,32 @@ async fn serve(
             hosts.push(format!("{shown}:{port}"));
             Arc::new(hosts)
         }),
-        limits: Arc::default(),
+        limits: Arc::new(app::Limits::new(
+            limits.requests_per_second,
+            limits.trust_proxy,
+        )),
+        body_timeout: limits.body_timeout,
+        ping_interval: limits.ping_interval,
         mate_searches: app::App::mate_searches(),
         analyses: Arc::new(analysis::Analyses::new(args.analysis_limits())),
     });
-    // Each state is one small WebSocket frame: sent at once, not held back
-    // for the peer's acknowledgement of the last one (Nagle's algorithm,
-    // which added about 40 ms to what a watcher saw).
-    let listener = listener.tap_io(|stream| {
-        let _ = stream.set_nodelay(true);
-    });
-    let mut stopped = stopping.clone();
-    let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = stopped.wait_for(|&stop| stop).await;
-        })
-        .await
-    });
-    wait_for_signal().await;
-    eprintln!("koma: stopping");
-    // WebSocket sessions watch this too and close, so that the graceful
-    // shutdown does not wait for them forever.
-    let _ = stop.send(true);
-    match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
-        Ok(Ok(Ok(()))) | Err(_) => Ok(()),
-        Ok(Ok(Err(e))) => Err(format!("the server failed: {e}")),
-        Ok(Err(e)) => Err(format!("the server failed: {e}")),
-    }
+    let connections =
+        connections::Connections::new(limits.max_connections, limits.max_client_connections);
+    let server = tokio::spawn(network::serve(
+        listener,
+        router,
+        limits,
+        connections,
+        stopping,
+        SHUTDOWN_GRACE,
+    ));
+    Ok(RunningServer {
+        address,
+        url,
+        kept,
+        stop,
+        server,
+    })
 }
 
 /// Ctrl-C, or SIGTERM where there is one.

@@ -1,21 +1,20 @@
-//! Per-connection rate limits: a token bucket for each HTTP connection and
-//! each WebSocket, so that one client sending as fast as it can slows only
-//! itself. People make a move a second at most; the limits are far above
+//! Rate limits: a token bucket for each client's HTTP requests and for
+//! each WebSocket's messages, so that one client sending as fast as it can
+//! slows only itself. People make a move a second at most; the limits are far above
 //! that and far below what would load the server.
 //!
 //! The buckets are governor's (GCRA, which decides as a token bucket of
 //! `burst` tokens refilled at `per_second` does): a keyed limiter for the
-//! HTTP connections, by peer address and port (`app::Limits`), and a
-//! direct one per WebSocket.
+//! HTTP requests, by client address (`app::Limits`), and a direct one per
+//! WebSocket.
 
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 
-/// HTTP requests per second a connection may keep up, and the burst it
-/// may send at once (a page load fetches a dozen files).
+/// HTTP requests per second a client may keep up by default (`koma serve
+/// --requests-per-second`), and the burst it may send at once (a page load
+/// fetches a dozen files).
 pub const HTTP_PER_SECOND: u32 = 20;
-/// See [`HTTP_PER_SECOND`].
-pub const HTTP_BURST: u32 = 60;
 /// WebSocket messages per second a connection may keep up, and its burst.
 pub const WS_PER_SECOND: u32 = 10;
 /// See [`WS_PER_SECOND`].
@@ -34,9 +33,6 @@ pub const fn quota(per_second: u32, burst: u32) -> Quota {
     }
     Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst))
 }
-
-/// The limit of one HTTP connection.
-pub const HTTP_QUOTA: Quota = quota(HTTP_PER_SECOND, HTTP_BURST);
 
 /// The limit of one WebSocket: a full bucket.
 pub fn websocket_limit() -> DefaultDirectRateLimiter {
@@ -70,12 +66,15 @@ mod tests {
     fn the_server_limits_hold_as_documented() {
         // HTTP: 60 at once, then one every 50 ms (20 a second).
         let clock = FakeRelativeClock::default();
-        let http = RateLimiter::hashmap_with_clock(HTTP_QUOTA, clock.clone());
+        let http = RateLimiter::hashmap_with_clock(
+            quota(HTTP_PER_SECOND, HTTP_PER_SECOND * 3),
+            clock.clone(),
+        );
         let peer: std::net::SocketAddr = "127.0.0.1:4000".parse().unwrap();
         let other: std::net::SocketAddr = "127.0.0.1:4001".parse().unwrap();
         let allowed = (0..100).filter(|_| http.check_key(&peer).is_ok()).count();
         assert_eq!(allowed, 60);
-        // Each connection has its own bucket.
+        // Each client has its own bucket.
         assert!(http.check_key(&other).is_ok());
         let refused = http.check_key(&peer).unwrap_err();
         assert_eq!(

@@ -18,6 +18,9 @@ pub struct Refusal {
     /// (no token), `"bad-token"` (not one of the game's), `"not-your-turn"`
     /// or `"wrong-side"`.
     pub code: Option<&'static str>,
+    /// Whether the connection closes after this answer (`Connection:
+    /// close`): the rest of the request cannot be told from the next one.
+    pub closes: bool,
 }
 
 /// The longest message sent: library messages may quote the input, and a
@@ -37,6 +40,15 @@ impl Refusal {
             message,
             state: None,
             code: None,
+            closes: false,
+        }
+    }
+
+    /// This refusal, closing the connection after it.
+    pub fn closing(self) -> Refusal {
+        Refusal {
+            closes: true,
+            ..self
         }
     }
 

@@ -17,6 +17,27 @@ fn ply_of(value: &serde_json::Value) -> Result<u64, Refusal> {
     })
 }
 
+/// An optional `ply` read as a whole number of moves, with a message that
+/// says so when it is not one (`-1`, `"2"`, `2.5`).
+pub fn optional_ply<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    struct Ply;
+    impl serde::de::Visitor<'_> for Ply {
+        type Value = Option<u64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number from 0 to the number of moves played")
+        }
+        fn visit_u64<E: serde::de::Error>(self, ply: u64) -> Result<Self::Value, E> {
+            Ok(Some(ply))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    deserializer.deserialize_any(Ply)
+}
+
 /// Play a move.
 #[derive(Debug, Deserialize)]
 pub struct MoveRequest {
