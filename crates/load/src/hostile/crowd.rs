@@ -83,6 +83,9 @@ pub async fn hoard(target: &Target, wanted: usize) -> Check {
     .await;
     stop.send_replace(true);
     while held.join_next().await.is_some() {}
+    // The server lets the connections go once it reads their resets: give
+    // it that moment, so that the next attack does not meet its cap.
+    sleep(SETTLE).await;
 
     let innocent_ok = samples.all_answered();
     let capped = refused + closed > 0;
