@@ -8,6 +8,7 @@
 
 mod analyze;
 mod bench;
+mod check;
 mod console_engine;
 mod convert;
 mod mate;
@@ -71,6 +72,8 @@ enum Command {
     Serve(koma_server::ServeArgs),
     /// Load a local `koma serve` with games of random moves; report its speed.
     Load(koma_load::LoadArgs),
+    /// Check a games file of `koma serve` without changing it: lists damaged games.
+    Check(check::CheckArgs),
 }
 
 /// Options of `koma usi` / `koma uci`.
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(args),
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -309,7 +309,7 @@ fn foreign_tables_and_a_newer_schema_are_refused() {
 }
 
 #[test]
-fn a_database_of_schema_2_is_brought_to_schema_4_and_its_shogi_games_keep_27_points() {
+fn a_database_of_schema_2_is_brought_to_schema_5_and_its_shogi_games_keep_27_points() {
     let db = database();
     let id = {
         let server = serve(&db);
@@ -320,8 +320,8 @@ fn a_database_of_schema_2_is_brought_to_schema_4_and_its_shogi_games_keep_27_poi
     let mut admin = connect(&db.url);
     admin
         .batch_execute(
-            "ALTER TABLE koma_games DROP COLUMN impasse, DROP COLUMN notes, DROP COLUMN review; \
-             UPDATE koma_schema SET version = 2",
+            "ALTER TABLE koma_games DROP COLUMN impasse, DROP COLUMN notes, DROP COLUMN review, \
+             DROP COLUMN checksum; UPDATE koma_schema SET version = 2",
         )
         .unwrap();
     let server = serve(&db);
@@ -332,7 +332,61 @@ fn a_database_of_schema_2_is_brought_to_schema_4_and_its_shogi_games_keep_27_poi
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
     let game = Game::create(&server, json!({ "variant": "shogi", "impasse": "24" }));
     assert_eq!(game.state(&server)["impasse"]["rule"], 24);
+}
+
+/// Issue 53: the rows of a database of schema 4 get their checksums when
+/// a server first opens it; a row changed behind Koma's back then answers
+/// 500 naming its game, and the other games are served.
+#[test]
+fn a_changed_row_answers_500_and_the_other_games_are_served() {
+    let db = database();
+    let (one, two) = {
+        let server = serve(&db);
+        let one = Game::create(&server, json!({ "variant": "shogi" }));
+        one.play(&server, 0, "7g7f");
+        let two = Game::create(&server, json!({ "variant": "minishogi" }));
+        (one, two)
+    };
+    let mut admin = connect(&db.url);
+    admin
+        .batch_execute(
+            "ALTER TABLE koma_games DROP COLUMN checksum; UPDATE koma_schema SET version = 4",
+        )
+        .unwrap();
+    let server = serve(&db);
+    assert_eq!(usi_list(&one.state(&server)), ["7g7f"]);
+    let (version, unsummed): (i64, i64) = {
+        let row = admin
+            .query_one(
+                "SELECT (SELECT version FROM koma_schema), \
+                 (SELECT count(*) FROM koma_games WHERE checksum IS NULL)",
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert_eq!((version, unsummed), (5, 0));
+
+    admin
+        .execute(
+            "UPDATE koma_games SET moves = '2g2f' WHERE id = $1",
+            &[&one.id],
+        )
+        .unwrap();
+    let reply = server.get(&format!("/api/games/{}", one.id));
+    assert_eq!(reply.status, 500);
+    assert_eq!(
+        reply.json()["error"],
+        format!(
+            "The game {} is damaged in the games database: its contents differ from its \
+             checksum.",
+            one.id
+        )
+    );
+    assert_eq!(one.post_move(&server, 1, "3c3d").status, 500);
+    assert_eq!(two.state(&server)["variant"], "minishogi");
+    two.play(&server, 0, "5d5c");
 }

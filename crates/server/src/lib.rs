@@ -12,7 +12,8 @@
 //! and serving connections within their timeouts and caps, with
 //! `connections`, `idle_io` and `client`), `rate` (rate limits), `live` (a replayed game of any kind), `state` (the JSON
 //! answers), `stored_state` (a kept game's answer), `store` (where games are kept): `sqlite_store` (kept in a
-//! file), `postgres_store` (kept in PostgreSQL, shared by several servers,
+//! file, laid out and checked by `sqlite_schema`; `sqlite_check` is `koma
+//! check`), `postgres_store` (kept in PostgreSQL, shared by several servers,
 //! with `postgres_pool` and `postgres_listen`)
 //! and `store_row` (a game as their row), `names` (the API's words),
 //! `computer` (the engine as opponent), `assets` (the page).
@@ -43,6 +44,8 @@ mod review;
 mod review_kept;
 mod seats;
 mod service;
+pub mod sqlite_check;
+mod sqlite_schema;
 mod sqlite_store;
 mod state;
 mod store;

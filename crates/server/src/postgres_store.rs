@@ -4,9 +4,14 @@
 //! The rows are those of the SQLite file (see [`super::store_row`]), in a
 //! table named `koma_games` so as not to collide with other programs'
 //! tables in the same database, beside `koma_schema` (the schema's
-//! version). A database of schema 2 (before impasse rules) or 3 (before
-//! record notes and reviews) is brought to schema 4. A database holding a newer schema, or tables of those names
+//! version). A database of schema 2 (before impasse rules), 3 (before
+//! record notes and reviews) or 4 (before row checksums) is brought to
+//! schema 5. A database holding a newer schema, or tables of those names
 //! that are not Koma's, is refused rather than written into.
+//!
+//! Each row's checksum is compared at every read, as in the SQLite file:
+//! a damaged game answers 500 ("The game … is damaged in the games
+//! database") and the others go on being served.
 //!
 //! Every change is one transaction: `SELECT … FOR UPDATE` locks the row (a
 //! change through another server waits up to 10 s), the change is applied,
@@ -38,7 +43,7 @@ use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 4;
+const SCHEMA_VERSION: i64 = 5;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
@@ -67,13 +72,14 @@ CREATE TABLE koma_games (
     clock TEXT,
     impasse TEXT,
     notes TEXT,
-    review TEXT
+    review TEXT,
+    checksum TEXT
 );
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
 ";
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
-const EXPECTED: [(&str, &str); 18] = [
+const EXPECTED: [(&str, &str); 19] = [
     ("id", "text"),
     ("variant", "text"),
     ("start", "text"),
@@ -92,6 +98,7 @@ const EXPECTED: [(&str, &str); 18] = [
     ("impasse", "text"),
     ("notes", "text"),
     ("review", "text"),
+    ("checksum", "text"),
 ];
 
 /// Brings a database of schema 2 to schema 3: its shogi games keep the
@@ -109,32 +116,41 @@ ALTER TABLE koma_games ADD COLUMN review TEXT;
 UPDATE koma_schema SET version = 4;
 ";
 
-/// Writes a row (a new game replaces any with its id, as in memory) and
-/// notifies, in one statement. `$10` is the time, for both timestamps.
+/// Brings a database of schema 4 to schema 5, with [`add_checksums`]:
+/// each game gets the checksum of its row.
+const MIGRATE_4_TO_5: &str = "
+ALTER TABLE koma_games ADD COLUMN checksum TEXT;
+UPDATE koma_schema SET version = 5;
+";
+
+/// Writes a row with its checksum (a new game replaces any with its id,
+/// as in memory) and notifies, in one statement.
 const INSERT: &str = "
 WITH written AS (
     INSERT INTO koma_games (id, variant, start, moves, declared_winner, declared_reason,
-        headers, opponent, version, created_at, updated_at, seats, mode, takeback, clock,
-        impasse, notes, review)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14, $15, $16, $17)
+        headers, opponent, version, seats, mode, takeback, clock, impasse, notes, review,
+        created_at, updated_at, checksum)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+        $19)
     ON CONFLICT (id) DO UPDATE SET variant = EXCLUDED.variant, start = EXCLUDED.start,
         moves = EXCLUDED.moves, declared_winner = EXCLUDED.declared_winner,
         declared_reason = EXCLUDED.declared_reason, headers = EXCLUDED.headers,
         opponent = EXCLUDED.opponent, version = EXCLUDED.version,
-        created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
         seats = EXCLUDED.seats, mode = EXCLUDED.mode, takeback = EXCLUDED.takeback,
         clock = EXCLUDED.clock, impasse = EXCLUDED.impasse, notes = EXCLUDED.notes,
-        review = EXCLUDED.review
+        review = EXCLUDED.review, created_at = EXCLUDED.created_at,
+        updated_at = EXCLUDED.updated_at, checksum = EXCLUDED.checksum
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
 
-/// Writes the changes to an existing row and notifies, in one statement.
+/// Writes the changes to an existing row, with its new checksum, and
+/// notifies, in one statement.
 const UPDATE: &str = "
 WITH written AS (
     UPDATE koma_games SET variant = $2, start = $3, moves = $4, declared_winner = $5,
-        declared_reason = $6, headers = $7, opponent = $8, version = $9, updated_at = $10,
-        seats = $11, mode = $12, takeback = $13, clock = $14, impasse = $15, notes = $16,
-        review = $17
+        declared_reason = $6, headers = $7, opponent = $8, version = $9, seats = $10,
+        mode = $11, takeback = $12, clock = $13, impasse = $14, notes = $15, review = $16,
+        created_at = $17, updated_at = $18, checksum = $19
     WHERE id = $1
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
@@ -230,12 +246,17 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(2) if has_games => {
-                transaction.batch_execute(MIGRATE_2_TO_3).await?;
-                transaction.batch_execute(MIGRATE_3_TO_4).await?;
+            Some(older @ 2..=4) if has_games => {
+                if older < 3 {
+                    transaction.batch_execute(MIGRATE_2_TO_3).await?;
+                }
+                if older < 4 {
+                    transaction.batch_execute(MIGRATE_3_TO_4).await?;
+                }
+                transaction.batch_execute(MIGRATE_4_TO_5).await?;
+                add_checksums(&transaction).await?;
             }
-            Some(3) if has_games => transaction.batch_execute(MIGRATE_3_TO_4).await?,
-            Some(2 | 3) => {}
+            Some(2..=4) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \
@@ -331,25 +352,11 @@ impl From<StoreError> for Attempt {
     }
 }
 
-/// Reads game `id` through `client` (a transaction, locking the row when
-/// `lock`, or not).
-async fn read_game(
-    client: &impl GenericClient,
-    target: &Target,
-    id: GameId,
-    lock: bool,
-) -> Result<StoredGame, Attempt> {
-    let sql = format!(
-        "SELECT {COLUMNS} FROM koma_games WHERE id = $1{}",
-        if lock { " FOR UPDATE" } else { "" }
-    );
-    let statement = client.prepare_cached(&sql).await?;
-    let row = client
-        .query_opt(&statement, &[&id.to_string()])
-        .await?
-        .ok_or(StoreError::NotFound)?;
-    let read = |row: &tokio_postgres::Row| -> Result<Row, tokio_postgres::Error> {
-        Ok(Row {
+/// The game's columns and its checksum from `row`, which holds
+/// [`COLUMNS`].
+fn read_row(row: &tokio_postgres::Row) -> Result<(Row, Option<String>), tokio_postgres::Error> {
+    Ok((
+        Row {
             id: row.try_get(0)?,
             variant: row.try_get(1)?,
             start: row.try_get(2)?,
@@ -366,10 +373,62 @@ async fn read_game(
             impasse: row.try_get(13)?,
             notes: row.try_get(14)?,
             review: row.try_get(15)?,
-        })
-    };
-    let row = read(&row).map_err(|e| target.failed(&e))?;
-    Ok(row.into_stored(id)?)
+            created_at: row.try_get(16)?,
+            updated_at: row.try_get(17)?,
+        },
+        row.try_get(18)?,
+    ))
+}
+
+/// Writes the checksum of every row that has none and reads as a game
+/// (schema 4 to 5), inside the caller's transaction; a row that does not
+/// keeps none, so that it is reported as damaged rather than blessed.
+async fn add_checksums(client: &impl GenericClient) -> Result<(), tokio_postgres::Error> {
+    let rows = client
+        .query(
+            &format!("SELECT {COLUMNS} FROM koma_games WHERE checksum IS NULL"),
+            &[],
+        )
+        .await?;
+    for row in &rows {
+        let Ok((game, _)) = read_row(row) else {
+            continue;
+        };
+        let (id, sum) = (game.id.clone(), game.checksum());
+        if game.into_game().is_ok() {
+            client
+                .execute(
+                    "UPDATE koma_games SET checksum = $2 WHERE id = $1",
+                    &[&id, &sum],
+                )
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads game `id` through `client` (a transaction, locking the row when
+/// `lock`, or not), checking its checksum; the game, and when it was
+/// created.
+async fn read_game(
+    client: &impl GenericClient,
+    target: &Target,
+    id: GameId,
+    lock: bool,
+) -> Result<(StoredGame, i64), Attempt> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM koma_games WHERE id = $1{}",
+        if lock { " FOR UPDATE" } else { "" }
+    );
+    let statement = client.prepare_cached(&sql).await?;
+    let row = client
+        .query_opt(&statement, &[&id.to_string()])
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    let (row, checksum) = read_row(&row).map_err(|e| target.failed(&e))?;
+    let created_at = row.created_at;
+    let game = row.into_checked(id, checksum.as_deref(), "games database")?;
+    Ok((game, created_at))
 }
 
 /// Writes `row` with `sql` ([`INSERT`] or [`UPDATE`]).
@@ -392,7 +451,6 @@ async fn write(
                 &row.headers,
                 &row.opponent,
                 &row.version,
-                &now_ms(),
                 &row.seats,
                 &row.mode,
                 &row.takeback,
@@ -400,6 +458,9 @@ async fn write(
                 &row.impasse,
                 &row.notes,
                 &row.review,
+                &row.created_at,
+                &row.updated_at,
+                &row.checksum(),
             ],
         )
         .await
@@ -442,24 +503,29 @@ impl PostgresStore {
 
 impl GameStore for PostgresStore {
     fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
-        let row = Row::from_game(&game)?;
+        let now = now_ms();
+        let row = Row::from_game(&game, now, now)?;
         // One statement, which writes the same row if done twice.
         self.run(async |client| Ok(write(&*client, INSERT, &row).await?))?;
         Ok(())
     }
 
     fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        self.run(async |client| read_game(&*client, &self.target, id, false).await)
+        self.run(async |client| {
+            let (game, _) = read_game(&*client, &self.target, id, false).await?;
+            Ok(game)
+        })
     }
 
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
         let target = &self.target;
         self.run(async |client| {
             let transaction = client.transaction().await?;
-            let mut game = read_game(&transaction, target, id, true).await?;
+            // A damaged game is refused here, and never written over.
+            let (mut game, created_at) = read_game(&transaction, target, id, true).await?;
             // A refusal returns here, and the transaction's drop rolls back.
             change(&mut game).map_err(StoreError::Refused)?;
-            let row = Row::from_game(&game)?;
+            let row = Row::from_game(&game, created_at, now_ms())?;
             write(&transaction, UPDATE, &row).await?;
             // A commit that fails may or may not have been done: never again.
             transaction.commit().await.map_err(|e| target.failed(&e))?;

@@ -19,106 +19,44 @@
 //! start position, moves as USI/UCI text, a declared ending, headers and
 //! opponent as JSON, its version, seats, takeback request, clocks and
 //! impasse rule, an imported record's comments and move times, the engine's
-//! review, and when it was created and last changed. The `koma_schema`
-//! table holds the schema's version for migrations (a file of schema 1,
-//! from before seats and clocks, of schema 2, from before impasse rules,
-//! or of schema 3, from before notes and reviews, is brought to 4 when
-//! opened), and the file's
-//! `application_id` says that it is Koma's, so that a foreign database is
-//! refused rather than written into.
+//! review, when it was created and last changed, and a checksum of all
+//! that. The `koma_schema` table holds the schema's version for migrations
+//! (a file of schema 1 to 4 is brought to 5 when opened, see
+//! [`super::sqlite_schema`]), and the file's `application_id` says that it
+//! is Koma's, so that a foreign database is refused rather than written
+//! into.
+//!
+//! Damage (issue 53) is refused, never served. At opening, a file of 0
+//! bytes, one that fails SQLite's `PRAGMA integrity_check`, or one whose
+//! tables or columns are not Koma's stops the server with a sentence; a new
+//! file is made whole under another name and then linked into place, so
+//! that an empty file at the path is never Koma's own half-made one. At
+//! every read, the row's checksum is compared with its contents: a damaged
+//! game answers 500 with "The game … is damaged in the games file", and the
+//! other games go on being served.
 
 use super::clock::now_ms;
+use super::sqlite_schema::{
+    self, check_layout, integrity_problems, is_damage, read_row, schema_version, APPLICATION_ID,
+    SCHEMA, SCHEMA_VERSION,
+};
 use super::store::{Change, GameId, GameStore, StoreError, StoredGame};
 use super::store_row::{Row, COLUMNS};
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-
-/// `PRAGMA application_id` of a Koma games file: "KOMA" in ASCII.
-const APPLICATION_ID: i32 = 0x4b4f_4d41;
-
-/// The version of [`SCHEMA`]; raised, with a migration, at every change.
-const SCHEMA_VERSION: i64 = 4;
 
 /// How long a change waits for another process holding the file's write
 /// lock before it fails.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The tables of a new file.
-const SCHEMA: &str = "
-CREATE TABLE koma_schema (
-    -- The version of this schema: 4.
-    version INTEGER NOT NULL
-) STRICT;
-CREATE TABLE games (
-    -- 16 lower-case hex digits.
-    id TEXT PRIMARY KEY NOT NULL,
-    -- spear, minishogi, shogi or pawns.
-    variant TEXT NOT NULL,
-    -- The start position, SFEN or FEN.
-    start TEXT NOT NULL,
-    -- The moves in USI/UCI, separated by single spaces ('' for none).
-    moves TEXT NOT NULL,
-    -- An ending the position does not show (a resignation): the winner's
-    -- side (NULL for a draw) and the reason's word; reason NULL for none.
-    declared_winner TEXT,
-    declared_reason TEXT,
-    -- Player names and the like, as JSON.
-    headers TEXT NOT NULL,
-    -- Who plays the other side, as JSON.
-    opponent TEXT NOT NULL,
-    -- Counts the changes.
-    version INTEGER NOT NULL,
-    -- Milliseconds since 1970-01-01 UTC.
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    -- Schema 2. The seats' secret tokens as JSON, first and second
-    -- (null for the computer's side); NULL for games of schema 1, which
-    -- anyone may change.
-    seats TEXT,
-    -- 'local' (one page holds the seats) or 'shared' (seat links).
-    mode TEXT NOT NULL DEFAULT 'local',
-    -- The side that asked to take a move back, unanswered; NULL for none.
-    takeback TEXT,
-    -- The clocks as JSON (control, main time left, running since); NULL
-    -- for an untimed game.
-    clock TEXT,
-    -- Schema 3. A shogi game's impasse rule, '27' or '24'; NULL in the
-    -- other games, and in shogi games of schema 2 (judged by 27 points).
-    impasse TEXT,
-    -- Schema 4. The comments and move times of the record the game was
-    -- imported from, as JSON; NULL for none.
-    notes TEXT,
-    -- The engine's review of the moves, as JSON; NULL for none.
-    review TEXT
-) STRICT;
-";
+/// How many of the problems SQLite's integrity check finds are named when
+/// a file is refused.
+const PROBLEMS_SHOWN: u32 = 3;
 
-/// Brings a file of schema 1 to schema 2: its games keep no seats (anyone
-/// may go on changing them, as before) and no clocks.
-const MIGRATE_1_TO_2: &str = "
-ALTER TABLE games ADD COLUMN seats TEXT;
-ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'local';
-ALTER TABLE games ADD COLUMN takeback TEXT;
-ALTER TABLE games ADD COLUMN clock TEXT;
-UPDATE koma_schema SET version = 2;
-";
-
-/// Brings a file of schema 2 to schema 3: its shogi games keep the
-/// 27-point impasse rule they were played under.
-const MIGRATE_2_TO_3: &str = "
-ALTER TABLE games ADD COLUMN impasse TEXT;
-UPDATE koma_schema SET version = 3;
-";
-
-/// Brings a file of schema 3 to schema 4: its games have no record notes
-/// and no review.
-const MIGRATE_3_TO_4: &str = "
-ALTER TABLE games ADD COLUMN notes TEXT;
-ALTER TABLE games ADD COLUMN review TEXT;
-UPDATE koma_schema SET version = 4;
-";
+/// Where a damaged game is said to be.
+const PLACE: &str = "games file";
 
 /// Games in a SQLite file.
 pub struct SqliteStore {
@@ -130,86 +68,114 @@ fn failed(error: rusqlite::Error) -> StoreError {
     StoreError::Failed(format!("The games database failed: {error}."))
 }
 
-/// Reads game `id` inside `connection` (a transaction or not).
-fn read_game(connection: &Connection, id: GameId) -> Result<StoredGame, StoreError> {
+/// Reads game `id` inside `connection` (a transaction or not), checking
+/// its checksum; the game, and when it was created.
+fn read_game(connection: &Connection, id: GameId) -> Result<(StoredGame, i64), StoreError> {
     let text = id.to_string();
-    let row = connection
+    let read = connection
         .query_row(
             &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
             [&text],
-            |row| {
-                Ok(Row {
-                    id: row.get(0)?,
-                    variant: row.get(1)?,
-                    start: row.get(2)?,
-                    moves: row.get(3)?,
-                    declared_winner: row.get(4)?,
-                    declared_reason: row.get(5)?,
-                    headers: row.get(6)?,
-                    opponent: row.get(7)?,
-                    version: row.get(8)?,
-                    seats: row.get(9)?,
-                    mode: row.get(10)?,
-                    takeback: row.get(11)?,
-                    clock: row.get(12)?,
-                    impasse: row.get(13)?,
-                    notes: row.get(14)?,
-                    review: row.get(15)?,
-                })
-            },
+            |row| read_row(row, 0),
         )
-        .optional()
-        .map_err(failed)?
-        .ok_or(StoreError::NotFound)?;
-    row.into_stored(id)
+        .optional();
+    let (row, checksum) = match read {
+        Ok(Some(read)) => read,
+        Ok(None) => return Err(StoreError::NotFound),
+        Err(error) if is_damage(&error) => {
+            return Err(StoreError::damaged(
+                id,
+                PLACE,
+                &format!("its row cannot be read ({error})"),
+            ))
+        }
+        Err(error) => return Err(failed(error)),
+    };
+    let created_at = row.created_at;
+    let game = row.into_checked(id, checksum.as_deref(), PLACE)?;
+    Ok((game, created_at))
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the games file at `path`, creating its folder.
-    /// A file that is not a database, another program's database or one
-    /// from a newer Koma is refused with a sentence saying so.
+    /// Opens the games file at `path`, or creates it (and its folder) when
+    /// there is none. A file that is empty, not a database, damaged,
+    /// another program's database, not laid out as Koma's, or from a newer
+    /// Koma is refused with a sentence that names it and says so.
     pub fn open(path: &Path) -> Result<SqliteStore, String> {
         let shown = path.display();
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(folder)
                 .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
         }
-        if path.is_dir() {
-            return Err(format!("{shown} is a folder, not a games database"));
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(format!("{shown} is a folder, not a games database"))
+            }
+            Ok(meta) if meta.len() == 0 => return Err(empty(&shown.to_string())),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self::create(path)?,
+            Err(e) => return Err(format!("cannot read the games database {shown}: {e}")),
         }
-        let mut connection = Connection::open(path)
+        // Never created here: a file that went away meanwhile is an error,
+        // not a new empty games file.
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut connection = Connection::open_with_flags(path, flags)
             .map_err(|e| format!("cannot open the games database {shown}: {e}"))?;
-        Self::prepare_waiting(&mut connection).map_err(|e| match e {
-            Prepare::Sqlite(error)
-                if matches!(
-                    error.sqlite_error_code(),
-                    Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
-                ) =>
-            {
-                format!(
-                    "{shown} is not a Koma games database, or it is damaged ({error}); \
-                     move it away or choose another file with --db"
-                )
-            }
-            Prepare::Sqlite(error) => {
-                format!("cannot use the games database {shown}: {error}")
-            }
-            Prepare::Refused(why) => format!("{shown} {why}"),
-        })?;
+        Self::prepare_waiting(&mut connection).map_err(|e| refusal(&shown.to_string(), e))?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
         })
+    }
+
+    /// Makes a new games file at `path`: whole under a name of its own
+    /// beside it, then linked to `path`, which fails if another process
+    /// made one there first (then that one is used). So the file at `path`
+    /// is never a half-made one, and an empty file there is never Koma's.
+    fn create(path: &Path) -> Result<(), String> {
+        let shown = path.display().to_string();
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes)
+            .map_err(|e| format!("the operating system gave no random numbers: {e}"))?;
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".new-{:016x}", u64::from_le_bytes(bytes)));
+        let new = path.with_file_name(name);
+        let made = (|| {
+            let mut connection = Connection::open(&new)
+                .map_err(|e| format!("cannot create the games database {shown}: {e}"))?;
+            Self::prepare_waiting(&mut connection).map_err(|e| refusal(&shown, e))?;
+            // Closing the only connection empties the write-ahead log into
+            // the file, and removes the log.
+            connection
+                .close()
+                .map_err(|(_, e)| format!("cannot create the games database {shown}: {e}"))?;
+            match std::fs::hard_link(&new, path) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                // A file system without hard links: moved into place, unless
+                // another process made the file meanwhile.
+                Err(_) if !path.exists() => std::fs::rename(&new, path)
+                    .map_err(|e| format!("cannot create the games database {shown}: {e}")),
+                Err(_) => Ok(()),
+            }
+        })();
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = new.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+        made
     }
 
     /// [`SqliteStore::prepare`], tried again while another process holds
     /// the file, until [`BUSY_TIMEOUT`] has passed since the first try (a
     /// try that began just before then may still spend SQLite's own wait
     /// of that length, so the whole can approach twice it). SQLite's own
-    /// wait does not cover every case here: two processes opening a new
-    /// file at once both read it, then both want it alone to put it in WAL
-    /// mode, and SQLite answers "database is locked" at once rather than
-    /// let them wait for each other for ever. Trying again after the other
-    /// is done finds the file ready.
+    /// wait does not cover every case here: two processes opening a file
+    /// at once both read it, then both want it alone to put it in WAL
+    /// mode or to bring it to the current schema, and SQLite answers
+    /// "database is locked" at once rather than let them wait for each
+    /// other for ever. Trying again after the other is done finds the file
+    /// ready.
     fn prepare_waiting(connection: &mut Connection) -> Result<(), Prepare> {
         let start = std::time::Instant::now();
         loop {
@@ -227,20 +193,39 @@ impl SqliteStore {
         }
     }
 
-    /// Checks the file, sets it up and creates the tables of a new one.
+    /// Checks the file, sets it up and creates the tables of a new one
+    /// (one with no tables) or brings an older one to the current schema.
     fn prepare(connection: &mut Connection) -> Result<(), Prepare> {
         connection.busy_timeout(BUSY_TIMEOUT)?;
-        // Read first, so that a foreign file is refused before anything
-        // (even the journal mode) is written into it. A file that is not
-        // SQLite at all fails here.
+        // Read first, so that a foreign or damaged file is refused before
+        // anything (even the journal mode) is written into it. A file that
+        // is not SQLite at all fails here.
         let tables: i64 =
-            connection.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+            connection.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
         let application: i32 = connection.query_row("PRAGMA application_id", [], |r| r.get(0))?;
         if tables > 0 && application != APPLICATION_ID {
             return Err(Prepare::Refused(
                 "is another program's database, not Koma's games; choose another file with --db"
                     .into(),
             ));
+        }
+        if tables == 0 && application == APPLICATION_ID {
+            return Err(Prepare::Refused(format!(
+                "is damaged: it is marked as Koma's but holds none of its tables; {MOVE_AWAY}"
+            )));
+        }
+        if tables > 0 {
+            let problems = integrity_problems(connection, PROBLEMS_SHOWN)?;
+            if !problems.is_empty() {
+                return Err(Prepare::Refused(format!(
+                    "is damaged: SQLite's integrity check says {}; {MOVE_AWAY} (koma check \
+                     --db PATH lists the damaged games)",
+                    problems.join("; ")
+                )));
+            }
+            let version = schema_version(connection).map_err(Prepare::Refused)?;
+            check_layout(connection, version)
+                .map_err(|why| Prepare::Refused(format!("{why}; {MOVE_AWAY}")))?;
         }
         let mode: String = connection.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
@@ -251,7 +236,7 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", "FULL")?;
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let tables: i64 =
-            transaction.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+            transaction.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
         if tables == 0 {
             transaction.pragma_update(None, "application_id", APPLICATION_ID)?;
             transaction.execute_batch(SCHEMA)?;
@@ -260,42 +245,16 @@ impl SqliteStore {
                 [SCHEMA_VERSION],
             )?;
         } else {
-            let version: Option<i64> = transaction
-                .query_row("SELECT max(version) FROM koma_schema", [], |r| r.get(0))
-                .map_err(|_| Prepare::Refused("is damaged: it has no schema version".to_owned()))?;
-            match version {
-                Some(SCHEMA_VERSION) => {}
-                Some(1) => {
-                    transaction.execute_batch(MIGRATE_1_TO_2)?;
-                    transaction.execute_batch(MIGRATE_2_TO_3)?;
-                    transaction.execute_batch(MIGRATE_3_TO_4)?;
-                }
-                Some(2) => {
-                    transaction.execute_batch(MIGRATE_2_TO_3)?;
-                    transaction.execute_batch(MIGRATE_3_TO_4)?;
-                }
-                Some(3) => transaction.execute_batch(MIGRATE_3_TO_4)?,
-                Some(newer) if newer > SCHEMA_VERSION => {
-                    return Err(Prepare::Refused(format!(
-                        "was written by a newer Koma (schema version {newer}; this one knows \
-                         version {SCHEMA_VERSION}): update Koma"
-                    )))
-                }
-                _ => {
-                    return Err(Prepare::Refused(format!(
-                        "is damaged: its schema version is {version:?}"
-                    )))
-                }
+            // Read again under the write lock: another process may have
+            // brought the file up to date since.
+            let version = schema_version(&transaction).map_err(Prepare::Refused)?;
+            if version < SCHEMA_VERSION {
+                check_layout(&transaction, version)
+                    .map_err(|why| Prepare::Refused(format!("{why}; {MOVE_AWAY}")))?;
+                sqlite_schema::migrate(&transaction, version)?;
             }
         }
         transaction.commit()?;
-        // Damaged pages are found now rather than in the middle of a game.
-        let check: String = connection.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
-        if check != "ok" {
-            return Err(Prepare::Refused(format!(
-                "is damaged ({check}); move it away or choose another file with --db"
-            )));
-        }
         Ok(())
     }
 
@@ -307,20 +266,20 @@ impl SqliteStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Writes `row`: a new game (replacing any with its id, as in memory)
-    /// when `new`, else the changes to the existing one.
+    /// Writes `row` with its checksum: a new game (replacing any with its
+    /// id, as in memory) when `new`, else the changes to the existing one.
     fn write(connection: &Connection, row: &Row, new: bool) -> rusqlite::Result<usize> {
         let sql = if new {
             "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
-             declared_reason, headers, opponent, version, created_at, updated_at, seats, mode, \
-             takeback, clock, impasse, notes, review) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, \
-             ?16, ?17)"
+             declared_reason, headers, opponent, version, seats, mode, takeback, clock, \
+             impasse, notes, review, created_at, updated_at, checksum) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
+             ?17, ?18, ?19)"
         } else {
             "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
-             declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, \
-             updated_at = ?10, seats = ?11, mode = ?12, takeback = ?13, clock = ?14, \
-             impasse = ?15, notes = ?16, review = ?17 \
+             declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, seats = ?10, \
+             mode = ?11, takeback = ?12, clock = ?13, impasse = ?14, notes = ?15, \
+             review = ?16, created_at = ?17, updated_at = ?18, checksum = ?19 \
              WHERE id = ?1"
         };
         connection.execute(
@@ -335,16 +294,46 @@ impl SqliteStore {
                 row.headers,
                 row.opponent,
                 row.version,
-                now_ms(),
                 row.seats,
                 row.mode,
                 row.takeback,
                 row.clock,
                 row.impasse,
                 row.notes,
-                row.review
+                row.review,
+                row.created_at,
+                row.updated_at,
+                row.checksum()
             ],
         )
+    }
+}
+
+/// The advice that ends a refusal of a damaged file.
+const MOVE_AWAY: &str = "move it away or choose another file with --db";
+
+/// The sentence for a 0-byte file at `shown`.
+fn empty(shown: &str) -> String {
+    format!(
+        "{shown} is empty (0 bytes), so it is not a Koma games database: it may have been cut \
+         short (a full disk, a failed copy); {MOVE_AWAY} (a path with no file there gets a new \
+         games file)"
+    )
+}
+
+/// The sentence for a file at `shown` that could not be prepared.
+fn refusal(shown: &str, error: Prepare) -> String {
+    match error {
+        Prepare::Sqlite(error)
+            if matches!(
+                error.sqlite_error_code(),
+                Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+            ) =>
+        {
+            format!("{shown} is not a Koma games database, or it is damaged ({error}); {MOVE_AWAY}")
+        }
+        Prepare::Sqlite(error) => format!("cannot use the games database {shown}: {error}"),
+        Prepare::Refused(why) => format!("{shown} {why}"),
     }
 }
 
@@ -363,14 +352,15 @@ impl From<rusqlite::Error> for Prepare {
 
 impl GameStore for SqliteStore {
     fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
-        let row = Row::from_game(&game)?;
+        let now = now_ms();
+        let row = Row::from_game(&game, now, now)?;
         let connection = self.lock();
         Self::write(&connection, &row, true).map_err(failed)?;
         Ok(())
     }
 
     fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        read_game(&self.lock(), id)
+        read_game(&self.lock(), id).map(|(game, _)| game)
     }
 
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
@@ -378,10 +368,11 @@ impl GameStore for SqliteStore {
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed)?;
-        let mut game = read_game(&transaction, id)?;
+        // A damaged game is refused here, and never written over.
+        let (mut game, created_at) = read_game(&transaction, id)?;
         // A refusal returns here, and the transaction's drop rolls back.
         change(&mut game).map_err(StoreError::Refused)?;
-        let row = Row::from_game(&game)?;
+        let row = Row::from_game(&game, created_at, now_ms())?;
         Self::write(&transaction, &row, false).map_err(failed)?;
         transaction.commit().map_err(failed)?;
         Ok(game)
@@ -408,6 +399,10 @@ pub fn default_path() -> Result<PathBuf, String> {
 }
 
 #[cfg(test)]
+#[path = "sqlite_damage_tests.rs"]
+mod damage_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::clock::Clock;
@@ -416,6 +411,7 @@ mod tests {
     use crate::refusal::Refusal;
     use crate::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
     use crate::seats::{Mode, Seats, Token};
+    use crate::sqlite_schema::{MIGRATE_1_TO_2, MIGRATE_2_TO_3};
     use crate::state::HeadersView;
     use crate::store::Declared;
     use koma_rules::Variant;
@@ -663,7 +659,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_of_schema_1_is_brought_to_schema_4_and_its_games_kept() {
+    fn a_file_of_schema_1_is_brought_up_to_date_and_its_games_kept() {
         let temp = Temp::new("migrate");
         let path = temp.file();
         old_file(
@@ -685,11 +681,11 @@ mod tests {
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 4);
+        assert_eq!(version, SCHEMA_VERSION);
     }
 
     #[test]
-    fn a_file_of_schema_2_is_brought_to_schema_4_with_the_27_point_rule() {
+    fn a_file_of_schema_2_is_brought_up_to_date_with_the_27_point_rule() {
         let temp = Temp::new("migrate-2");
         let path = temp.file();
         old_file(
@@ -716,11 +712,11 @@ mod tests {
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 4);
+        assert_eq!(version, SCHEMA_VERSION);
     }
 
     #[test]
-    fn a_file_of_schema_3_is_brought_to_schema_4_without_notes_or_reviews() {
+    fn a_file_of_schema_3_is_brought_up_to_date_without_notes_or_reviews() {
         let temp = Temp::new("migrate-3");
         let path = temp.file();
         old_file(
@@ -740,7 +736,7 @@ mod tests {
             .lock()
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 4);
+        assert_eq!(version, SCHEMA_VERSION);
     }
 
     #[test]

@@ -177,10 +177,21 @@ pub enum StoreError {
     NotFound,
     /// The change itself refused, with its reason.
     Refused(Refusal),
-    /// The store failed (a database that went away).
+    /// The store failed (a database that went away), or the game is
+    /// damaged in it ([`StoreError::damaged`]): a sentence for people.
     // Only the databases of issue 7 can fail this way; memory cannot.
     #[allow(dead_code)]
     Failed(String),
+}
+
+impl StoreError {
+    /// Game `id` is damaged in the `place` (`"games file"`, `"games
+    /// database"`) for the reason `why` (`"its contents differ from its
+    /// checksum"`): the server answers 500 with this sentence for that
+    /// game, and goes on serving the others.
+    pub fn damaged(id: GameId, place: &str, why: &str) -> StoreError {
+        StoreError::Failed(format!("The game {id} is damaged in the {place}: {why}."))
+    }
 }
 
 /// A change to one stored game, applied atomically by the store. It may
