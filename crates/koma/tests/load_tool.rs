@@ -1,7 +1,9 @@
 //! `koma load` against the real `koma serve`: a short run plays moves
 //! without an error and reports ordered latencies; the move cap stops a
 //! run; and an address that is not this machine's is refused before any
-//! connection.
+//! connection. `koma load --hostile` finds every limit of a server with
+//! short timeouts held, and says (exit status 1) when a server's limits
+//! let the attacks through.
 
 mod common;
 #[path = "common/serve_client.rs"]
@@ -107,4 +109,162 @@ fn a_port_without_a_server_is_one_sentence() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("failed"), "{stderr}");
     assert!(out.stdout.is_empty());
+}
+
+/// The server's flags that make every limit show within seconds, and the
+/// tool's flags that expect them.
+const SHORT_LIMITS: [&str; 10] = [
+    "--header-timeout",
+    "1",
+    "--body-timeout",
+    "1",
+    "--idle-timeout",
+    "2",
+    "--ping-interval",
+    "1",
+    "--max-client-connections",
+    "50",
+];
+const EXPECT_SHORT_LIMITS: [&str; 6] = [
+    "--expect-header-timeout",
+    "1",
+    "--expect-body-timeout",
+    "1",
+    "--expect-ping-interval",
+    "1",
+];
+
+/// `koma load --hostile --json ARGS` against `server`: its exit code and
+/// report.
+fn hostile(server: &serve_client::Server, args: &[&str]) -> (Option<i32>, Value, String) {
+    let url = format!("http://{}/", server.address);
+    let mut all = vec!["load", "--url", url.as_str(), "--hostile", "--json"];
+    all.extend_from_slice(args);
+    let out = koma(&all, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (out.status.code(), report, stderr)
+}
+
+/// The check of `attack` in a hostile report.
+fn check<'a>(report: &'a Value, attack: &str) -> &'a Value {
+    report["checks"]
+        .as_array()
+        .and_then(|checks| checks.iter().find(|c| c["attack"] == attack))
+        .unwrap_or_else(|| panic!("no {attack} in {report:#}"))
+}
+
+#[test]
+fn a_hostile_run_finds_every_limit_held() {
+    let mut flags = vec!["--memory"];
+    flags.extend_from_slice(&SHORT_LIMITS);
+    let server = serve_client::start_with(&flags);
+    let start = Instant::now();
+    let mut args = vec!["--hostile-seconds", "20", "--hostile-connections", "200"];
+    args.extend_from_slice(&EXPECT_SHORT_LIMITS);
+    let (code, report, stderr) = hostile(&server, &args);
+    assert_eq!(code, Some(0), "{report:#}\n{stderr}");
+    assert!(start.elapsed() < Duration::from_secs(30), "{report:#}");
+    assert_eq!(report["held"], true, "{report:#}");
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 15, "{report:#}");
+    for check in checks {
+        assert_eq!(check["verdict"], "held", "{check:#}");
+    }
+    for attack in ["slowloris", "silent", "idleKeepAlive"] {
+        let seconds = check(&report, attack)["closedAfterSeconds"].as_f64();
+        assert!(seconds.is_some_and(|s| s < 3.0), "{attack}: {report:#}");
+    }
+    assert_eq!(check(&report, "stalledBody")["status"], 408);
+    // The attacker's 50 connections, and not one more.
+    let hoard = check(&report, "hoard");
+    assert_eq!(hoard["acceptedBeforeRefusal"], 50, "{hoard:#}");
+    // The rest refused: with a 503, or closed at once when the server is
+    // already writing many refusals.
+    let refused = hoard["refused503"].as_u64().unwrap();
+    let closed = hoard["closedWithoutAnswer"].as_u64().unwrap();
+    assert!(refused > 0 && refused + closed == 150, "{hoard:#}");
+    assert_eq!(
+        hoard["innocentAnswered"], hoard["innocentSent"],
+        "{hoard:#}"
+    );
+    let flood = check(&report, "flood");
+    assert!(flood["share429"].as_f64().unwrap() > 0.5, "{flood:#}");
+    assert!(
+        flood["innocentFloodMedianMs"].as_f64().is_some(),
+        "{flood:#}"
+    );
+    let bypass = check(&report, "rateLimitBypass");
+    assert!(bypass["answered429"].as_u64().unwrap() >= 120, "{bypass:#}");
+    for (attack, code) in [
+        ("wsTooLarge", 1009),
+        ("wsNotUtf8", 1007),
+        ("wsUnmasked", 1002),
+        ("wsReservedOpcode", 1002),
+        ("wsLongControl", 1002),
+        ("wsIgnoredPings", 1001),
+    ] {
+        assert_eq!(check(&report, attack)["closeCode"], code, "{attack}");
+    }
+    assert_eq!(check(&report, "jsonNotUtf8")["status"], 400);
+    let error = check(&report, "jsonBadPly")["error"].as_str().unwrap();
+    assert!(error.contains("\"ply\""), "{error}");
+}
+
+#[test]
+fn a_server_without_the_limits_fails_the_hostile_run() {
+    // Limits far above what the tool sends: hoarding and the bypass get
+    // through, which the run must say, with exit status 1. The default
+    // timeouts (20 s and more) are beyond the run's 5 s: not reached,
+    // which is not a failure.
+    let server = serve_client::start_with(&[
+        "--memory",
+        "--max-client-connections",
+        "1000",
+        "--requests-per-second",
+        "100000",
+    ]);
+    let (code, report, stderr) = hostile(
+        &server,
+        &["--hostile-seconds", "5", "--hostile-connections", "100"],
+    );
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(stderr.contains("did not hold against"), "{stderr}");
+    assert!(
+        stderr.contains("hoard") && stderr.contains("rateLimitBypass"),
+        "{stderr}"
+    );
+    assert_eq!(report["held"], false);
+    assert_eq!(check(&report, "hoard")["verdict"], "not held");
+    assert_eq!(check(&report, "hoard")["acceptedBeforeRefusal"], 100);
+    assert_eq!(check(&report, "rateLimitBypass")["answered429"], 0);
+    for attack in ["slowloris", "silent", "stalledBody", "wsIgnoredPings"] {
+        assert_eq!(check(&report, attack)["verdict"], "not reached", "{attack}");
+    }
+    assert_eq!(check(&report, "wsTooLarge")["verdict"], "held");
+}
+
+#[test]
+fn the_hostile_run_needs_an_ipv4_server_and_its_own_flag() {
+    let out = koma(&["load", "--url", "http://[::1]:9/", "--hostile"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("IPv4 loopback"), "{stderr}");
+    let out = koma(
+        &[
+            "load",
+            "--url",
+            "http://127.0.0.1:9/",
+            "--hostile-seconds",
+            "5",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--hostile"));
 }

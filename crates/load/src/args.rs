@@ -38,6 +38,9 @@ pub struct LoadArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Replay attacks rather than play games (`--hostile` and its options).
+    #[command(flatten)]
+    pub hostile: crate::hostile::HostileArgs,
 }
 
 /// Where the server is: the address connected to, and the `host:port` the

@@ -188,7 +188,7 @@ fn protocol(message: impl Into<String>) -> Failure {
 }
 
 /// The status and body of a whole HTTP/1.1 answer.
-fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), Failure> {
+pub(crate) fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), Failure> {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

@@ -7,12 +7,14 @@
 //! `client` (HTTP, WebSocket and the pace of each socket), `context` (what
 //! the slots share, and their random numbers), `session` (the slots that
 //! play one game after another), `game` (one game), `stats` (counts and
-//! latencies) and `report` (progress and the result).
+//! latencies) and `report` (progress and the result). `--hostile` replays
+//! attacks instead (`hostile`).
 
 mod args;
 mod client;
 mod context;
 mod game;
+pub mod hostile;
 mod report;
 mod session;
 mod stats;
@@ -36,6 +38,9 @@ const FINISH_WAIT: Duration = Duration::from_secs(10);
 /// Runs the load and prints its report; an error when the server could
 /// not be used, or when it made any errors.
 pub fn run(args: LoadArgs) -> Result<(), String> {
+    if args.hostile.hostile {
+        return hostile::run(&args);
+    }
     // One thread: the server under test shares the machine's cores with
     // the tool, which needs little (it reads and sends small messages).
     let runtime = tokio::runtime::Builder::new_current_thread()
