@@ -7,9 +7,9 @@
 //! legal moves are often missing.
 
 use super::{Games, NewGame};
+use crate::memory_store::MemoryStore;
 use crate::names;
 use crate::state::GameState;
-use crate::memory_store::MemoryStore;
 use koma_rules::{
     Color, MinishogiPosition, PawnsPosition, Piece, Position, Role, ShogiPosition, ShogiVariant,
     Spear, SpearPosition, Square, StandardShogiPosition, Variant,
