@@ -1,6 +1,6 @@
 // Once per run: checks that the browser and the binary are there, starts
-// `koma serve --port 0 --memory --review-nodes 2000` (a free port, no
-// database, quick reviews) and hands its address to the tests through the
+// `koma serve --port 0 --memory --review-nodes 2000 --requests-per-second
+// 1000` (a free port, no database, quick reviews, no rate limit to speak of) and hands its address to the tests through the
 // environment (the workers inherit it).
 // The function it returns stops the server when the run ends.
 
@@ -14,7 +14,10 @@ function startServer(koma: string): Promise<{ child: ChildProcess; url: string }
     // strength. KOMA_REVIEW_NODES sets another (for docs' pictures, with a
     // release build: KOMA_BIN=../target/release/koma KOMA_REVIEW_NODES=150000).
     const nodes = process.env.KOMA_REVIEW_NODES ?? '2000';
-    const args = ['serve', '--port', '0', '--memory', '--review-nodes', nodes];
+    // Every page of the run comes from 127.0.0.1, one client to the server,
+    // opening pages far faster than a person: the per-client rate limit
+    // (docs/API.md, Limits; tested in crates/server/tests) is raised.
+    const args = ['serve', '--port', '0', '--memory', '--review-nodes', nodes, '--requests-per-second', '1000'];
     const child = spawn(koma, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffer = '';
     const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);
