@@ -1,7 +1,8 @@
 // Once per run: checks that the browser and the binary are there, starts
 // `koma serve --port 0 --memory --review-nodes 2000 --requests-per-second
-// 1000` (a free port, no database, quick reviews, no rate limit to speak of) and hands its address to the tests through the
-// environment (the workers inherit it).
+// 1000` (a free port, no database, quick reviews, no rate limit to speak
+// of) and hands its address to the tests through the environment (the
+// workers inherit it).
 // The function it returns stops the server when the run ends.
 
 import { spawn, type ChildProcess } from 'node:child_process';
