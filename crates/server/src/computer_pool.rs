@@ -110,6 +110,12 @@ impl ComputerPool {
     pub fn waiting(&self, game: GameId) -> Option<ComputerWaitingJson> {
         let queue = lock(&self.shared.queue);
         let ahead = queue.waiting.iter().position(|job| job.game == game)?;
+        // A job with an engine free for it is about to start (a thread is
+        // waking for it): it does not wait, and the page should say the
+        // computer thinks rather than flash "waiting".
+        if queue.running + ahead < self.shared.engines {
+            return None;
+        }
         Some(ComputerWaitingJson {
             since: queue.waiting[ahead].since,
             ahead,
