@@ -40,7 +40,7 @@ pub struct LoadArgs {
     pub json: bool,
     /// Replay attacks rather than play games (`--hostile` and its options).
     #[command(flatten)]
-    pub hostile: crate::hostile::HostileArgs,
+    pub hostile: HostileArgs,
 }
 
 /// Where the server is: the address connected to, and the `host:port` the
@@ -129,6 +129,41 @@ fn split_host_port(authority: &str) -> Result<(&str, u16), String> {
             .ok_or_else(|| format!("{port:?} is not a port number (1 to 65535)"))?,
     };
     Ok((host, port))
+}
+
+/// `koma load --hostile` and its options.
+#[derive(Args, Debug)]
+pub struct HostileArgs {
+    /// Replay attacks rather than play games: slow and silent connections,
+    /// hoarded connections, a flood, WebSocket protocol errors, hostile
+    /// JSON; report for each what the server did and whether it held
+    /// (exit status 1 if any did not).
+    #[arg(long)]
+    pub hostile: bool,
+    /// With --hostile: the longest the run waits for the server's
+    /// timeouts, in seconds; the flood lasts a ninth of it (1 to 10 s).
+    #[arg(long, value_name = "SECONDS", default_value_t = 90, requires = "hostile",
+          value_parser = clap::value_parser!(u64).range(5..=600))]
+    pub hostile_seconds: u64,
+    /// With --hostile: idle connections hoarded from one address (at most
+    /// what this process may open); more than the server's
+    /// --max-client-connections.
+    #[arg(long, value_name = "N", default_value_t = 1100, requires = "hostile",
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub hostile_connections: u64,
+    /// With --hostile: the server's --header-timeout, in seconds, against
+    /// which slow and silent connections are judged.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, requires = "hostile",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub expect_header_timeout: u64,
+    /// With --hostile: the server's --body-timeout, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, requires = "hostile",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub expect_body_timeout: u64,
+    /// With --hostile: the server's --ping-interval, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, requires = "hostile",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub expect_ping_interval: u64,
 }
 
 #[cfg(test)]

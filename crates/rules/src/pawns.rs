@@ -49,11 +49,7 @@ pub fn parse_square(text: &str) -> Option<Square> {
 
 /// The chess name of a grid square of the 8×8 board.
 pub fn square_name(square: Square) -> String {
-    format!(
-        "{}{}",
-        (b'a' + 7 - square.file()) as char,
-        8 - square.rank()
-    )
+    square.chess_name()
 }
 
 /// Where the side to move's pawns can go, as sets of target squares.

@@ -135,7 +135,7 @@ fn role_name(variant: Variant, role: Role) -> &'static str {
 /// A square as the game's notation names it: `1a` (USI), `e4` (chess).
 fn square_name(variant: Variant, square: Square) -> String {
     match variant {
-        Variant::Pawns => crate::pawns::square_name(square),
+        Variant::Pawns => square.chess_name(),
         _ => square.to_string(),
     }
 }

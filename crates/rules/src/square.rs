@@ -20,6 +20,14 @@ use std::str::FromStr;
 pub struct Square(u8);
 
 impl Square {
+    /// The square as chess names it on the 8×8 board (`e4`): Pawns-Only
+    /// Chess's notation, where file 0 is `h` and rank 0 is `8`. Here rather
+    /// than in `pawns` so that the setup check can name squares without
+    /// depending on the game.
+    pub(crate) fn chess_name(self) -> String {
+        format!("{}{}", (b'a' + 7 - self.file()) as char, 8 - self.rank())
+    }
+
     /// Number of squares on the grid.
     pub const NUM: usize = 81;
 
