@@ -62,6 +62,17 @@ fn a_short_load_plays_without_errors() {
 }
 
 #[test]
+fn a_crowd_of_games_is_not_one_client() {
+    // 30 games open 90 connections at once (a game and two sockets each),
+    // more than the server's burst of 60 requests from one client: each
+    // game plays from its own address, as a crowd of players would.
+    let server = serve_client::start();
+    let report = load(&server, &["--games", "30", "--duration", "3"]);
+    assert_eq!(report["errors"]["total"], 0, "{report}");
+    assert!(report["moves"].as_u64().unwrap() > 0, "{report}");
+}
+
+#[test]
 fn the_move_cap_stops_the_run() {
     let server = serve_client::start();
     let start = Instant::now();

@@ -8,9 +8,10 @@ use futures_util::StreamExt;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::timeout;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::WebSocketStream;
@@ -71,15 +72,35 @@ pub struct StateView {
     pub outcome: Option<IgnoredAny>,
 }
 
-/// One HTTP/1.1 request on its own connection: the status and the body.
+/// A connection to `target`, from the address `from` if one is given
+/// (each slot plays from its own, see [`Context::address_of`]).
+///
+/// [`Context::address_of`]: super::context::Context::address_of
+async fn connect(target: &Target, from: Option<IpAddr>) -> std::io::Result<TcpStream> {
+    let Some(from) = from else {
+        return TcpStream::connect(target.address).await;
+    };
+    let socket = match from {
+        IpAddr::V4(_) => TcpSocket::new_v4()?,
+        IpAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    socket.bind(SocketAddr::new(from, 0))?;
+    // ::ffff:127.0.0.1 is reached from an IPv4 address as 127.0.0.1.
+    let to = SocketAddr::new(target.address.ip().to_canonical(), target.address.port());
+    socket.connect(to).await
+}
+
+/// One HTTP/1.1 request on its own connection from `from`: the status and
+/// the body.
 pub async fn request(
     target: &Target,
+    from: Option<IpAddr>,
     method: &str,
     path: &str,
     body: &str,
 ) -> Result<(u16, Vec<u8>), Failure> {
     let exchange = async {
-        let mut stream = TcpStream::connect(target.address)
+        let mut stream = connect(target, from)
             .await
             .map_err(|e| disconnected(target, e))?;
         let _ = stream.set_nodelay(true);
@@ -114,10 +135,14 @@ pub async fn request(
         })
 }
 
-/// Creates a shared game of `variant`.
-pub async fn create_game(target: &Target, variant: &str) -> Result<Created, Failure> {
+/// Creates a shared game of `variant` from `from`.
+pub async fn create_game(
+    target: &Target,
+    from: Option<IpAddr>,
+    variant: &str,
+) -> Result<Created, Failure> {
     let body = serde_json::json!({ "variant": variant, "mode": "shared" }).to_string();
-    let (status, answer) = request(target, "POST", "/api/games", &body).await?;
+    let (status, answer) = request(target, from, "POST", "/api/games", &body).await?;
     if status != 201 {
         return Err(Failure::new(
             ErrorKind::Refused,
@@ -139,10 +164,14 @@ pub async fn create_game(target: &Target, variant: &str) -> Result<Created, Fail
     Ok(created)
 }
 
-/// Opens game `id`'s WebSocket.
-pub async fn open_socket(target: &Target, id: &str) -> Result<Socket, Failure> {
+/// Opens game `id`'s WebSocket from `from`.
+pub async fn open_socket(
+    target: &Target,
+    from: Option<IpAddr>,
+    id: &str,
+) -> Result<Socket, Failure> {
     let opening = async {
-        let stream = TcpStream::connect(target.address)
+        let stream = connect(target, from)
             .await
             .map_err(|e| disconnected(target, e))?;
         // Moves are small messages whose latency is measured: send each at once.

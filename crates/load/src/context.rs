@@ -7,6 +7,7 @@ use koma_rules::Variant;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -46,6 +47,21 @@ impl Context {
         }
     }
 
+    /// The address slot `slot` plays from: its own in 127.1.0.0/16 when
+    /// the server is on IPv4, as each player of a real crowd has its own,
+    /// so that the server's limits per client (20 requests a second, 256
+    /// connections) meet one game rather than the whole load. IPv6's
+    /// loopback is one address: there every slot shares it (`None`).
+    pub fn address_of(&self, slot: u64) -> Option<IpAddr> {
+        if !self.target.address.ip().to_canonical().is_ipv4() {
+            return None;
+        }
+        // 127.1.0.1, 127.1.0.2, …: a thousand slots fit below 127.1.4.0.
+        let first = u32::from(Ipv4Addr::new(127, 1, 0, 1));
+        let slot = u32::try_from(slot % 65_000).unwrap_or(0);
+        Some(IpAddr::V4(Ipv4Addr::from(first + slot)))
+    }
+
     /// Whether another move may be sent (and counts it if so).
     pub fn reserve_move(&self) -> bool {
         self.reserved.fetch_add(1, Ordering::Relaxed) < self.max_moves
@@ -81,6 +97,22 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_slot_plays_from_its_own_address_on_ipv4() {
+        let context = |url| {
+            let target = crate::args::parse_target(url).unwrap();
+            Context::new(target, Variant::Spear, Duration::ZERO, 1, 1)
+        };
+        let v4 = context("http://127.0.0.1:9/");
+        assert_eq!(v4.address_of(0), Some("127.1.0.1".parse().unwrap()));
+        assert_eq!(v4.address_of(999), Some("127.1.3.232".parse().unwrap()));
+        assert_ne!(v4.address_of(1), v4.address_of(2));
+        assert_eq!(context("http://[::1]:9/").address_of(0), None);
+        assert!(context("http://[::ffff:127.0.0.1]:9/")
+            .address_of(0)
+            .is_some());
+    }
 
     #[test]
     fn the_rng_is_seeded_and_picks_every_item() {

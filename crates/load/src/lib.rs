@@ -65,7 +65,7 @@ async fn load(args: &LoadArgs) -> Result<Report, String> {
     let target = args.url.clone();
     // A wrong port or another program gets one sentence here, rather than
     // a run of counted errors.
-    match client::request(&target, "GET", "/api/variants", "").await {
+    match client::request(&target, None, "GET", "/api/variants", "").await {
         Ok((200, _)) => {}
         Ok((status, _)) => {
             return Err(format!(

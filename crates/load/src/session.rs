@@ -5,6 +5,7 @@ use super::client;
 use super::context::{Context, Rng};
 use super::game::{End, Game, Player, CLOSE_WAIT};
 use super::stats::{ErrorKind, Failure, Latencies};
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +21,7 @@ pub async fn run_slot(ctx: Arc<Context>, slot: u64) -> Latencies {
     let mut latencies = Latencies::default();
     let mut stop = ctx.stop.subscribe();
     while !*stop.borrow() {
-        match play_game(&ctx, &mut rng, &mut latencies).await {
+        match play_game(&ctx, ctx.address_of(slot), &mut rng, &mut latencies).await {
             Ok(End::Finished) => {
                 ctx.counters.games.fetch_add(1, Ordering::Relaxed);
             }
@@ -40,19 +41,21 @@ pub async fn run_slot(ctx: Arc<Context>, slot: u64) -> Latencies {
     latencies
 }
 
-/// Creates a game, opens its two sockets, plays it and closes them.
+/// Creates a game from `from`, opens its two sockets, plays it and closes
+/// them.
 async fn play_game(
     ctx: &Context,
+    from: Option<IpAddr>,
     rng: &mut Rng,
     latencies: &mut Latencies,
 ) -> Result<End, Failure> {
-    let created = client::create_game(&ctx.target, ctx.variant.name()).await?;
+    let created = client::create_game(&ctx.target, from, ctx.variant.name()).await?;
     let seats: Vec<(String, String)> = created.seats.into_iter().collect();
     let [(first_side, first_token), (second_side, second_token)] = <[_; 2]>::try_from(seats)
         .map_err(|_| protocol("a new shared game does not have two seat tokens"))?;
     let (first, second) = tokio::join!(
-        client::open_socket(&ctx.target, &created.id),
-        client::open_socket(&ctx.target, &created.id)
+        client::open_socket(&ctx.target, from, &created.id),
+        client::open_socket(&ctx.target, from, &created.id)
     );
     let (first, second) = match (first, second) {
         (Ok(first), Ok(second)) => (first, second),

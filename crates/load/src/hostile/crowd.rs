@@ -280,7 +280,7 @@ fn judge_flood(
         && during.all_answered()
         && slowdown.is_some_and(|slowdown| slowdown <= SLOWDOWN_ALLOWED);
     let mut result = format!(
-        "{per_second:.0} requests/s, {:.0} % answered 429{}; innocent median {} ms (p90 {}) vs {} ms idle",
+        "{per_second:.0} requests/s, {:.1} % answered 429{}; innocent median {} ms (p90 {}) vs {} ms idle",
         share_429 * 100.0,
         counts.others_words(),
         ms(during_summary.median),
@@ -344,7 +344,7 @@ mod tests {
         assert_eq!(check.figures["requestsPerSecond"], 500.0);
         assert_eq!(check.figures["share429"], 0.9);
         assert_eq!(check.figures["innocentFloodMedianMs"], 9.0);
-        assert!(check.result.starts_with("500 requests/s, 90 % answered 429; innocent median 9.00 ms (p90 30.00) vs 1.00 ms idle"), "{}", check.result);
+        assert!(check.result.starts_with("500 requests/s, 90.0 % answered 429; innocent median 9.00 ms (p90 30.00) vs 1.00 ms idle"), "{}", check.result);
 
         let slow = judge_flood(
             "flood".into(),
