@@ -8,7 +8,7 @@
 mod serve_client;
 
 use serde_json::{json, Value};
-use serve_client::{start, start_with, Reply, Server};
+use serve_client::{start, Reply, Server};
 
 /// The comment of the issue: NUL, an ESC colour code, a right-to-left
 /// override and a carriage return.
@@ -195,59 +195,4 @@ fn the_download_without_a_format_works_in_every_game() {
     assert_eq!(game["moves"][0]["comments"], json!(["a<U+001B>b"]));
     let reply = download(&server, game["id"].as_str().unwrap(), None);
     assert!(koma_text(&reply.body).contains("1. e4 {a<U+001B>b} 1... d5 *"));
-}
-
-#[test]
-fn text_kept_raw_by_an_older_koma_is_written_clean() {
-    let dir = std::env::temp_dir().join(format!("koma-record-text-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("games.sqlite3");
-    let id = {
-        let server = start_with(&["--db", db.to_str().unwrap()]);
-        let game = server.create_with(&json!({ "variant": "shogi" }));
-        let id = game["id"].as_str().unwrap().to_owned();
-        server.play(&id, 0, &["7g7f", "3c3d"]);
-        id
-    };
-    // What an older Koma kept as it was sent.
-    {
-        let connection = rusqlite::Connection::open(&db).unwrap();
-        let headers =
-            json!({ "sente": "Ann\u{202e}nnA\u{0}", "gote": "Bob\r\nJr", "event": "\u{1b}[31m" });
-        let notes = json!({ "comments": ["x\u{7}y"], "moves": [{ "comments": [NASTY] }] });
-        let changed = connection
-            .execute(
-                "UPDATE games SET headers = ?1, notes = ?2 WHERE id = ?3",
-                rusqlite::params![headers.to_string(), notes.to_string(), id],
-            )
-            .unwrap();
-        assert_eq!(changed, 1);
-        // As a file of schema 4 (before row checksums): opening it adds
-        // the checksums of what it holds.
-        connection
-            .execute_batch("ALTER TABLE games DROP COLUMN checksum; PRAGMA user_version = 4;")
-            .unwrap();
-    }
-    let server = start_with(&["--db", db.to_str().unwrap()]);
-    for format in [None, Some("kif"), Some("kifu"), Some("csa"), Some("usi")] {
-        let reply = download(&server, &id, format);
-        assert_eq!(reply.status, 200, "{format:?}: {}", koma_text(&reply.body));
-        assert_clean(&reply.body, &format!("{format:?}"));
-        if format == Some("usi") {
-            continue;
-        }
-        let again = reimport(&server, &filename(&reply), &reply.body);
-        assert_eq!(
-            again["headers"]["sente"], "Ann<U+202E>nnA<U+0000>",
-            "{format:?}"
-        );
-        assert_eq!(again["headers"]["gote"], "Bob Jr", "{format:?}");
-        assert_eq!(again["comments"], json!(["x<U+0007>y"]), "{format:?}");
-        let first: Vec<String> =
-            serde_json::from_value(again["moves"][0]["comments"].clone()).unwrap();
-        assert_eq!(first.join("\n"), NASTY_KEPT, "{format:?}");
-    }
-    drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -57,6 +57,25 @@ impl<S> IdleIo<S> {
         }
     }
 
+    /// A write's result, counted as progress when bytes went out, or a
+    /// time-out when it is still pending after the idle time.
+    fn after_write(
+        &mut self,
+        cx: &mut Context<'_>,
+        written: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match written {
+            Poll::Ready(Ok(written)) => {
+                if written > 0 {
+                    self.last = Instant::now();
+                }
+                Poll::Ready(Ok(written))
+            }
+            Poll::Pending if self.expired(cx) => Poll::Ready(Err(Self::timed_out())),
+            other => other,
+        }
+    }
+
     fn timed_out() -> io::Error {
         io::Error::new(
             io::ErrorKind::TimedOut,
@@ -93,16 +112,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for IdleIo<S> {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.inner).poll_write(cx, data) {
-            Poll::Ready(Ok(written)) => {
-                if written > 0 {
-                    this.last = Instant::now();
-                }
-                Poll::Ready(Ok(written))
-            }
-            Poll::Pending if this.expired(cx) => Poll::Ready(Err(Self::timed_out())),
-            other => other,
-        }
+        let written = Pin::new(&mut this.inner).poll_write(cx, data);
+        this.after_write(cx, written)
     }
 
     fn poll_write_vectored(
@@ -111,16 +122,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for IdleIo<S> {
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.inner).poll_write_vectored(cx, data) {
-            Poll::Ready(Ok(written)) => {
-                if written > 0 {
-                    this.last = Instant::now();
-                }
-                Poll::Ready(Ok(written))
-            }
-            Poll::Pending if this.expired(cx) => Poll::Ready(Err(Self::timed_out())),
-            other => other,
-        }
+        let written = Pin::new(&mut this.inner).poll_write_vectored(cx, data);
+        this.after_write(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {
