@@ -4,6 +4,7 @@
 use super::app::{blocking, App};
 use super::assets;
 use super::client::ClientKey;
+use super::json_errors::json_error_sentence;
 use super::refusal::Refusal;
 use super::requests::{ChangeRequest, DeclareRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::NewGame;
@@ -124,17 +125,6 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
         Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
     })?;
     Ok(parsed)
-}
-
-/// A JSON error as a sentence that names the field at fault.
-pub fn json_error_sentence(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
-    let path = error.path().to_string();
-    let inner = error.inner();
-    if path.is_empty() || path == "." {
-        format!("The request is not the JSON this call takes: {inner}.")
-    } else {
-        format!("The field \"{path}\" is wrong: {inner}.")
-    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

@@ -31,6 +31,7 @@ mod computer;
 mod computer_pool;
 mod connections;
 mod idle_io;
+mod json_errors;
 mod live;
 mod mate;
 mod memory_store;

@@ -314,7 +314,7 @@ fn study_message(text: &str) -> Option<Result<StudyMessage, String>> {
                 Err(e) => {
                     return Some(Err(format!(
                         "The \"analyse\" message is wrong. {}",
-                        super::api::json_error_sentence(&e)
+                        super::json_errors::json_error_sentence(&e)
                     )))
                 }
             }
@@ -337,7 +337,7 @@ fn change_message(text: &str) -> Result<ChangeRequest, String> {
             .map_err(|e| {
                 format!(
                     "The {kind:?} message is wrong. {}",
-                    super::api::json_error_sentence(&e)
+                    super::json_errors::json_error_sentence(&e)
                 )
             })
     }
