@@ -34,6 +34,12 @@ const SECONDS = Array.from({ length: 10 }, (_, i) => i + 1);
 
 /** How often the running clock is looked at for its sounds, in ms. */
 const TICK_MS = 100;
+/**
+ * The voice files' loudness (RMS) is about -15 dBFS, the synthesized
+ * sounds' -24 to -28 dBFS as Chromium's OfflineAudioContext renders them:
+ * halved (-6 dB), the count stays a little above them, as a warning should.
+ */
+const VOICE_LEVEL = 0.5;
 /** The gap between two sounds of one change (a move, then its check or the end), in seconds. */
 const STEP_S = 0.12;
 
@@ -175,7 +181,10 @@ export class Sounds {
     if (voice !== 'failed' && !(voice instanceof Promise)) {
       const source = audio.createBufferSource();
       source.buffer = voice;
-      source.connect(out);
+      const level = audio.createGain();
+      level.gain.setValueAtTime(VOICE_LEVEL, audio.currentTime);
+      source.connect(level);
+      level.connect(out);
       source.start(audio.currentTime);
     } else {
       countTone(audio, out, second, audio.currentTime);
