@@ -300,6 +300,29 @@ describe('volume and mute', () => {
   });
 });
 
+describe('a browser without Web Audio', () => {
+  it('goes on silent: nothing throws, and no context is asked for again', () => {
+    let asked = 0;
+    const sounds = new Sounds({
+      store: null,
+      gestures: null,
+      createContext: () => {
+        asked++;
+        throw new ReferenceError('AudioContext is not defined');
+      },
+      setInterval: () => 0,
+      clearInterval: () => {},
+    });
+    expect(() => {
+      sounds.play('move', 'check');
+      sounds.count(3);
+      sounds.onState(shogi(0), shogi(1, { clock: clock('sente', 0, 5_000, { byoyomiMs: 30_000 }) }), null);
+      sounds.unlock();
+    }).not.toThrow();
+    expect(asked).toBe(1);
+  });
+});
+
 describe('the byoyomi count', () => {
   it('plays the voice file of the second in the page’s language', async () => {
     const { sounds, audio, fetched } = rig();

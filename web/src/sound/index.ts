@@ -69,6 +69,12 @@ export interface SoundOptions {
 /** A voice file: loading, ready, or failed for good (its beep stands in). */
 type Voice = Promise<void> | AudioBuffer | 'failed';
 
+/** The browser's audio context; Safari before 14.1 names it with a prefix. */
+function newContext(): AudioOut {
+  const prefixed = (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+  return new (window.AudioContext ?? prefixed)();
+}
+
 async function fetchBytes(url: string): Promise<ArrayBuffer> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
@@ -91,6 +97,8 @@ export class Sounds {
   private settings: SoundSettings;
   private voiceLang: VoiceLang;
   private audio?: AudioOut;
+  /** Set when no audio context could be made: sound is off for this page. */
+  private noAudio = false;
   private master?: GainNode;
   private readonly voices = new Map<string, Voice>();
   private readonly cues = new ClockCues();
@@ -106,7 +114,7 @@ export class Sounds {
   constructor(options: SoundOptions = {}) {
     this.options = {
       store: options.store === undefined ? browserStore() : options.store,
-      createContext: options.createContext ?? (() => new AudioContext()),
+      createContext: options.createContext ?? newContext,
       fetchBytes: options.fetchBytes ?? fetchBytes,
       voiceUrl: options.voiceUrl ?? ((lang, second) => `/sound/voice/${lang}/${second}.mp3`),
       now: options.now ?? (() => performance.now()),
@@ -158,24 +166,23 @@ export class Sounds {
    */
   unlock(): void {
     // Muted, wait for a later gesture: no context is made for nothing.
-    if (this.settings.muted) return;
-    this.context();
+    if (this.settings.muted || !this.context()) return;
     // A resume asked for within a gesture is allowed: one is enough.
     for (const type of ['pointerdown', 'keydown']) this.gestures?.removeEventListener(type, this.unlockOnGesture);
   }
 
   /** Plays sounds now, one after another (a move, then its check). */
   play(...names: SoundName[]): void {
-    if (this.settings.muted || names.length === 0) return;
-    const audio = this.context();
+    const audio = this.settings.muted || names.length === 0 ? undefined : this.context();
+    if (!audio) return;
     const out = this.output(audio);
     names.forEach((name, i) => synthesize(audio, out, name, audio.currentTime + i * STEP_S));
   }
 
   /** Says a byoyomi second (1–10) in the page's language, or beeps while its file is not there. */
   count(second: number): void {
-    if (this.settings.muted) return;
-    const audio = this.context();
+    const audio = this.settings.muted ? undefined : this.context();
+    if (!audio) return;
     const out = this.output(audio);
     const voice = this.voice(audio, this.voiceLang, second);
     if (voice !== 'failed' && !(voice instanceof Promise)) {
@@ -193,8 +200,8 @@ export class Sounds {
 
   /** Loads the count's voice in the page's language ahead of need (a game with byoyomi began). */
   preloadVoice(): void {
-    if (this.settings.muted) return;
-    const audio = this.context();
+    const audio = this.settings.muted ? undefined : this.context();
+    if (!audio) return;
     for (const second of SECONDS) this.voice(audio, this.voiceLang, second);
   }
 
@@ -240,8 +247,15 @@ export class Sounds {
     this.timer = undefined;
   }
 
-  private context(): AudioOut {
-    this.audio ??= this.options.createContext();
+  /** The audio context, made on first need; undefined where the browser has none (the page goes on silent). */
+  private context(): AudioOut | undefined {
+    if (this.noAudio) return undefined;
+    try {
+      this.audio ??= this.options.createContext();
+    } catch {
+      this.noAudio = true;
+      return undefined;
+    }
     // Browsers start a context made before any click suspended; resuming
     // after one is allowed, and refused quietly before.
     if (this.audio.state === 'suspended') this.audio.resume().catch(() => {});
