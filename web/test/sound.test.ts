@@ -342,6 +342,17 @@ describe('the byoyomi count', () => {
     expect(fetched).toContain('/sound/voice/en/3.mp3');
   });
 
+  it('loads the voice when a game with byoyomi is followed, and again when the language changes', () => {
+    const { sounds, fetched } = rig();
+    sounds.onState(null, shogi(2), 'sente');
+    expect(fetched).toHaveLength(0);
+    sounds.onState(null, shogi(2, { clock: clock('sente', 60_000, 30_000, { byoyomiMs: 30_000 }) }), 'sente');
+    expect(fetched.filter((url) => url.includes('/ja/'))).toHaveLength(10);
+    sounds.setLang('en');
+    expect(fetched.filter((url) => url.includes('/en/'))).toHaveLength(10);
+    expect(fetched).toHaveLength(20);
+  });
+
   it('beeps while the file loads and when it failed, and asks for a failed file once', async () => {
     const hanging = rig('hang');
     hanging.sounds.count(10);

@@ -158,6 +158,8 @@ export class Sounds {
   /** The count's language, as the page's. */
   setLang(lang: VoiceLang): void {
     this.voiceLang = lang;
+    // Mid-game, the new language's words are wanted within seconds.
+    if (this.hasByoyomi(this.watched?.state)) this.preloadVoice();
   }
 
   /**
@@ -215,7 +217,7 @@ export class Sounds {
   onState(previous: GameState | null, next: GameState, mySide: Color | null, receivedAt = this.options.now()): void {
     this.play(...soundFor(previous, next, mySide));
     this.watched = { state: next, receivedAt, mySide };
-    if (next.clock && next.clock.byoyomiMs > 0 && !next.outcome) this.preloadVoice();
+    if (this.hasByoyomi(next)) this.preloadVoice();
     const running = !!next.clock?.running && !next.outcome;
     if (running && this.timer === undefined) this.timer = this.options.setInterval(() => this.tick(), TICK_MS);
     if (!running) this.stopTimer();
@@ -235,6 +237,11 @@ export class Sounds {
     if (!watched) return;
     const cue = this.cues.next(watched.state, this.options.now() - watched.receivedAt, watched.mySide);
     if (cue) this.playCue(cue);
+  }
+
+  /** Whether `state` is a game going on with byoyomi, whose count the voice will say. */
+  private hasByoyomi(state: GameState | undefined): boolean {
+    return !!state?.clock && state.clock.byoyomiMs > 0 && !state.outcome;
   }
 
   private playCue(cue: ClockCue): void {
