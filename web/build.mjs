@@ -1,7 +1,7 @@
-// Builds the front end into dist/: index.html, app.js and app.css.
+// Builds the front end into dist/: index.html, app.js, app.css and the sound/ voices.
 // `node build.mjs` once; `node build.mjs --watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +12,7 @@ const watch = process.argv.includes('--watch');
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await copyFile(join(here, 'src', 'index.html'), join(dist, 'index.html'));
+await cp(join(here, 'src', 'sound', 'voice'), join(dist, 'sound', 'voice'), { recursive: true });
 
 const options = {
   entryPoints: { app: join(here, 'src', 'main.ts') },
