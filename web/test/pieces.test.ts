@@ -100,6 +100,45 @@ describe('piece sets', () => {
     expect(marks(shogi.faces.tokin)).toEqual(marks(shogi.faces.gold));
   });
 
+  it("keeps the international set's marks inside the pentagon, clear of its edge", () => {
+    // The pentagon is convex: a point is inside, `margin` clear of the edge,
+    // when it is that far inside every side's line (the points go clockwise).
+    const clearance = (corners: number[][], x: number, y: number): number =>
+      Math.min(
+        ...corners.map(([ax, ay], i) => {
+          const [bx, by] = corners[(i + 1) % corners.length];
+          return ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / Math.hypot(bx - ax, by - ay);
+        }),
+      );
+    const HALF_STROKE = 1.1;
+    for (const variant of SHOGI_VARIANTS)
+      for (const [role, face] of Object.entries(variant.faces)) {
+        const root = parseXml(shogiPieceSvg(face, 'international', false, false));
+        const elements = allElements(root);
+        const corners = (elements.find((element) => element.attributes.fill === 'url(#wood)')?.attributes.points ?? '')
+          .split(' ')
+          .map((point) => point.split(',').map(Number));
+        const group = elements.find((element) => element.attributes.transform?.startsWith('translate'));
+        const [, tx, ty, scale] = /translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)/.exec(group?.attributes.transform ?? '') ?? [];
+        const at = (x: string | number, y: string | number): [number, number] => [
+          Number(tx) + Number(scale) * Number(x),
+          Number(ty) + Number(scale) * Number(y),
+        ];
+        const check = (x: number, y: number, reach: number, what: string): void =>
+          expect(clearance(corners, x, y), `${variant.id} ${role} ${what}`).toBeGreaterThanOrEqual(reach * Number(scale) + HALF_STROKE + 0.5);
+        for (const element of allElements(group ?? root)) {
+          const a = element.attributes;
+          if (element.name === 'circle') check(...at(a.cx, a.cy), Number(a.r), 'dot');
+          if (element.name === 'line') {
+            check(...at(a.x1, a.y1), Number(a['stroke-width']) / 2, 'shaft');
+            check(...at(a.x2, a.y2), Number(a['stroke-width']) / 2, 'shaft');
+          }
+          if (element.name === 'polygon')
+            for (const point of a.points.split(' ')) check(...at(...(point.split(',') as [string, string])), 0, 'arrowhead');
+        }
+      }
+  });
+
   it('inks promoted pieces red and the others black', () => {
     for (const piece of everyPiece()) {
       const inks = new Set(inked(parseXml(piece.svg)).map(inkOf));

@@ -60,7 +60,7 @@ function diagram(face: Face, ink: string): string {
   for (const direction of twoSteps) {
     const [dx, dy] = DIRECTION_STEPS[direction];
     // The second square as far out as the pentagon's slanted sides allow.
-    const far = dx !== 0 && dy !== 0 ? 1.5 : 1.6;
+    const far = dx !== 0 && dy !== 0 ? 1.42 : 1.55;
     marks.push(dot(dx * STEP, dy * STEP, DOT, ink));
     marks.push(dot(dx * STEP * far, dy * STEP * far, SMALL_DOT, ink));
   }
