@@ -81,7 +81,7 @@ export const BOARD_PALETTES: readonly BoardPalette[] = [
       '--board-coords': '#4a3f33',
       '--board-shadow': 'rgba(40, 30, 15, 0.25)',
     },
-    chess: { '--chess-light': '#f6f2e8', '--chess-dark': '#c4b89f', '--chess-frame': '#8c806b', '--chess-coords': '#f6f2e8' },
+    chess: { '--chess-light': '#eee7d6', '--chess-dark': '#bcae93', '--chess-frame': '#8c806b', '--chess-coords': '#eee7d6' },
   },
   {
     id: 'slate',
