@@ -2,9 +2,28 @@
 // can hold, and how each role is drawn and named. Legality is the server's.
 
 import type { Face } from './pieces';
+import { MOVES, type Movement } from './pieces/movement';
 
 export type VariantId = 'spear' | 'minishogi' | 'shogi' | 'pawns';
-export type PieceSet = 'kanji' | 'letters';
+
+/**
+ * How the shogi pieces are drawn: one kanji (the default, and Spear's seed
+ * view with its letter under the kanji), two kanji stacked as on
+ * traditional pieces, international symbols of each piece's movement, or
+ * Latin letters with the English name.
+ */
+export type PieceSet = 'kanji' | 'two-kanji' | 'international' | 'letters';
+
+/** Every piece set with its name for a menu, the default first. */
+export const PIECE_SETS: readonly { id: PieceSet; label: string }[] = [
+  { id: 'kanji', label: 'one kanji' },
+  { id: 'two-kanji', label: 'two kanji' },
+  { id: 'international', label: 'international (movement symbols)' },
+  { id: 'letters', label: 'Latin letters' },
+];
+
+/** Whether `text` names a piece set (a stored choice may be stale). */
+export const isPieceSet = (text: string | null): text is PieceSet => PIECE_SETS.some((set) => set.id === text);
 
 export interface VariantInfo {
   id: VariantId;
@@ -22,45 +41,49 @@ export interface VariantInfo {
   players: [string, string];
 }
 
-const face = (kanji: string, letter: string, name: string, size: number, promoted = false): Face => ({
-  kanji,
-  letter,
-  name,
-  size,
-  promoted,
-});
+const face = (
+  kanji: string,
+  kanji2: string,
+  letter: string,
+  name: string,
+  movement: Movement,
+  size: number,
+  promoted = false,
+): Face => ({ kanji, kanji2, letter, name, movement, size, promoted });
 
 const SHOGI_FACES: Record<string, Face> = {
-  king: face('玉', 'K', 'king', 1),
-  rook: face('飛', 'R', 'rook', 0.96),
-  bishop: face('角', 'B', 'bishop', 0.96),
-  gold: face('金', 'G', 'gold', 0.92),
-  silver: face('銀', 'S', 'silver', 0.92),
-  knight: face('桂', 'N', 'knight', 0.88),
-  lance: face('香', 'L', 'lance', 0.88),
-  pawn: face('歩', 'P', 'pawn', 0.84),
-  dragon: face('龍', 'R', 'dragon', 0.96, true),
-  horse: face('馬', 'B', 'horse', 0.96, true),
-  promotedsilver: face('全', 'S', 'silver', 0.92, true),
-  promotedknight: face('圭', 'N', 'knight', 0.88, true),
-  promotedlance: face('杏', 'L', 'lance', 0.88, true),
-  tokin: face('と', 'P', 'tokin', 0.84, true),
+  king: face('玉', '玉将', 'K', 'king', MOVES.king, 1),
+  rook: face('飛', '飛車', 'R', 'rook', MOVES.rook, 0.96),
+  bishop: face('角', '角行', 'B', 'bishop', MOVES.bishop, 0.96),
+  gold: face('金', '金将', 'G', 'gold', MOVES.gold, 0.92),
+  silver: face('銀', '銀将', 'S', 'silver', MOVES.silver, 0.92),
+  knight: face('桂', '桂馬', 'N', 'knight', MOVES.knight, 0.88),
+  lance: face('香', '香車', 'L', 'lance', MOVES.lance, 0.88),
+  pawn: face('歩', '歩兵', 'P', 'pawn', MOVES.pawn, 0.84),
+  dragon: face('龍', '龍王', 'R', 'dragon', MOVES.dragon, 0.96, true),
+  horse: face('馬', '龍馬', 'B', 'horse', MOVES.horse, 0.96, true),
+  promotedsilver: face('全', '成銀', 'S', 'silver', MOVES.gold, 0.92, true),
+  promotedknight: face('圭', '成桂', 'N', 'knight', MOVES.gold, 0.88, true),
+  promotedlance: face('杏', '成香', 'L', 'lance', MOVES.gold, 0.88, true),
+  tokin: face('と', 'と金', 'P', 'tokin', MOVES.gold, 0.84, true),
 };
 
 // Spear Shogi: the seed's names and letters; the elephant 象 and spear 槍
 // as Koma writes them (crates/records/src/kanji.rs). A promoted spear moves
-// as a rook and is drawn as one.
+// as a rook and is drawn as one, a promoted elephant as a horse. Two-kanji
+// names have no tradition here: 象兵 (war elephant) and 槍兵 (spearman)
+// follow 歩兵 (foot soldier), which the soldier already is.
 const SPEAR_FACES: Record<string, Face> = {
-  king: face('玉', 'K', 'king', 1),
-  gold: face('金', 'G', 'gold', 0.92),
-  silver: face('銀', 'S', 'silver', 0.92),
-  bishop: face('象', 'B', 'elephant', 0.94),
-  lance: face('槍', 'L', 'spear', 0.9),
-  pawn: face('歩', 'P', 'soldier', 0.84),
-  promotedsilver: face('全', 'S', 'silver', 0.92, true),
-  horse: face('馬', 'B', 'elephant', 0.94, true),
-  promotedlance: face('飛', 'L', 'spear', 0.9, true),
-  tokin: face('と', 'P', 'soldier', 0.84, true),
+  king: face('玉', '玉将', 'K', 'king', MOVES.king, 1),
+  gold: face('金', '金将', 'G', 'gold', MOVES.gold, 0.92),
+  silver: face('銀', '銀将', 'S', 'silver', MOVES.silver, 0.92),
+  bishop: face('象', '象兵', 'B', 'elephant', MOVES.forwardBishop, 0.94),
+  lance: face('槍', '槍兵', 'L', 'spear', MOVES.lance, 0.9),
+  pawn: face('歩', '歩兵', 'P', 'soldier', MOVES.pawn, 0.84),
+  promotedsilver: face('全', '成銀', 'S', 'silver', MOVES.twoStep, 0.92, true),
+  horse: face('馬', '龍馬', 'B', 'elephant', MOVES.horse, 0.94, true),
+  promotedlance: face('飛', '飛車', 'L', 'spear', MOVES.rook, 0.9, true),
+  tokin: face('と', 'と金', 'P', 'soldier', MOVES.gold, 0.84, true),
 };
 
 export const VARIANTS: Record<VariantId, VariantInfo> = {
