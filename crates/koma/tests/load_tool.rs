@@ -195,12 +195,15 @@ fn a_hostile_run_finds_every_limit_held() {
         assert!(seconds.is_some_and(|s| s < 3.0), "{attack}: {report:#}");
     }
     assert_eq!(check(&report, "stalledBody")["status"], 408);
-    // The attacker's 50 connections, and not one more: the 51st is the
-    // first refused. How the rest end is a matter of timing: with a 1 s
-    // header timeout the first 50 may already be closed (freeing slots
-    // for later ones) while a slow machine is still opening the 200.
+    // The attacker's 50 connections, and not one more. A few fewer when a
+    // connection of an earlier attack still counts (the server has not yet
+    // read its reset on a busy machine). How the rest end is a matter of
+    // timing too: with a 1 s header timeout the first 50 may already be
+    // closed (freeing slots for later ones) while a slow machine is still
+    // opening the 200.
     let hoard = check(&report, "hoard");
-    assert_eq!(hoard["acceptedBeforeRefusal"], 50, "{hoard:#}");
+    let accepted = hoard["acceptedBeforeRefusal"].as_u64().unwrap();
+    assert!((45..=50).contains(&accepted), "{hoard:#}");
     assert!(hoard["refused503"].as_u64().unwrap() > 0, "{hoard:#}");
     assert_eq!(
         hoard["innocentAnswered"], hoard["innocentSent"],
