@@ -182,32 +182,7 @@ async fn attack(args: &LoadArgs) -> Result<HostileReport, String> {
 /// as `koma serve` does (the soft limit is often 1,024 where the hard one
 /// is far higher); the limit in force.
 fn raise_file_limit() -> u64 {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrlimit and setrlimit only read and write the struct
-        // given, which lives on this stack frame.
-        unsafe {
-            let mut limit = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-                if limit.rlim_cur < limit.rlim_max {
-                    let raised = libc::rlimit {
-                        rlim_cur: limit.rlim_max,
-                        rlim_max: limit.rlim_max,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                        limit.rlim_cur = limit.rlim_max;
-                    }
-                }
-                // rlim_t is u64 on Linux, but not on every Unix.
-                #[allow(clippy::useless_conversion)]
-                return u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX);
-            }
-        }
-    }
-    1024
+    rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024)
 }
 
 #[cfg(test)]

@@ -49,6 +49,9 @@ fn content_type(path: &str) -> &'static str {
         "ttf" => "font/ttf",
         "txt" => "text/plain; charset=utf-8",
         "wasm" => "application/wasm",
+        // The byoyomi count's voice (web/src/sound/voice).
+        "mp3" => "audio/mpeg",
+        "md" => "text/markdown; charset=utf-8",
         _ => "application/octet-stream",
     }
 }
@@ -113,6 +116,19 @@ mod tests {
             .to_str()
             .unwrap()
             .starts_with("text/html"));
+    }
+
+    #[test]
+    fn files_are_served_as_their_kind() {
+        for (path, kind) in [
+            ("sound/voice/ja/10.mp3", "audio/mpeg"),
+            ("app.js", "text/javascript; charset=utf-8"),
+            ("favicon.svg", "image/svg+xml"),
+            ("sound/voice/README.md", "text/markdown; charset=utf-8"),
+            ("no-extension", "application/octet-stream"),
+        ] {
+            assert_eq!(content_type(path), kind, "{path}");
+        }
     }
 
     #[test]

@@ -141,13 +141,20 @@ impl Games {
         }
     }
 
-    /// Sends `state` to the game's watchers unless a later one was sent.
+    /// Sends `state` to the game's watchers unless this version or a
+    /// later one was sent.
     pub(super) fn broadcast(&self, id: GameId, state: &GameState) {
+        self.send(id, state, false);
+    }
+
+    /// Sends `state` to the game's watchers unless a later version was
+    /// sent (or this one, unless `again`).
+    fn send(&self, id: GameId, state: &GameState, again: bool) {
         let mut watchers = lock(&self.watchers);
         let Some(watch) = watchers.get_mut(&id) else {
             return;
         };
-        if state.version <= watch.sent {
+        if state.version < watch.sent || (state.version == watch.sent && !again) {
             return;
         }
         watch.sent = state.version;
@@ -266,10 +273,16 @@ impl Games {
         let version = stored.version;
         let game_id = stored.id;
         let impasse = stored.impasse_rule();
-        self.computers.submit(game_id, move || {
+        self.computers.submit(game_id, move |waited| {
             // On an engine's thread, at its lower priority. The game may
             // have changed while this waited (a takeback): then there is
             // nothing to think about.
+            if waited {
+                // Its watchers were told the computer waits: they learn
+                // that it thinks now, from the requests' threads.
+                let games = games.clone();
+                runtime.spawn_blocking(move || games.send_state_again(game_id));
+            }
             let chosen = games
                 .load(game_id)
                 .ok()
@@ -302,6 +315,18 @@ impl Games {
                 }
             });
         });
+    }
+
+    /// Sends game `id`'s state as it is now to its watchers, even if they
+    /// have this version already: what changed is not the game but where
+    /// its computer stands (it left the engines' queue and thinks).
+    fn send_state_again(self: &Arc<Self>, id: GameId) {
+        if !lock(&self.watchers).contains_key(&id) {
+            return;
+        }
+        if let Ok(state) = self.state(&id.to_string()) {
+            self.send(id, &state, true);
+        }
     }
 
     /// `state` with where the game's computer stands in the engines'
@@ -433,5 +458,44 @@ mod tests {
             assert_eq!(games.state(id).unwrap().computer_waiting, None);
         }
         assert_eq!(picker.most.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_waiting_computer_is_announced_again_when_it_starts_thinking() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let _inside = runtime.enter();
+        let (release, gate) = mpsc::channel();
+        let picker = Arc::new(GatedPicker {
+            now: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            gate: Mutex::new(gate),
+        });
+        let store = MemoryStore::new(parse_size(DEFAULT_MEMORY).unwrap());
+        let games = Arc::new(Games::new(Box::new(store), Some(picker.clone()), 1));
+        let thinking = games.create(against_computer("sente")).unwrap().id;
+        wait_until(|| picker.now.load(Ordering::SeqCst) == 1);
+        let waiting = games.create(against_computer("sente")).unwrap().id;
+        let (state, mut receiver) = games.subscribe(&waiting).unwrap();
+        assert!(state.computer_waiting.is_some(), "every engine is busy");
+        // The first game's search ends: the second's begins, and its
+        // watchers hear of it before its move.
+        release.send(()).unwrap();
+        wait_until(|| games.state(&thinking).unwrap().ply == 1);
+        let (version, message) = runtime
+            .block_on(async {
+                tokio::time::timeout(Duration::from_secs(60), receiver.recv()).await
+            })
+            .expect("a state within a minute")
+            .expect("the channel is open");
+        assert_eq!(version, state.version, "the same game, sent again");
+        let sent: serde_json::Value = serde_json::from_str(&message).unwrap();
+        assert_eq!(sent["state"]["ply"], 0, "{sent}");
+        assert!(sent["state"].get("computerWaiting").is_none(), "{sent}");
+        release.send(()).unwrap();
+        wait_until(|| games.state(&waiting).unwrap().ply == 1);
     }
 }

@@ -49,7 +49,10 @@ struct Job {
     game: GameId,
     /// When it was queued, milliseconds since the Unix epoch.
     since: i64,
-    run: Box<dyn FnOnce() + Send>,
+    /// Whether every engine was busy when it was queued, so that its
+    /// game's state said it waits ([`ComputerPool::waiting`]).
+    waited: bool,
+    run: Box<dyn FnOnce(bool) + Send>,
 }
 
 /// How busy the pool is.
@@ -90,15 +93,20 @@ impl ComputerPool {
 
     /// Queues `run`, the computer's move in game `game`, behind the jobs
     /// already queued; it runs on one of the pool's threads when its turn
-    /// comes. The caller queues at most one job per game at a time.
-    pub fn submit(&self, game: GameId, run: impl FnOnce() + Send + 'static) {
+    /// comes, told whether it waited for an engine (its game's state then
+    /// said so, and should be sent again now that it thinks). The caller
+    /// queues at most one job per game at a time.
+    pub fn submit(&self, game: GameId, run: impl FnOnce(bool) + Send + 'static) {
         let mut queue = lock(&self.shared.queue);
         if queue.threads == 0 {
             queue.threads = self.start_threads();
         }
+        // The same test as `waiting`'s for the job at the queue's end.
+        let waited = queue.running + queue.waiting.len() >= self.shared.engines;
         queue.waiting.push_back(Job {
             game,
             since: clock::now_ms(),
+            waited,
             run: Box::new(run),
         });
         drop(queue);
@@ -173,7 +181,8 @@ fn work(shared: &Shared) {
             job
         };
         // A job that panics (a bug) costs its move, not the thread.
-        let _ = catch_unwind(AssertUnwindSafe(job.run));
+        let (run, waited) = (job.run, job.waited);
+        let _ = catch_unwind(AssertUnwindSafe(move || run(waited)));
         let idle = {
             let mut queue = lock(&shared.queue);
             queue.running -= 1;
@@ -201,7 +210,7 @@ fn lower_priority() {
 /// is above its mmap threshold only until the first one is freed, which
 /// raises the threshold); after a burst of games that was hundreds of MiB
 /// held for minutes. `malloc_trim` returns the free pages of every arena.
-fn give_memory_back() {
+pub(crate) fn give_memory_back() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks the allocator's own free lists.
     unsafe {
@@ -240,7 +249,7 @@ mod tests {
         for n in 0..10 {
             let (now, most, finished) = (now.clone(), most.clone(), finished.clone());
             let released = released.clone();
-            pool.submit(id(n), move || {
+            pool.submit(id(n), move |_| {
                 let thinking = now.fetch_add(1, Ordering::SeqCst) + 1;
                 most.fetch_max(thinking, Ordering::SeqCst);
                 // Holds its engine until the test lets one go.
@@ -279,8 +288,8 @@ mod tests {
         let released = Arc::new(Mutex::new(released));
         for n in 0..5 {
             let (order, released) = (order.clone(), released.clone());
-            pool.submit(id(n), move || {
-                order.lock().unwrap().push(n);
+            pool.submit(id(n), move |waited| {
+                order.lock().unwrap().push((n, waited));
                 let _ = released.lock().unwrap().recv();
             });
         }
@@ -298,15 +307,17 @@ mod tests {
             release.send(()).unwrap();
         }
         wait_until(|| order.lock().unwrap().len() == 5);
-        assert_eq!(*order.lock().unwrap(), vec![0, 1, 2, 3, 4]);
+        // Each but the first was told it waited.
+        let expected: Vec<(u64, bool)> = (0..5).map(|n| (n, n > 0)).collect();
+        assert_eq!(*order.lock().unwrap(), expected);
     }
 
     #[test]
     fn a_panicking_job_costs_its_move_not_the_engine() {
         let pool = ComputerPool::new(1);
-        pool.submit(id(1), || panic!("a bug in a picker"));
+        pool.submit(id(1), |_| panic!("a bug in a picker"));
         let (done, finished) = mpsc::channel();
-        pool.submit(id(2), move || done.send(()).unwrap());
+        pool.submit(id(2), move |_| done.send(()).unwrap());
         finished
             .recv_timeout(Duration::from_secs(60))
             .expect("the next job ran");

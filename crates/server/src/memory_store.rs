@@ -378,23 +378,7 @@ mod tests {
     }
 
     fn game(n: u64) -> StoredGame {
-        StoredGame {
-            id: id(n),
-            variant: Variant::Spear,
-            start: START.into(),
-            moves: Vec::new(),
-            declared: None,
-            headers: HeadersView::default(),
-            opponent: Opponent::Human,
-            version: 0,
-            seats: None,
-            mode: Mode::Local,
-            takeback: None,
-            clock: None,
-            impasse: None,
-            notes: RecordNotes::default(),
-            review: None,
-        }
+        StoredGame::spear_for_tests(n)
     }
 
     /// A game of `n` with a comment of `size` bytes, over if `finished`.

@@ -73,33 +73,10 @@ const RESERVED_FILES: u64 = 128;
 /// (the soft limit is often 1,024 where the hard one is far higher) and
 /// returns how many connections fit below it with room to spare.
 pub fn connections_the_file_limit_allows() -> usize {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrlimit and setrlimit only read and write the struct
-        // given, which lives on this stack frame.
-        unsafe {
-            let mut limit = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-                if limit.rlim_cur < limit.rlim_max {
-                    let raised = libc::rlimit {
-                        rlim_cur: limit.rlim_max,
-                        rlim_max: limit.rlim_max,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                        limit.rlim_cur = limit.rlim_max;
-                    }
-                }
-                #[allow(clippy::useless_conversion)] // rlim_t is not u64 everywhere.
-                let files = u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX);
-                return usize::try_from(files.saturating_sub(RESERVED_FILES).max(16))
-                    .unwrap_or(usize::MAX);
-            }
-        }
-    }
-    1024 - RESERVED_FILES as usize
+    // The soft limit raised to the hard one; where that fails (or on a
+    // system without limits), the usual soft limit of 1,024.
+    let files = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
+    usize::try_from(files.saturating_sub(RESERVED_FILES).max(16)).unwrap_or(usize::MAX)
 }
 
 /// Refusals of crowded connections being written at once; beyond these a

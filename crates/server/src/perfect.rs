@@ -11,8 +11,8 @@ use koma_rules::pawns_board::PawnsBoard;
 use koma_rules::{PawnsPosition, Position};
 use koma_solve::{Interrupted, Perfect, Solver, PAWNS8_TABLE};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// The solver's table: room for the shipped table and what the games
 /// prove beside it, modest next to the other things a server holds.
@@ -22,12 +22,34 @@ const TABLE_BYTES: usize = 256 << 20;
 /// `Perfect`).
 const LENGTH_BUDGET: u64 = 4 << 20;
 
+/// How long the player is kept after its last answer: through a game
+/// (a person's think between moves), not for the server's whole life.
+const KEPT_IDLE: Duration = Duration::from_secs(300);
+
 /// One perfect player shared by every game of the server, made at its
 /// first move (loading the table takes a fraction of a second). Games
-/// ask in turn: each answer takes about a second.
-#[derive(Default)]
+/// ask in turn: each answer takes about a second. Its table (256 MiB)
+/// is let go once no game has asked for [`KEPT_IDLE`], so that a server
+/// that once played Pawns-Only Chess perfectly does not hold it for good.
 pub struct PerfectPicker {
-    player: Mutex<Option<Perfect<8>>>,
+    held: Arc<Mutex<Option<Held>>>,
+    kept_idle: Duration,
+}
+
+/// The player and when it last answered.
+struct Held {
+    player: Perfect<8>,
+    last_used: Instant,
+}
+
+impl Default for PerfectPicker {
+    fn default() -> Self {
+        PerfectPicker::keeping_idle(KEPT_IDLE)
+    }
+}
+
+fn lock(held: &Mutex<Option<Held>>) -> MutexGuard<'_, Option<Held>> {
+    held.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl PerfectPicker {
@@ -41,13 +63,20 @@ impl PerfectPicker {
         think: Duration,
     ) -> Result<Option<String>, Interrupted> {
         let board = PawnsBoard::<8>::from_fen(&position.to_text()).map_err(|_| Interrupted)?;
-        let mut guard = self.player.lock().unwrap_or_else(|p| p.into_inner());
-        let player = guard.get_or_insert_with(|| {
+        let mut guard = lock(&self.held);
+        if guard.is_none() {
+            self.watch_idle();
+        }
+        let held = guard.get_or_insert_with(|| {
             let mut solver = Solver::with_memory(TABLE_BYTES);
             // The table is part of the program, checked by its tests.
             let _ = solver.load_table(PAWNS8_TABLE);
-            Perfect::new(solver, LENGTH_BUDGET)
+            Held {
+                player: Perfect::new(solver, LENGTH_BUDGET),
+                last_used: Instant::now(),
+            }
         });
+        let player = &mut held.player;
         let stop = Arc::new(AtomicBool::new(false));
         player.stop_with(stop.clone());
         // Sets the flag when `think` has passed, unless the answer came
@@ -59,9 +88,54 @@ impl PerfectPicker {
             }
         });
         let chosen = player.choose(&board);
+        held.last_used = Instant::now();
         drop(done);
         let _ = watcher.join();
         Ok(chosen?.map(|chosen| board.move_name(chosen.best)))
+    }
+
+    /// A player let go after `kept_idle` without a question.
+    fn keeping_idle(kept_idle: Duration) -> PerfectPicker {
+        PerfectPicker {
+            held: Arc::new(Mutex::new(None)),
+            kept_idle,
+        }
+    }
+
+    /// Starts the thread that lets the player go once it has been idle
+    /// for `kept_idle`; the thread ends with it.
+    fn watch_idle(&self) {
+        let (held, kept_idle) = (Arc::downgrade(&self.held), self.kept_idle);
+        let watcher = std::thread::Builder::new().name("perfect-idle".into());
+        let started = watcher.spawn(move || loop {
+            std::thread::sleep(kept_idle / 4);
+            // The picker itself is gone: nothing to watch.
+            let Some(held) = held.upgrade() else { return };
+            let mut guard = lock(&held);
+            match guard.as_ref() {
+                Some(h) if h.last_used.elapsed() < kept_idle => {}
+                _ => {
+                    // Dropped under the lock: a question that comes now
+                    // waits and then loads the table again.
+                    *guard = None;
+                    drop(guard);
+                    // What the games proved beside the table went to the
+                    // allocator's arenas: give it back too.
+                    crate::computer_pool::give_memory_back();
+                    return;
+                }
+            }
+        });
+        if let Err(e) = started {
+            // The player then stays loaded, as it did before.
+            eprintln!("koma: cannot watch the perfect player's idle time: {e}");
+        }
+    }
+
+    /// Whether the player (and its table) is loaded now.
+    #[cfg(test)]
+    fn is_loaded(&self) -> bool {
+        lock(&self.held).is_some()
     }
 }
 
@@ -87,5 +161,27 @@ mod tests {
         // A position with no move: stalemate.
         let stuck = PawnsPosition::from_text("8/8/8/8/8/p7/P7/8 w - - 0 1").unwrap();
         assert_eq!(picker.pick(&stuck, Duration::from_secs(1)), Ok(None));
+    }
+
+    #[test]
+    fn the_table_is_let_go_when_no_game_asks_and_comes_back_when_one_does() {
+        let picker = PerfectPicker::keeping_idle(Duration::from_millis(200));
+        let start = PawnsPosition::from_text("8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1").unwrap();
+        assert_eq!(
+            picker.pick(&start, Duration::from_secs(60)),
+            Ok(Some("b2b4".into()))
+        );
+        assert!(picker.is_loaded());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while picker.is_loaded() {
+            assert!(Instant::now() < deadline, "still held after a minute");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Asked again, it loads the table again and answers the same.
+        assert_eq!(
+            picker.pick(&start, Duration::from_secs(60)),
+            Ok(Some("b2b4".into()))
+        );
+        assert!(picker.is_loaded());
     }
 }

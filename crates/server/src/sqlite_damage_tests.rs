@@ -36,26 +36,11 @@ impl Drop for Temp {
 
 /// A Spear game with id `id` whose first player is called `name`.
 fn game(id: u64, name: &str) -> StoredGame {
-    StoredGame {
-        id: format!("{id:016x}").parse().unwrap(),
-        variant: Variant::Spear,
-        start: "lbsgk/4p/5/P4/KGSBL b - 1".into(),
-        moves: vec!["5d5c".into()],
-        declared: None,
-        headers: HeadersView {
-            sente: Some(name.into()),
-            ..HeadersView::default()
-        },
-        opponent: Opponent::Human,
-        version: 1,
-        seats: None,
-        mode: Mode::Local,
-        takeback: None,
-        clock: None,
-        impasse: None,
-        notes: RecordNotes::default(),
-        review: None,
-    }
+    let mut game = StoredGame::spear_for_tests(id);
+    game.moves = vec!["5d5c".into()];
+    game.headers.sente = Some(name.into());
+    game.version = 1;
+    game
 }
 
 /// A games file at `path` holding `games`, closed (so that all of it is in

@@ -221,10 +221,10 @@ pub trait GameStore: Send + Sync + 'static {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn game(id: u64) -> StoredGame {
+impl StoredGame {
+    /// A new Spear game between two people at one screen, numbered `id`:
+    /// the stores' tests start from it and change what they test.
+    pub(crate) fn spear_for_tests(id: u64) -> StoredGame {
         StoredGame {
             id: GameId(id),
             variant: Variant::Spear,
@@ -242,6 +242,15 @@ mod tests {
             notes: RecordNotes::default(),
             review: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: u64) -> StoredGame {
+        StoredGame::spear_for_tests(id)
     }
 
     #[test]
