@@ -364,14 +364,7 @@ pub fn kept_bytes(game: &StoredGame) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::names::Opponent;
-    use crate::record_notes::RecordNotes;
-    use crate::seats::Mode;
-    use crate::state::HeadersView;
     use crate::store::Declared;
-    use koma_rules::Variant;
-
-    const START: &str = "lbsgk/4p/5/P4/KGSBL b - 1";
 
     fn id(n: u64) -> GameId {
         format!("{n:016x}").parse().unwrap()

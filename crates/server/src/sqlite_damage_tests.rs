@@ -2,13 +2,8 @@
 //! refused alone, never served; and `koma check`'s report of them.
 
 use super::*;
-use crate::names::Opponent;
-use crate::record_notes::RecordNotes;
-use crate::seats::Mode;
 use crate::sqlite_check::{self, Damaged, Progress};
 use crate::sqlite_schema::{MIGRATE_1_TO_2, MIGRATE_2_TO_3, MIGRATE_3_TO_4};
-use crate::state::HeadersView;
-use koma_rules::Variant;
 
 /// A folder of its own, removed at the end.
 struct Temp(PathBuf);
