@@ -1,0 +1,77 @@
+//! Every notation of the moves in `notation/moves.tsv` against the table:
+//! 627 shogi and minishogi moves whose notations lishogi's shogiops wrote
+//! (see `notation/README.md`), with drops, promotions taken and declined,
+//! captures, recaptures (`同`) and every word that tells pieces apart.
+
+use koma_records::notation::MoveNotations;
+use koma_rules::{Minishogi, Move, Position, Shogi, ShogiPosition, ShogiVariant};
+
+const TABLE: &str = include_str!("notation/moves.tsv");
+
+/// One row's notations as Koma writes them, in the table's column order.
+fn written<V: ShogiVariant>(sfen: &str, previous: &str, usi: &str) -> Result<[String; 5], String>
+where
+    ShogiPosition<V>: Position,
+{
+    let position = ShogiPosition::<V>::from_text(sfen).map_err(|e| format!("{sfen}: {e:?}"))?;
+    let previous = match previous {
+        "-" => None,
+        text => Some(
+            <ShogiPosition<V> as Position>::parse_move_syntax(text)
+                .map_err(|e| format!("{text}: {e:?}"))?,
+        ),
+    };
+    let m: Move = position
+        .parse_move(usi)
+        .map_err(|e| format!("{usi}: {e:?}"))?;
+    let notations = MoveNotations::new(&position, m, previous);
+    let unmarked = |text: &str| text.chars().skip(1).collect::<String>();
+    Ok([
+        notations.usi,
+        unmarked(&notations.japanese),
+        unmarked(&notations.japanese_origin),
+        notations.western.unwrap_or_default(),
+        notations.kitao_kawasaki.unwrap_or_default(),
+    ])
+}
+
+#[test]
+fn every_notation_matches_the_table() {
+    let mut rows = 0;
+    let mut wrong = Vec::new();
+    for line in TABLE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [variant, sfen, previous, usi, japanese, kif, western, kitao_kawasaki] = fields[..]
+        else {
+            panic!("a row of eight columns: {line}");
+        };
+        // shogiops leaves `不成` out of KIF moves; Koma writes it there as
+        // Kifu for Windows does, wherever the KI2 column has it.
+        let kif = match japanese.ends_with("不成") {
+            true => kif.replacen('(', "不成(", 1),
+            false => kif.to_owned(),
+        };
+        let expected = [usi, japanese, &kif, western, kitao_kawasaki].map(str::to_owned);
+        let found = match variant {
+            "shogi" => written::<Shogi>(sfen, previous, usi),
+            "minishogi" => written::<Minishogi>(sfen, previous, usi),
+            other => panic!("unknown variant {other}"),
+        };
+        match found {
+            Ok(found) if found == expected => {}
+            Ok(found) => wrong.push(format!("{line}\n  Koma: {}", found.join("\t"))),
+            Err(error) => wrong.push(format!("{line}\n  error: {error}")),
+        }
+        rows += 1;
+    }
+    assert!(rows >= 600, "the table holds {rows} moves");
+    assert!(
+        wrong.is_empty(),
+        "{} of {rows} moves differ:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(30)].join("\n")
+    );
+}
