@@ -144,6 +144,25 @@ mod tests {
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1_442_695_040_888_963_407);
                 let m = moves[(seed >> 33) as usize % moves.len()];
+                // `不成` by the rule, as the legal moves have it.
+                let promoting = match m {
+                    Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    } => Some(Move::Board {
+                        from,
+                        to,
+                        promote: true,
+                    }),
+                    _ => None,
+                };
+                assert_eq!(
+                    declines_promotion(&position, m),
+                    promoting.is_some_and(|p| moves.contains(&p)),
+                    "{m:?} in {}",
+                    position.to_text()
+                );
                 let text = move_text(&position, m, previous_to);
                 let spec = super::super::parse_move::<V>(&text)
                     .unwrap_or_else(|| panic!("{text} does not read back"));

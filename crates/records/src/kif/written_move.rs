@@ -212,20 +212,25 @@ pub(crate) fn rivals<V: ShogiVariant>(
 }
 
 /// Whether `m`, a legal board move that does not promote, could have
-/// promoted: KIF and KI2 then write `不成`, Western notations `=`.
+/// promoted: KIF and KI2 then write `不成`, Western notations `=`. Told by
+/// the rule rather than by trying the promoting move, which would generate
+/// the moves again: the server writes every move of a game this way.
 pub(crate) fn declines_promotion<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> bool {
-    match m {
-        Move::Board {
-            from,
-            to,
-            promote: false,
-        } => position.is_legal(Move::Board {
-            from,
-            to,
-            promote: true,
-        }),
-        _ => false,
-    }
+    let Move::Board {
+        from,
+        to,
+        promote: false,
+    } = m
+    else {
+        return false;
+    };
+    let zone = V::SPEC.zone(position.turn());
+    // Spear promotes every move that ends in the zone: none declines.
+    V::SPEC.promotion == PromotionRule::Optional
+        && position
+            .piece_at(from)
+            .is_some_and(|piece| piece.role.promoted().is_some())
+        && (zone.contains(from) || zone.contains(to))
 }
 
 /// `７六` or `同` / `同　`: the destination, `None` for the previous one.
