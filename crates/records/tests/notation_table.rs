@@ -1,10 +1,13 @@
 //! Every notation of the moves in `notation/moves.tsv` against the table:
 //! 627 shogi and minishogi moves whose notations lishogi's shogiops wrote
 //! (see `notation/README.md`), with drops, promotions taken and declined,
-//! captures, recaptures (`同`) and every word that tells pieces apart.
+//! captures, recaptures (`同`) and every word that tells pieces apart;
+//! and every move of a KI2 file another program wrote, as it writes it.
 
 use koma_records::notation::MoveNotations;
+use koma_records::{decode, ki2};
 use koma_rules::{Minishogi, Move, Position, Shogi, ShogiPosition, ShogiVariant};
+use std::path::PathBuf;
 
 const TABLE: &str = include_str!("notation/moves.tsv");
 
@@ -54,7 +57,10 @@ fn every_notation_matches_the_table() {
             true => kif.replacen('(', "不成(", 1),
             false => kif.to_owned(),
         };
-        let expected = [usi, japanese, &kif, western, kitao_kawasaki].map(str::to_owned);
+        // shogiops pads `同` with a space before every piece; KI2 files
+        // (and `4.ki2` below) pad only a one-character one: `同成銀`.
+        let japanese = japanese.replacen("同　成", "同成", 1);
+        let expected = [usi, &japanese, &kif, western, kitao_kawasaki].map(str::to_owned);
         let found = match variant {
             "shogi" => written::<Shogi>(sfen, previous, usi),
             "minishogi" => written::<Minishogi>(sfen, previous, usi),
@@ -74,4 +80,36 @@ fn every_notation_matches_the_table() {
         wrong.len(),
         wrong[..wrong.len().min(30)].join("\n")
     );
+}
+
+/// `shared/records/4.ki2` (a handicap game with analysis, written by other
+/// software in Shift_JIS): Koma writes each of its 102 moves as the file
+/// does.
+#[test]
+fn a_ki2_files_moves_are_written_as_it_writes_them() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/records/4.ki2");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = decode(&bytes).expect("a KI2 file");
+    let record = ki2::read::<Shogi>(&text).expect("a KI2 record");
+    // The moves as written: the file's move lines (not its `*` comments),
+    // a mark then the move.
+    let written: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with(['▲', '△']))
+        .flat_map(|line| line.split(['▲', '△']))
+        .map(str::trim)
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(written.len(), record.moves.len());
+    assert_eq!(written.len(), 102);
+    let mut position = record.start;
+    let mut previous_to = None;
+    for (recorded, theirs) in record.moves.iter().zip(&written) {
+        let mine = ki2::move_text(&position, recorded.m, previous_to);
+        assert_eq!(&mine, theirs, "in {}", position.to_text());
+        position.play_unchecked(recorded.m);
+        previous_to = Some(recorded.m.to());
+    }
 }

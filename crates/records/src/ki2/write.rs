@@ -1,5 +1,5 @@
-//! Moves as KI2 writes them, without origin squares: `７六歩`, `同　銀`,
-//! `５八金右`, `５五角打`, told apart as the JSA's rules for written records
+//! Moves as KI2 writes them, without origin squares: `７六歩`, `同　銀`
+//! (`同成銀` for a two-character piece), `５八金右`, `５五角打`, told apart as the JSA's rules for written records
 //! say (and as lishogi writes them): first by how the piece moves (`上`,
 //! `寄`, `引`; dragons and horses `行` for forwards), then by where it
 //! stands (`右`, `左`), both where neither alone is enough, and `直` for a
@@ -29,8 +29,14 @@ pub fn move_text<V: ShogiVariant>(
 ) -> String {
     let to = m.to();
     let mut text = String::new();
-    if previous_to == Some(to) && !m.is_drop() {
-        text.push_str("同　");
+    if let (Move::Board { from, .. }, true) = (m, previous_to == Some(to)) {
+        text.push('同');
+        // The space pads a one-character piece to a square's width: KI2
+        // files and printed records write `同　銀` but `同成銀`.
+        let role = position.piece_at(from).map(|p| p.role);
+        if role.is_none_or(|role| kanji::piece_name(V::VARIANT, role).chars().count() == 1) {
+            text.push('　');
+        }
     } else {
         text.push(kanji::file_digit(to.file()));
         text.push(kanji::NUMERALS[to.rank() as usize]);
