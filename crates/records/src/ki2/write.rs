@@ -1,9 +1,10 @@
 //! Moves as KI2 writes them, without origin squares: `７六歩`, `同　銀`
-//! (`同成銀` for a two-character piece), `５八金右`, `５五角打`, told apart as the JSA's rules for written records
-//! say (and as lishogi writes them): first by how the piece moves (`上`,
-//! `寄`, `引`; dragons and horses `行` for forwards), then by where it
-//! stands (`右`, `左`), both where neither alone is enough, and `直` for a
-//! gold or silver going straight forward beside another of its kind.
+//! (`同成銀` for a two-character piece), `５八金右`, `５五角打`, told apart
+//! as the JSA's rules for written records say (and as lishogi writes
+//! them): first by how the piece moves (`上`, `寄`, `引`; dragons and
+//! horses `行` for forwards), then by where it stands (`右`, `左`), both
+//! where neither alone is enough, and `直` for a gold or silver going
+//! straight forward beside another of its kind.
 
 use crate::kanji;
 use crate::kif::written_move::{ahead, declines_promotion, rightness, rivals};
@@ -115,7 +116,10 @@ fn words(role: Role, mover: Color, from: Square, to: Square, others: &[Square]) 
     format!("{side}{vertical}")
 }
 
-/// `右` or `左`, or `中` for the middle one of three.
+/// `右` or `左`, or `中` for the middle one of three. Kept as lishogi has
+/// it, though no piece of these games reaches it: of three pieces that
+/// reach one square the middle one moves straight, and `直` or the
+/// movement tells it first.
 fn side(right: bool, left: bool) -> &'static str {
     match (right, left) {
         (true, false) => "右",
