@@ -1,10 +1,11 @@
 //! Moves as KI2 writes them, without origin squares: `７六歩`, `同　銀`
 //! (`同成銀` for a two-character piece), `５八金右`, `５五角打`, told apart
 //! as the JSA's rules for written records say (and as lishogi writes
-//! them): first by how the piece moves (`上`, `寄`, `引`; dragons and
-//! horses `行` for forwards), then by where it stands (`右`, `左`), both
-//! where neither alone is enough, and `直` for a gold or silver going
-//! straight forward beside another of its kind.
+//! them): first by how the piece moves (`上`, `寄`, `引`), then by where it
+//! stands (`右`, `左`), both where neither alone is enough, and `直` for a
+//! gold or silver going straight forward beside another of its kind.
+//! Dragons and horses go `上` too, as the JSA writes them; lishogi writes
+//! `行` there, an older usage the KI2 reader still accepts.
 
 use crate::kanji;
 use crate::kif::written_move::{ahead, declines_promotion, rightness, rivals};
@@ -90,7 +91,6 @@ fn words(role: Role, mover: Color, from: Square, to: Square, others: &[Square]) 
         return "直".into();
     }
     let vertical = match forward.signum() {
-        1 if matches!(role, Role::Horse | Role::Dragon) => "行",
         1 => "上",
         0 => "寄",
         _ => "引",
