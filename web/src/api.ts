@@ -5,9 +5,25 @@ import type { VariantId } from './variants';
 
 export type Color = 'sente' | 'gote' | 'white' | 'black';
 
+/** A shogi-family move in each notation a player may choose (docs/API.md, Notations). */
+export interface MoveNotations {
+  /** As KI2 writes it: `▲７六歩`, `△同　銀`, `▲５八金右`. */
+  japanese: string;
+  /** As KIF writes it, with the origin square: `▲７六歩(77)`. */
+  japaneseOrigin: string;
+  /** Hodges's Western notation: `P-7f`, `Sx5c+`, `B*5e`; absent in Spear. */
+  western?: string;
+  /** USI: `7g7f`, `8h2b+`, `P*5e`. */
+  usi: string;
+  /** Kitao–Kawasaki as lishogi writes it: `歩-76`, `角x22+`; absent in Spear. */
+  kitaoKawasaki?: string;
+}
+
 export interface PlayedMove {
   usi: string;
   notation: string;
+  /** The shogi games only: the move in every notation. */
+  notations?: MoveNotations;
   color: Color;
   position: string;
   /** Whether the position after it is check. */

@@ -10,6 +10,12 @@
 //! assert_eq!(record.moves.len(), 3);
 //! assert_eq!(record.ending, Some(koma_records::Ending::Resignation));
 //! ```
+//!
+//! [`move_text`] writes a move as KI2 does.
+
+mod write;
+
+pub use write::move_text;
 
 use crate::kanji;
 use crate::kif::read::ending_of;

@@ -417,3 +417,7 @@ fn think<P: Served + Evaluate>(
     });
     send(message("done", depth, result.nodes, result.time, complete));
 }
+
+#[cfg(test)]
+#[path = "analysis_notations.rs"]
+mod notations;

@@ -2,7 +2,7 @@
 //! the page needs to show it: positions, legal moves, notation for people.
 
 use super::names;
-use koma_records::notation::Notation;
+use koma_records::notation::{MoveNotations, Notation};
 use koma_records::{AnyRecord, Headers, Record};
 use koma_rules::{
     Color, Declaration, Game, GameError, IllegalMove, IllegalReason, ImpasseRule,
@@ -65,6 +65,8 @@ pub struct MoveView {
     pub check: bool,
     /// In Spear, the move as its seed writes it: `K 11 12`.
     pub seed: Option<String>,
+    /// In the shogi games, the move in every notation a player may choose.
+    pub notations: Option<MoveNotations>,
 }
 
 impl MoveView {
@@ -82,6 +84,7 @@ impl MoveView {
             position: after.to_text(),
             check: after.is_check(),
             seed: P::seed_notation(before, m),
+            notations: P::notations(before, m, previous),
         }
     }
 }
@@ -115,6 +118,11 @@ pub(crate) trait Served: Position {
     fn seed_notation(_before: &Self, _m: Move) -> Option<String> {
         None
     }
+    /// `m`, played in `before` after `previous`, in every notation a player
+    /// may choose (the shogi games only).
+    fn notations(_before: &Self, _m: Move, _previous: Option<Move>) -> Option<MoveNotations> {
+        None
+    }
 }
 
 impl<V: ShogiVariant> Served for ShogiPosition<V>
@@ -140,6 +148,10 @@ where
             Move::Drop { role, .. } => role,
         };
         Some(koma_rules::seed_move(before.turn(), role, m))
+    }
+
+    fn notations(before: &Self, m: Move, previous: Option<Move>) -> Option<MoveNotations> {
+        Some(MoveNotations::new(before, m, previous))
     }
 
     fn hands(&self) -> Option<[Vec<(char, u8)>; 2]> {

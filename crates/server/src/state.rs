@@ -4,6 +4,7 @@
 use super::clock::ClockView;
 use super::names::{self, Opponent};
 use super::seats::Mode;
+use koma_records::notation::MoveNotations;
 use koma_records::Headers;
 use koma_rules::{
     Handicap, Minishogi, PawnsPosition, Position, PromotionRule, Shogi, ShogiPosition,
@@ -138,6 +139,10 @@ pub struct MoveJson {
     /// Spear only: the move as its seed writes it, `K 11 12`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
+    /// The shogi games only: the move in every notation a player may
+    /// choose, for the page to show the one chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notations: Option<MoveNotationsJson>,
     /// The imported record's comments after it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<String>,
@@ -145,6 +150,36 @@ pub struct MoveJson {
     /// record gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub milliseconds: Option<u64>,
+}
+
+/// A move of a shogi game in each notation (`koma_records::notation::MoveNotations`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveNotationsJson {
+    /// As KI2 writes it: `▲７六歩`, `△同　銀`, `▲５八金右`.
+    pub japanese: String,
+    /// As KIF writes it, with the origin square: `▲７六歩(77)`.
+    pub japanese_origin: String,
+    /// Western (Hodges): `P-7f`, `Sx5c+`, `B*5e`; not in Spear.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub western: Option<String>,
+    /// USI: `7g7f`.
+    pub usi: String,
+    /// Kitao–Kawasaki as lishogi writes it: `歩-76`; not in Spear.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kitao_kawasaki: Option<String>,
+}
+
+impl From<MoveNotations> for MoveNotationsJson {
+    fn from(notations: MoveNotations) -> MoveNotationsJson {
+        MoveNotationsJson {
+            japanese: notations.japanese,
+            japanese_origin: notations.japanese_origin,
+            western: notations.western,
+            usi: notations.usi,
+            kitao_kawasaki: notations.kitao_kawasaki,
+        }
+    }
 }
 
 /// An evaluation as the page reads it, from the first player's view, with

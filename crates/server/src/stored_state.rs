@@ -20,6 +20,7 @@ impl MoveJson {
             position: view.position,
             check: view.check,
             seed: view.seed,
+            notations: view.notations.map(Into::into),
             comments: Vec::new(),
             milliseconds: None,
         }

@@ -2,10 +2,11 @@
 //! with times, the ending with its summary, then the variations.
 
 use super::setup;
+use super::written_move::declines_promotion;
 use crate::kanji;
 use crate::record::{Ending, Record, RecordedMove, Variation};
 use crate::text;
-use koma_rules::{Color, Move, Position, ShogiPosition, ShogiVariant, Variant};
+use koma_rules::{Color, Move, ShogiPosition, ShogiVariant, Variant};
 use std::time::Duration;
 
 /// Writes `record` as UTF-8 KIF (a `.kifu` file; for a Shift_JIS `.kif`
@@ -253,19 +254,14 @@ pub fn move_text<V: ShogiVariant>(
             text.push_str(kanji::piece_name(V::VARIANT, role));
             text.push('打');
         }
-        Move::Board { from, to, promote } => {
+        Move::Board { from, promote, .. } => {
             let role = position
                 .piece_at(from)
                 .map_or(koma_rules::Role::Pawn, |p| p.role);
             text.push_str(kanji::piece_name(V::VARIANT, role));
-            let declined = Move::Board {
-                from,
-                to,
-                promote: !promote,
-            };
             if promote {
                 text.push('成');
-            } else if position.is_legal(declined) {
+            } else if declines_promotion(position, m) {
                 text.push_str("不成");
             }
             text.push_str(&format!("({}{})", from.file() + 1, from.rank() + 1));

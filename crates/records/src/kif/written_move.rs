@@ -138,15 +138,8 @@ fn relative<V: ShogiVariant>(
             ))
         };
     }
-    let ahead = |from: Square| match turn {
-        Color::Sente => (from.rank() as i8) - (to.rank() as i8),
-        Color::Gote => (to.rank() as i8) - (from.rank() as i8),
-    };
-    // Seen from the mover, right is towards file 1 for Sente, file 9 for Gote.
-    let rightness = |from: Square| match turn {
-        Color::Sente => -(from.file() as i8),
-        Color::Gote => from.file() as i8,
-    };
+    let ahead = |from: Square| ahead(turn, from, to);
+    let rightness = |from: Square| rightness(turn, from);
     let mut candidates: Vec<Square> = board.iter().map(|c| c.0).collect();
     for word in ["上", "行", "入", "引", "寄", "直"] {
         if words.contains(word) {
@@ -177,6 +170,67 @@ fn relative<V: ShogiVariant>(
             candidates.len()
         )),
     }
+}
+
+/// How far a piece of `mover` going from `from` to `to` moves forward, as
+/// `mover` sees the board: positive for `上`, negative for `引`, zero for `寄`.
+pub(crate) fn ahead(mover: Color, from: Square, to: Square) -> i8 {
+    match mover {
+        Color::Sente => (from.rank() as i8) - (to.rank() as i8),
+        Color::Gote => (to.rank() as i8) - (from.rank() as i8),
+    }
+}
+
+/// How far to `mover`'s right `square` stands: right is towards file 1 for
+/// Sente and towards file 9 for Gote, as each sees the board from its side.
+pub(crate) fn rightness(mover: Color, square: Square) -> i8 {
+    match mover {
+        Color::Sente => -(square.file() as i8),
+        Color::Gote => square.file() as i8,
+    }
+}
+
+/// The other pieces a written move could name: the mover's pieces of the
+/// same role, besides `from` (`None` for a drop), that reach `to` by their
+/// move on this board, whether or not a pin or check forbids it. Writers
+/// name the origin (or add `右`, `打`...) when there are any: a reader
+/// cannot tell which piece was pinned without playing it out, and the
+/// notations Koma checks itself against (lishogi's) count them the same way.
+pub(crate) fn rivals<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    role: Role,
+    from: Option<Square>,
+    to: Square,
+) -> Vec<Square> {
+    let mover = position.turn();
+    position
+        .pieces(mover, role)
+        .into_iter()
+        .filter(|&square| Some(square) != from)
+        .filter(|&square| position.attacks_from(role, mover, square).contains(to))
+        .collect()
+}
+
+/// Whether `m`, a legal board move that does not promote, could have
+/// promoted: KIF and KI2 then write `不成`, Western notations `=`. Told by
+/// the rule rather than by trying the promoting move, which would generate
+/// the moves again: the server writes every move of a game this way.
+pub(crate) fn declines_promotion<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> bool {
+    let Move::Board {
+        from,
+        to,
+        promote: false,
+    } = m
+    else {
+        return false;
+    };
+    let zone = V::SPEC.zone(position.turn());
+    // Spear promotes every move that ends in the zone: none declines.
+    V::SPEC.promotion == PromotionRule::Optional
+        && position
+            .piece_at(from)
+            .is_some_and(|piece| piece.role.promoted().is_some())
+        && (zone.contains(from) || zone.contains(to))
 }
 
 /// `７六` or `同` / `同　`: the destination, `None` for the previous one.

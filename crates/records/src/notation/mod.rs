@@ -2,9 +2,70 @@
 //! for the shogi games (`７六歩(77)`, `同　銀(31)`), and coordinates for
 //! Pawns-Only Chess (`e4`, `exd5`). The move lists of the board, analysis
 //! lines and annotated records all write moves through [`Notation`].
+//!
+//! For the shogi games [`MoveNotations`] holds a move in each notation a
+//! player may choose: Japanese as KI2 writes it ([`crate::ki2::move_text`]),
+//! Japanese with the origin square as KIF writes it, Western
+//! ([`western`]), USI, and Kitao–Kawasaki ([`kitao_kawasaki`]).
+
+pub mod kitao_kawasaki;
+pub mod western;
 
 use koma_rules::pawns::square_name;
-use koma_rules::{Color, Move, PawnsPosition, Position, ShogiPosition, ShogiVariant};
+use koma_rules::{Color, Move, PawnsPosition, Position, ShogiPosition, ShogiVariant, Variant};
+
+/// A move of a shogi game in every notation a player may choose.
+///
+/// ```
+/// use koma_records::notation::MoveNotations;
+/// use koma_rules::{Position, StandardShogiPosition};
+/// let start = StandardShogiPosition::start();
+/// let m = start.parse_move("7g7f").unwrap();
+/// let notations = MoveNotations::new(&start, m, None);
+/// assert_eq!(notations.japanese, "▲７六歩");
+/// assert_eq!(notations.japanese_origin, "▲７六歩(77)");
+/// assert_eq!(notations.western.as_deref(), Some("P-7f"));
+/// assert_eq!(notations.usi, "7g7f");
+/// assert_eq!(notations.kitao_kawasaki.as_deref(), Some("歩-76"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNotations {
+    /// As KI2 and printed records write it: `▲７六歩`, `△同　銀`, `▲５八金右`.
+    pub japanese: String,
+    /// As KIF writes it, with the origin square: `▲７六歩(77)`.
+    pub japanese_origin: String,
+    /// Hodges's Western notation: `P-7f`, `Sx5c+`, `B*5e`. `None` in Spear,
+    /// whose pieces have no Western letters of their own.
+    pub western: Option<String>,
+    /// USI: `7g7f`, `8h2b+`, `P*5e`.
+    pub usi: String,
+    /// Kitao–Kawasaki as lishogi writes it: `歩-76`, `角x22+`. `None` in
+    /// Spear, as `western`.
+    pub kitao_kawasaki: Option<String>,
+}
+
+impl MoveNotations {
+    /// `m`, legal in `before`, where `previous` was the move before it
+    /// (Japanese notations write a move to its square as `同`).
+    pub fn new<V: ShogiVariant>(before: &ShogiPosition<V>, m: Move, previous: Option<Move>) -> Self
+    where
+        ShogiPosition<V>: Position,
+    {
+        let previous_to = previous.map(Move::to);
+        let mark = match before.turn() {
+            Color::Sente => '▲',
+            Color::Gote => '△',
+        };
+        let western_too = V::VARIANT != Variant::Spear;
+        MoveNotations {
+            japanese: format!("{mark}{}", crate::ki2::move_text(before, m, previous_to)),
+            japanese_origin: format!("{mark}{}", crate::kif::move_text(before, m, previous_to)),
+            western: western_too.then(|| western::move_text(before, m)),
+            usi: <ShogiPosition<V> as Position>::move_to_text(m),
+            kitao_kawasaki: western_too.then(|| kitao_kawasaki::move_text(before, m, previous_to)),
+        }
+    }
+}
 
 /// How a game writes its moves.
 pub trait Notation: Position {
