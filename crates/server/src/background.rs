@@ -410,13 +410,22 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn computer_moves_queue_for_the_engines_and_the_state_says_so() {
+    /// Games in memory whose computer is a [`GatedPicker`] on `engines`
+    /// engines, the runtime their moves are played on, and the sender that
+    /// lets one search go.
+    fn gated_games(
+        engines: usize,
+    ) -> (
+        tokio::runtime::Runtime,
+        mpsc::Sender<()>,
+        Arc<GatedPicker>,
+        Arc<Games>,
+    ) {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
+            .enable_all()
             .build()
             .unwrap();
-        let _inside = runtime.enter();
         let (release, gate) = mpsc::channel();
         let picker = Arc::new(GatedPicker {
             now: AtomicUsize::new(0),
@@ -424,7 +433,14 @@ mod tests {
             gate: Mutex::new(gate),
         });
         let store = MemoryStore::new(parse_size(DEFAULT_MEMORY).unwrap());
-        let games = Arc::new(Games::new(Box::new(store), Some(picker.clone()), 2));
+        let games = Arc::new(Games::new(Box::new(store), Some(picker.clone()), engines));
+        (runtime, release, picker, games)
+    }
+
+    #[test]
+    fn computer_moves_queue_for_the_engines_and_the_state_says_so() {
+        let (runtime, release, picker, games) = gated_games(2);
+        let _inside = runtime.enter();
         // Five games where the computer moves first: two think, three wait
         // in the order they came.
         let ids: Vec<String> = (0..5)
@@ -462,20 +478,8 @@ mod tests {
 
     #[test]
     fn a_waiting_computer_is_announced_again_when_it_starts_thinking() {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
+        let (runtime, release, picker, games) = gated_games(1);
         let _inside = runtime.enter();
-        let (release, gate) = mpsc::channel();
-        let picker = Arc::new(GatedPicker {
-            now: AtomicUsize::new(0),
-            most: AtomicUsize::new(0),
-            gate: Mutex::new(gate),
-        });
-        let store = MemoryStore::new(parse_size(DEFAULT_MEMORY).unwrap());
-        let games = Arc::new(Games::new(Box::new(store), Some(picker.clone()), 1));
         let thinking = games.create(against_computer("sente")).unwrap().id;
         wait_until(|| picker.now.load(Ordering::SeqCst) == 1);
         let waiting = games.create(against_computer("sente")).unwrap().id;
