@@ -1,0 +1,79 @@
+// The whole page as a function of the state: the top bar with the
+// new-game form, the game (status, board, controls, takeback), the panels
+// beside it, and the result box.
+
+import { h, type VNode } from 'snabbdom';
+import type { Ctrl } from '../ctrl';
+import type { Ground } from '../ground';
+import { sideName } from '../sides';
+import { inPlayersWords } from '../variants';
+import { analysisPanel } from './analysis';
+import { boardArea } from './board';
+import { controlsView, takebackView } from './controls';
+import { select } from './form';
+import { moveList, moveNotes } from './moves';
+import { newGameForm } from './newgame';
+import { reviewPanel } from './review';
+import { invitePanel, piecesPanel, recordPanel } from './side-panels';
+import { statusView } from './status';
+
+/** The Moves panel, with the choice of Spear's notation. */
+export function movesPanel(ctrl: Ctrl): VNode {
+  const state = ctrl.state;
+  return h('section.panel', [
+    h('h2', 'Moves'),
+    h('label#notation-options.notation-options', { props: { hidden: state?.variant !== 'spear' } }, [
+      'Notation',
+      select(
+        'notation',
+        ctrl.spearNotation,
+        [['seed', "the seed's (K 11 12)"], ['japanese', 'Japanese (☗１二玉(11))']],
+        (value) => ctrl.setSpearNotation(value === 'japanese' ? 'japanese' : 'seed'),
+        { title: "How Spear's moves are written" },
+      ),
+    ]),
+    state ? moveList(state, ctrl.shown(), (ply) => ctrl.goTo(ply), { spear: ctrl.spearNotation }) : h('ol#move-list.move-list'),
+    state ? moveNotes(state, ctrl.shown()) : h('div#move-notes.move-notes', { props: { hidden: true } }),
+  ]);
+}
+
+/** The box that names the winner and why, once a game ends here. */
+export function resultView(ctrl: Ctrl): VNode {
+  const state = ctrl.state;
+  const outcome = state?.outcome;
+  const shown = ctrl.resultShown && !!outcome;
+  const title = outcome && state ? (outcome.winner ? `${sideName(state.variant, outcome.winner, state.handicap)} wins!` : 'Draw.') : '';
+  const detail = outcome && state ? inPlayersWords(state.variant, outcome.message, state.handicap) : '';
+  return h(
+    'div#result.result',
+    {
+      props: { hidden: !shown },
+      hook: {
+        // The box takes the focus when it opens, so that Enter or Escape answers it.
+        postpatch: (old, vnode) => {
+          if (shown && old.data?.props?.hidden) (vnode.elm as HTMLElement).querySelector<HTMLElement>('#result-close')?.focus();
+        },
+      },
+    },
+    [
+      h('div.result-box', { attrs: { role: 'alertdialog', 'aria-labelledby': 'result-title' } }, [
+        h('h2#result-title', title),
+        h('p#result-detail', detail),
+        h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, 'Close'),
+        h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, 'New game'),
+      ]),
+    ],
+  );
+}
+
+/** The page, at the moment `now` (the clocks count down to it). */
+export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
+  return h('div#app', [
+    h('header.top', [h('h1', ['Koma ', h('span.kanji', '駒')]), newGameForm(ctrl)]),
+    h('main.layout', [
+      h('section.play', [statusView(ctrl), boardArea(ctrl, ground, now), controlsView(ctrl), takebackView(ctrl)]),
+      h('aside.side', [invitePanel(ctrl), movesPanel(ctrl), analysisPanel(ctrl), reviewPanel(ctrl), recordPanel(ctrl), piecesPanel(ctrl)]),
+    ]),
+    resultView(ctrl),
+  ]);
+}
