@@ -182,7 +182,10 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly state?: GameState,
-    /** Why a seat was refused (403): `spectator`, `bad-token`, `not-your-turn`, `wrong-side`. */
+    /**
+     * Why: a seat refused (403: `spectator`, `bad-token`, `not-your-turn`,
+     * `wrong-side`), or no answer from the server (`unreachable`, `not-json`).
+     */
     readonly code?: string,
   ) {
     super(message);

@@ -9,6 +9,7 @@ import { ApiError, type Color, type GameState } from './api';
 import { AnalysisCtrl } from './analysis';
 import type { BoardView } from './board';
 import { ClockCtrl } from './clock';
+import { setLanguage, t, type Language } from './i18n';
 import { MateCtrl } from './mate';
 import type { SpearNotation } from './view/move-text';
 import { NewGameForm } from './newgame';
@@ -35,11 +36,21 @@ export interface CtrlDeps {
   storage?: Pick<Storage, 'getItem' | 'setItem'>;
 }
 
-/** A line of the status: a message from the page or the server. */
+/**
+ * A line of the status: the page's own words (`key` in the message files),
+ * or a refusal's sentence (`text`, the server's, in English) with its
+ * `code` when it has one, by which another language may say it.
+ */
 export interface Message {
-  text: string;
   kind: 'info' | 'error';
+  key?: string;
+  params?: Record<string, string | number>;
+  text?: string;
+  code?: string;
 }
+
+/** The message of a refusal. */
+const refusal = (error: ApiError): Message => ({ kind: 'error', text: error.message, code: error.code, params: { status: error.status } });
 
 /** The record panel's fields. */
 export interface RecordFields {
@@ -61,7 +72,7 @@ export class Ctrl {
   orientation: Color = 'sente';
   pieceSet: PieceSet;
   spearNotation: SpearNotation;
-  message: Message = { text: '', kind: 'info' };
+  message: Message = { kind: 'info' };
   /** Whether the box naming the winner is open. */
   resultShown = false;
   /**
@@ -71,7 +82,7 @@ export class Ctrl {
    */
   boardResets = 0;
   /** The link whose Copy button reports, and what it says. */
-  copied?: { link: string; text: string };
+  copied?: { link: string; done: boolean };
   readonly form: NewGameForm;
   readonly analysis = new AnalysisCtrl();
   readonly mate = new MateCtrl();
@@ -201,7 +212,7 @@ export class Ctrl {
       this.apply(state);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      this.say(`${error.message} A new game was started instead.`, 'error');
+      this.message = { kind: 'error', key: 'message.newInstead', params: { error: error.message } };
       await this.newGame(true);
     }
   }
@@ -224,12 +235,12 @@ export class Ctrl {
     try {
       const state = await this.deps.server.newGame(choice.variant, choice.options);
       keepNewGame(state, choice.mine);
-      if (!keepMessage) this.message = { text: '', kind: 'info' };
+      if (!keepMessage) this.message = { kind: 'info' };
       this.apply(state);
-      if (state.mode === 'shared') this.say('Send the other player their seat link, under "Links to this game".');
+      if (state.mode === 'shared') this.say({ kind: 'info', key: 'message.sendLink' });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      this.say(error.message, 'error');
+      this.say(refusal(error));
       // The current game stays; with none yet, a game between people starts.
       if (!this.state && (choice.options.opponent.kind !== 'human' || choice.options.mode === 'shared')) {
         this.form.opponent = 'human';
@@ -257,7 +268,7 @@ export class Ctrl {
     const sending = (async () => {
       try {
         const next = await request(state, seating);
-        this.message = { text: '', kind: 'info' };
+        this.message = { kind: 'info' };
         this.apply(next);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -266,7 +277,7 @@ export class Ctrl {
           forgetSeats(state.id);
           this.seating = undefined;
         }
-        this.message = { text: error.message, kind: 'error' };
+        this.message = refusal(error);
         // The widget moved the piece: put it back where the server has it.
         this.boardResets++;
         if (error.state) this.apply(error.state);
@@ -312,7 +323,7 @@ export class Ctrl {
           this.review.receive(progress);
           this.changed();
         },
-        onClosed: (why) => this.say(why, 'error'),
+        onClosed: (code, reason) => this.say({ kind: 'error', key: 'message.closed', params: { code, reason } }),
       });
       this.deps.showGameId(next.id);
       this.form.variant = next.variant;
@@ -323,7 +334,7 @@ export class Ctrl {
     }
     if (!sameGame || seatsChanged) this.orientation = this.bottomSide(next, seating);
     const news = sameGame && previous ? takebackNews(previous, next, seating) : undefined;
-    if (news) this.message = { text: news, kind: 'info' };
+    if (news) this.message = { kind: 'info', ...news };
     if (sameGame && previous && !previous.outcome && next.outcome) this.resultShown = true;
     this.changed();
   }
@@ -361,8 +372,8 @@ export class Ctrl {
   }
 
   /** Shows a message in the status. */
-  say(text: string, kind: 'info' | 'error' = 'info'): void {
-    this.message = { text, kind };
+  say(message: Message): void {
+    this.message = message;
     this.redraw();
   }
 
@@ -495,6 +506,12 @@ export class Ctrl {
     this.redraw();
   }
 
+  /** Changes the page's language (remembered by the browser). */
+  setLanguage(next: Language): void {
+    setLanguage(next);
+    this.redraw();
+  }
+
   setPieceSet(set: PieceSet): void {
     this.pieceSet = set;
     this.storage?.setItem(STORAGE_PIECES, set);
@@ -503,7 +520,7 @@ export class Ctrl {
 
   /** A Copy button's outcome, shown for two seconds. */
   reportCopy(link: string, done: boolean): void {
-    const copied = { link, text: done ? 'Copied' : 'Select and copy it' };
+    const copied = { link, done };
     this.copied = copied;
     this.redraw();
     setTimeout(() => {
@@ -519,13 +536,13 @@ export class Ctrl {
     keepNewGame(state);
     this.apply(state);
     this.shownPly = state.ply > 0 ? 0 : undefined;
-    this.message = { text: `Opened ${what}: ${state.ply} move${state.ply === 1 ? '' : 's'}. Step through with › or →.`, kind: 'info' };
+    this.message = { kind: 'info', key: 'message.opened', params: { what, count: state.ply } };
     this.changed();
   }
 
   private failed(error: unknown): void {
     if (!(error instanceof ApiError)) throw error;
-    this.say(error.message, 'error');
+    this.say(refusal(error));
   }
 
   /** Opens a record file chosen by the player. */
@@ -540,11 +557,11 @@ export class Ctrl {
   async openPasted(): Promise<void> {
     const text = this.record.text;
     if (!text.trim()) {
-      this.say('Paste a record first (KIF, KI2, CSA, SFEN/USI or PGN).', 'error');
+      this.say({ kind: 'error', key: 'message.pasteFirst' });
       return;
     }
     await this.deps.server.openText(text, this.record.format, this.record.variant, this.form.variant).then(
-      (state) => this.opened(state, 'the pasted record'),
+      (state) => this.opened(state, t('message.pastedRecord')),
       (error: unknown) => this.failed(error),
     );
   }
@@ -553,7 +570,7 @@ export class Ctrl {
   async save(): Promise<void> {
     if (!this.state) return;
     await this.deps.server.saveRecord(this.state.id, this.record.saveFormat).then(
-      (name) => this.say(`Saved ${name}.`),
+      (name) => this.say({ kind: 'info', key: 'message.saved', params: { name } }),
       (error: unknown) => this.failed(error),
     );
   }

@@ -5,12 +5,12 @@
 
 import type { GameState } from './api';
 import { sideName } from './sides';
+import { t } from './i18n';
 
 /** A line under the status when the side to move may declare: what the declaration would give. */
 export function impasseNote(state: GameState): string | undefined {
   const impasse = state.impasse;
   if (!impasse?.declaration || state.outcome) return undefined;
   const side = sideName(state.variant, state.turn, state.handicap);
-  const result = impasse.declaration === 'win' ? `${side} would win` : 'the game would be drawn (持将棋)';
-  return `${side} may declare impasse (入玉宣言): under the ${impasse.rule}-point rule ${result}.`;
+  return t(impasse.declaration === 'win' ? 'status.impasseWin' : 'status.impasseDraw', { side, rule: impasse.rule });
 }

@@ -6,6 +6,7 @@ import type { Color, GameState } from './api';
 import type { Seating } from './seats';
 import { colorsOf, sideName } from './sides';
 import { seatLink, watchLink } from './route';
+import { t } from './i18n';
 
 export interface Link {
   kind: 'opponent' | 'watch' | 'own';
@@ -21,12 +22,12 @@ export function linksOf(state: GameState, seating: Seating): Link[] {
   for (const side of colorsOf(state.variant)) {
     const token = seating.invited[side];
     if (token && !seating.holds(side))
-      links.push({ kind: 'opponent', side, label: `Your opponent's seat (${name(side)}): send this link to the other player`, url: seatLink(state.id, side, token) });
+      links.push({ kind: 'opponent', side, label: t('invite.opponent', { side: name(side) }), url: seatLink(state.id, side, token) });
   }
-  links.push({ kind: 'watch', label: 'Spectators: anyone with this link watches the game', url: watchLink(state.id) });
+  links.push({ kind: 'watch', label: t('invite.watch'), url: watchLink(state.id) });
   for (const side of seating.sides) {
     const token = seating.tokens[side];
-    if (token) links.push({ kind: 'own', side, label: `Your own seat (${name(side)}), to play on another device`, url: seatLink(state.id, side, token) });
+    if (token) links.push({ kind: 'own', side, label: t('invite.own', { side: name(side) }), url: seatLink(state.id, side, token) });
   }
   return links;
 }

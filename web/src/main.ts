@@ -9,6 +9,7 @@ import './style.css';
 import { attributesModule, classModule, datasetModule, eventListenersModule, init, propsModule, styleModule, type VNode } from 'snabbdom';
 import { Ctrl } from './ctrl';
 import { Ground } from './ground';
+import { language } from './i18n';
 import { putGameIdInUrl, routeFromUrl } from './route';
 import { Live } from './socket';
 import { view } from './view/layout';
@@ -47,6 +48,7 @@ function draw(): void {
   vnode = patch(vnode, view(ctrl, ground, performance.now()));
   Object.assign(document.body.dataset, pageData(ctrl));
   document.title = pageTitle(ctrl);
+  document.documentElement.lang = language();
 }
 
 const ctrl = new Ctrl(

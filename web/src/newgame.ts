@@ -10,15 +10,8 @@ import { isVariantId, type VariantId } from './variants';
 const STORAGE_VARIANT = 'koma.variant';
 const STORAGE_CLOCK = 'koma.clock';
 
-/** The clocks offered: `"main+increment+byoyomi"` in seconds ('' for none), and how each is said. */
-export const TIME_CONTROLS: [string, string][] = [
-  ['', 'none'],
-  ['60+0+10', '1 min + 10 s byoyomi'],
-  ['300+0+10', '5 min + 10 s byoyomi'],
-  ['600+0+30', '10 min + 30 s byoyomi'],
-  ['180+2+0', '3 min + 2 s a move'],
-  ['300+3+0', '5 min + 3 s a move'],
-];
+/** The clocks offered: `"main+increment+byoyomi"` in seconds ('' for none). */
+export const TIME_CONTROLS: string[] = ['', '60+0+10', '300+0+10', '600+0+30', '180+2+0', '300+3+0'];
 
 /** What the form asks for. */
 export interface NewGameChoice {
@@ -62,7 +55,7 @@ export class NewGameForm {
     const storedVariant = storage?.getItem(STORAGE_VARIANT) ?? '';
     if (isVariantId(storedVariant)) this.variant = storedVariant;
     const storedClock = storage?.getItem(STORAGE_CLOCK) ?? '';
-    if (TIME_CONTROLS.some(([value]) => value === storedClock)) this.timeControl = storedClock;
+    if (TIME_CONTROLS.includes(storedClock)) this.timeControl = storedClock;
   }
 
   /** The handicap chosen, when the game is shogi. */

@@ -6,6 +6,7 @@
 // without asking again.
 
 import type { GameState, ReviewProgress } from './api';
+import { t } from './i18n';
 
 export class ReviewCtrl {
   progress?: ReviewProgress;
@@ -27,7 +28,8 @@ export class ReviewCtrl {
   /** Takes a progress message of this page's review. */
   receive(progress: ReviewProgress): void {
     this.progress = progress;
-    this.failure = progress.status === 'failed' ? (progress.error ?? 'The review failed.') : undefined;
+    // The server's sentence, in English; the page's own words when it gave none.
+    this.failure = progress.status === 'failed' ? (progress.error ?? t('review.failed')) : undefined;
   }
 
   /** The server refused a request while a review was asked for: returns whether it was the review's (then stop it). */

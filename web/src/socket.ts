@@ -10,8 +10,8 @@ export interface LiveHandlers {
   /** A refusal of a request made on the connection (analysis, review). */
   onError(message: string): void;
   onReview(progress: ReviewProgress): void;
-  /** Why the server closed the connection, when it said (it reconnects). */
-  onClosed(why: string): void;
+  /** The server closed the connection with a Close code and a reason (it reconnects). */
+  onClosed(code: number, reason: string): void;
 }
 
 /** What the state needs of a live connection (a stand-in in the unit tests). */
@@ -91,8 +91,7 @@ export class Live implements LiveConnection {
       // The server says why it closed (docs/API.md): a message too large,
       // one that is not UTF-8, a protocol error, no answer to its pings,
       // too many messages, or its stopping. Say so while reconnecting.
-      const why = closeReason(event.code, event.reason);
-      if (why) this.handlers.onClosed(why);
+      if (worthSaying(event.code, event.reason)) this.handlers.onClosed(event.code, event.reason);
       window.setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 10_000);
     };
@@ -104,8 +103,7 @@ export class Live implements LiveConnection {
   }
 }
 
-/** What a WebSocket's Close code and reason say, for the page; nothing for a normal close. */
-export function closeReason(code: number, reason: string): string | undefined {
-  if (code === 1000 || code === 1005 || code === 1006 || !reason) return undefined;
-  return `The server closed the live connection (${code}: ${reason}); reconnecting…`;
+/** Whether a WebSocket's Close is worth telling the player: not a normal close, nor one without a reason. */
+export function worthSaying(code: number, reason: string): boolean {
+  return !(code === 1000 || code === 1005 || code === 1006 || !reason);
 }

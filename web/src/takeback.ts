@@ -7,13 +7,19 @@ import type { GameState } from './api';
 import type { Seating } from './seats';
 import { opposite, sideName } from './sides';
 
+/** A sentence to show, by its key in the message files. */
+export interface Words {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
 /** What became of a request between two states of a game, as a sentence, if worth saying. */
-export function takebackNews(previous: GameState, next: GameState, seating: Seating): string | undefined {
+export function takebackNews(previous: GameState, next: GameState, seating: Seating): Words | undefined {
   const asker = previous.takeback;
   if (previous.mode !== 'shared' || !asker || next.takeback || next.outcome) return undefined;
   const mine = seating.holds(asker) && !seating.sides.some((side) => side !== asker);
   const other = sideName(next.variant, opposite(next.variant, asker), next.handicap);
-  if (next.ply < previous.ply) return mine ? `${other} accepted: your move was taken back.` : 'The move was taken back.';
-  if (next.ply === previous.ply) return mine ? `${other} declined to take back your move.` : 'The takeback was declined.';
+  if (next.ply < previous.ply) return mine ? { key: 'takeback.accepted', params: { other } } : { key: 'takeback.takenBack' };
+  if (next.ply === previous.ply) return mine ? { key: 'takeback.declined', params: { other } } : { key: 'takeback.wasDeclined' };
   return undefined;
 }

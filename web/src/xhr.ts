@@ -17,17 +17,17 @@ async function call<T = GameState>(method: string, path: string, body?: unknown,
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0);
+    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0, undefined, 'unreachable');
   }
   let json: unknown;
   try {
     json = await response.json();
   } catch {
-    throw new ApiError(`The server answered ${response.status} without JSON.`, response.status);
+    throw new ApiError(`The server answered ${response.status} without JSON.`, response.status, undefined, 'not-json');
   }
   if (!response.ok) {
     const error = json as { error?: string; state?: GameState; code?: string };
-    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state, error.code);
+    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state, error.code ?? (error.error ? undefined : 'status'));
   }
   return json as T;
 }
@@ -95,7 +95,7 @@ export async function saveRecord(id: string, format: string): Promise<string> {
   try {
     response = await fetch(recordUrl(id, format));
   } catch {
-    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0);
+    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0, undefined, 'unreachable');
   }
   if (!response.ok) {
     let message = `The server answered ${response.status}.`;

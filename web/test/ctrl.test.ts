@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api';
+import { messageText } from '../src/view/status';
 import { after, fakeServer, GOTE_TOKEN, makeCtrl, played, SENTE_TOKEN, spearState } from './fixtures';
 
 /** Lets the promises of a change settle. */
@@ -114,7 +115,7 @@ describe('Ctrl: changes sent to the server', () => {
     const resets = ctrl.boardResets;
     ctrl.playMove('5d5a');
     await settle();
-    expect(ctrl.message).toEqual({ text: 'That move is not legal.', kind: 'error' });
+    expect(ctrl.message).toMatchObject({ text: 'That move is not legal.', kind: 'error' });
     expect(ctrl.boardResets).toBe(resets + 1);
     expect(ctrl.state!.version).toBe(2);
   });
@@ -152,7 +153,7 @@ describe('Ctrl: changes sent to the server', () => {
     await ctrl.start(undefined);
     ctrl.apply({ ...moved, version: moved.version + 1, takeback: 'sente' });
     ctrl.apply({ ...start, version: moved.version + 2 });
-    expect(ctrl.message.text).toBe('White ☖ accepted: your move was taken back.');
+    expect(messageText(ctrl.message)).toBe('White ☖ accepted: your move was taken back.');
   });
 });
 

@@ -6,6 +6,7 @@ import { h, type VNode } from 'snabbdom';
 import type { AnalysisLine, GameState } from '../api';
 import { AnalysisCtrl } from '../analysis';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import { MateCtrl } from '../mate';
 import { mateView } from './mate';
 import { moveText } from './move-text';
@@ -15,20 +16,20 @@ import { scoreText } from './score';
 export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
   const panel = ctrl.analysis;
   if (!panel.on) return { text: '', error: false };
-  if (panel.hidden) return { text: 'Paused while the page is hidden.', error: false };
+  if (panel.hidden) return { text: t('analysis.paused'), error: false };
+  // The server's refusal, in English.
   if (panel.failure) return { text: panel.failure, error: true };
   const analysis = panel.analysis;
-  if (!analysis) return { text: 'Asking the engine…', error: false };
-  if (analysis.status === 'waiting')
-    return { text: `Waiting for an engine: all ${analysis.engines.cap} of the server's are analysing other positions.`, error: false };
+  if (!analysis) return { text: t('analysis.asking'), error: false };
+  if (analysis.status === 'waiting') return { text: t('analysis.waiting', { cap: analysis.engines.cap }), error: false };
   const seconds = (analysis.milliseconds / 1000).toFixed(1);
   const nodes = analysis.nodes.toLocaleString('en');
   const text =
     analysis.lines.length === 0
       ? analysis.nodes === 0
-        ? 'The game is over here: nothing to analyse.'
-        : `No depth completed in the ${seconds} s allowed.`
-      : `Depth ${analysis.depth}, ${nodes} nodes, ${seconds} s${analysis.status === 'done' ? ' (finished)' : '…'}`;
+        ? t('analysis.over')
+        : t('analysis.noDepth', { seconds })
+      : t('analysis.depth', { depth: analysis.depth, nodes, seconds }) + t(analysis.status === 'done' ? 'analysis.finished' : 'analysis.going');
   return { text, error: false };
 }
 
@@ -39,7 +40,7 @@ function lineItem(ctrl: Ctrl, state: GameState, line: AnalysisLine, index: numbe
       h(
         'button',
         {
-          attrs: { type: 'button', title: `${move.usi}: show the line up to here` },
+          attrs: { type: 'button', title: t('analysis.stepTitle', { usi: move.usi }) },
           dataset: { step: String(step) },
           on: { click: () => ctrl.analysisStep(index, step) },
         },
@@ -54,19 +55,19 @@ function variationPath(ctrl: Ctrl): VNode {
   const variation = ctrl.analysis.variation;
   if (variation.length === 0) return h('div#analysis-variation.analysis-variation', { props: { hidden: true } });
   return h('div#analysis-variation.analysis-variation', { props: { hidden: false } }, [
-    h('span', 'Variation: '),
+    h('span', t('analysis.variation')),
     ...variation.map((move, index) =>
       h(
         'button',
         {
-          attrs: { type: 'button', title: 'Back to this move of the variation' },
+          attrs: { type: 'button', title: t('analysis.backToMove') },
           class: { current: index === variation.length - 1 },
           on: { click: () => ctrl.analysisBack(index) },
         },
         moveText(move),
       ),
     ),
-    h('button#analysis-back', { attrs: { type: 'button' }, on: { click: () => ctrl.analysisBack(-1) } }, 'Back to the game'),
+    h('button#analysis-back', { attrs: { type: 'button' }, on: { click: () => ctrl.analysisBack(-1) } }, t('analysis.backToGame')),
   ]);
 }
 
@@ -77,14 +78,14 @@ export function analysisPanel(ctrl: Ctrl): VNode {
   const status = analysisStatus(ctrl);
   const lines = state && ctrl.analysis.on && !ctrl.analysis.hidden && !ctrl.analysis.failure ? (ctrl.analysis.analysis?.lines ?? []) : [];
   return h('section#analysis-panel.panel.analysis', { props: { hidden: !allowed } }, [
-    h('h2', 'Analysis'),
+    h('h2', t('analysis.title')),
     h('label.analysis-switch', [
       h('input#analyse', {
         attrs: { type: 'checkbox' },
         props: { checked: ctrl.analysis.on },
         on: { change: (event: Event) => ctrl.setAnalysis((event.target as HTMLInputElement).checked) },
       }),
-      ' Analyse with the engine',
+      t('analysis.switch'),
     ]),
     h('div#analysis-status.analysis-status', { attrs: { 'aria-live': 'polite' }, class: { error: status.error } }, status.text),
     h('ol#analysis-lines.analysis-lines', state ? lines.map((line, index) => lineItem(ctrl, state, line, index)) : []),

@@ -4,6 +4,7 @@
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
 import type { Ground } from '../ground';
+import { t } from '../i18n';
 import { colorsOf, opposite, sideName } from '../sides';
 import { clockView } from './clock';
 import { scoreText } from './score';
@@ -22,8 +23,8 @@ export function evalBar(ctrl: Ctrl): VNode {
   const share = ctrl.orientation === first ? firstShare : 1 - firstShare;
   const score = best ? scoreText(state.variant, best.score) : '';
   const title = best
-    ? `${score} (depth ${analysis.analysis?.depth}): ${sideName(state.variant, first)}'s expected score ${Math.round(firstShare * 100)} %`
-    : 'Evaluation';
+    ? t('board.evalTitle', { score, depth: analysis.analysis?.depth ?? 0, side: sideName(state.variant, first), percent: Math.round(firstShare * 100) })
+    : t('board.evaluation');
   return h('div#eval-bar.eval-bar', { props: { hidden: false }, attrs: { title }, dataset: { share: firstShare.toFixed(3) } }, [
     h('div.eval-fill', { style: { height: `${(share * 100).toFixed(1)}%` } }),
     h('span.eval-text', score),
@@ -42,11 +43,11 @@ export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
     return h('div#board-area.board-area', [h('div.board-box', [h('div#board.board')])]);
   const bottom = ctrl.orientation;
   const top = opposite(state.variant, bottom);
-  const hand = (id: string, color: typeof top, place: string): VNode => {
+  const hand = (id: string, color: typeof top, place: 'top' | 'bottom'): VNode => {
     const name = sideName(state.variant, color, state.handicap);
     // No children: the widget owns what is inside.
     return h(`div#${id}.hand.${id}`, {
-      attrs: { 'aria-label': `Pieces in hand, ${place} player`, title: `${name}: pieces in hand` },
+      attrs: { 'aria-label': t('board.handLabel', { place: t(`board.${place}`) }), title: t('board.handTitle', { side: name }) },
       dataset: { label: name, color },
     });
   };

@@ -5,6 +5,7 @@ import { h, type VNode } from 'snabbdom';
 import type { ClockState, Color, Handicap } from '../api';
 import { formatClock, LOW_MS, type Reading } from '../clock';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import { sideName } from '../sides';
 import type { VariantId } from '../variants';
 
@@ -15,9 +16,9 @@ export function clockTexts(clock: ClockState, reading: Reading): { time: string;
   const byoyomi = reading.main <= 0 && clock.byoyomiMs > 0;
   const time = formatClock(byoyomi ? reading.byoyomi : reading.main);
   let extra = '';
-  if (byoyomi) extra = 'byoyomi';
-  else if (clock.byoyomiMs > 0) extra = `+${seconds(clock.byoyomiMs)}s byoyomi`;
-  else if (clock.incrementMs > 0) extra = `+${seconds(clock.incrementMs)}s a move`;
+  if (byoyomi) extra = t('clock.byoyomi');
+  else if (clock.byoyomiMs > 0) extra = t('clock.plusByoyomi', { seconds: seconds(clock.byoyomiMs) });
+  else if (clock.incrementMs > 0) extra = t('clock.plusIncrement', { seconds: seconds(clock.incrementMs) });
   return { time, extra, byoyomi };
 }
 
@@ -38,7 +39,7 @@ export function sideClock(id: string, variant: VariantId, side: Color, handicap:
     `div#${id}.clock`,
     {
       props: { hidden: false },
-      attrs: { role: 'timer', 'aria-label': `${name}'s clock${reading.running ? ' (running)' : ''}` },
+      attrs: { role: 'timer', 'aria-label': t('clock.label', { side: name }) + (reading.running ? t('clock.running') : '') },
       dataset: {
         color: side,
         running: String(reading.running),

@@ -4,6 +4,7 @@
 import { h, type VNode } from 'snabbdom';
 import type { GameState } from '../api';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import type { Seating } from '../seats';
 import { opposite, sideName } from '../sides';
 
@@ -23,18 +24,19 @@ export function button(id: string, text: string, title: string, action: () => vo
 /** The Declare button (shogi): enabled and explained for this page's seats. */
 export function declareButton(ctrl: Ctrl, state: GameState, seating: Seating): VNode {
   const impasse = state.impasse;
-  if (!impasse || seating.watching) return button('declare', 'Declare', 'Declare impasse (入玉宣言)', () => ctrl.declare(), { hidden: true });
+  if (!impasse || seating.watching) return button('declare', t('controls.declare'), t('controls.declareTitle'), () => ctrl.declare(), { hidden: true });
   const computerToMove = state.opponent.kind === 'computer' && state.opponent.color === state.turn;
   const ours = seating.holds(state.turn) && !computerToMove;
-  const rule = `the ${impasse.rule}-point rule`;
+  const rule = impasse.rule;
   const side = sideName(state.variant, state.turn, state.handicap);
   let title: string;
-  if (state.outcome) title = `Impasse declaration (${rule}): the game is over`;
-  else if (!ours) title = `Impasse declaration (${rule}): only the side to move declares`;
-  else if (impasse.declaration === 'win') title = `Declare impasse (入玉宣言): ${side} wins under ${rule}`;
-  else if (impasse.declaration === 'draw') title = `Declare impasse (入玉宣言): a draw (持将棋) under ${rule}`;
-  else title = `Impasse declaration (${rule}) not valid for ${side}: ${impasse.shortfall ?? 'not now'}`;
-  const vnode = button('declare', 'Declare', title, () => ctrl.declare(), {
+  if (state.outcome) title = t('controls.declareOver', { rule });
+  else if (!ours) title = t('controls.declareNotYours', { rule });
+  else if (impasse.declaration === 'win') title = t('controls.declareWin', { side, rule });
+  else if (impasse.declaration === 'draw') title = t('controls.declareDraw', { rule });
+  // Why not is the server's sentence, in English.
+  else title = t('controls.declareInvalid', { rule, side, why: impasse.shortfall ?? t('controls.notNow') });
+  const vnode = button('declare', t('controls.declare'), title, () => ctrl.declare(), {
     disabled: !!state.outcome || !ours || !impasse.declaration,
   });
   vnode.data!.dataset = { declaration: impasse.declaration ?? '' };
@@ -47,16 +49,16 @@ function undoButton(ctrl: Ctrl, state: GameState, seating: Seating): VNode {
   if (state.mode === 'shared') {
     const seat = seating.takebackSeat(state);
     const hasMove = !!seat && state.moves.some((move) => move.color === seat);
-    const title = state.takeback ? 'A takeback was asked: see the answer under the board' : 'Ask the other player to take back your last move';
-    return button('undo', 'Ask to take back', title, undo, {
+    const title = t(state.takeback ? 'controls.takebackAsked' : 'controls.askTakebackTitle');
+    return button('undo', t('controls.askTakeback'), title, undo, {
       disabled: !!state.outcome || !!state.takeback || !hasMove,
       hidden: seating.watching,
     });
   }
   // While the computer thinks, its reply is on the way: Undo waits for it
   // (then takes back both moves), so that no reply meets a changed game.
-  const title = state.opponent.kind === 'computer' ? "Take back your last move and the computer's reply" : 'Take back the last move';
-  return button('undo', 'Undo', title, undo, {
+  const title = t(state.opponent.kind === 'computer' ? 'controls.undoComputerTitle' : 'controls.undoTitle');
+  return button('undo', t('controls.undo'), title, undo, {
     disabled: (state.ply === 0 && !state.outcome) || ctrl.computerThinking(),
     hidden: seating.watching,
   });
@@ -70,21 +72,21 @@ export function controlsView(ctrl: Ctrl): VNode {
   const reviewing = ctrl.reviewing();
   const nav = (id: string, text: string, title: string, label: string, action: () => void, disabled: boolean): VNode =>
     h(`button#${id}`, { attrs: { type: 'button', title, 'aria-label': label }, props: { disabled }, on: { click: action } }, text);
-  const actions: VNode[] = [button('flip', 'Flip', 'Turn the board around (f)', () => ctrl.flip())];
+  const actions: VNode[] = [button('flip', t('controls.flip'), t('controls.flipTitle'), () => ctrl.flip())];
   if (state && seating) {
-    const resignTitle = state.mode === 'shared' || state.opponent.kind === 'computer' ? 'You resign' : 'The player to move resigns';
+    const resignTitle = t(state.mode === 'shared' || state.opponent.kind === 'computer' ? 'controls.resignYou' : 'controls.resignToMove');
     actions.push(
       undoButton(ctrl, state, seating),
       declareButton(ctrl, state, seating),
-      button('resign', 'Resign', resignTitle, () => ctrl.resign(), { disabled: !!state.outcome, hidden: seating.watching }),
+      button('resign', t('controls.resign'), resignTitle, () => ctrl.resign(), { disabled: !!state.outcome, hidden: seating.watching }),
     );
   }
   return h('div.controls', [
     h('span.nav', [
-      nav('first', '«', 'First position (Home)', 'First position', () => ctrl.goTo(0), shown === 0),
-      nav('previous', '‹', 'Previous move (←)', 'Previous move', () => ctrl.goTo(ctrl.shown() - 1), shown === 0),
-      nav('next', '›', 'Next move (→)', 'Next move', () => ctrl.goTo(ctrl.shown() + 1), !reviewing),
-      nav('last', '»', 'Last position (End)', 'Last position', () => ctrl.goTo(Infinity), !reviewing),
+      nav('first', '«', t('controls.firstTitle'), t('controls.first'), () => ctrl.goTo(0), shown === 0),
+      nav('previous', '‹', t('controls.previousTitle'), t('controls.previous'), () => ctrl.goTo(ctrl.shown() - 1), shown === 0),
+      nav('next', '›', t('controls.nextTitle'), t('controls.next'), () => ctrl.goTo(ctrl.shown() + 1), !reviewing),
+      nav('last', '»', t('controls.lastTitle'), t('controls.last'), () => ctrl.goTo(Infinity), !reviewing),
     ]),
     h('span.actions', actions),
   ]);
@@ -103,10 +105,10 @@ export function takebackView(ctrl: Ctrl): VNode {
   const askerName = sideName(state.variant, asker, state.handicap);
   if (answering)
     return box([
-      h('span.takeback-text', `${askerName} asks to take back a move.`),
-      button('takeback-accept', 'Accept', 'Take the move back', () => ctrl.answerTakeback(false)),
-      button('takeback-decline', 'Decline', 'Keep the move: the game goes on', () => ctrl.answerTakeback(true)),
+      h('span.takeback-text', t('takeback.asks', { side: askerName })),
+      button('takeback-accept', t('takeback.accept'), t('takeback.acceptTitle'), () => ctrl.answerTakeback(false)),
+      button('takeback-decline', t('takeback.decline'), t('takeback.declineTitle'), () => ctrl.answerTakeback(true)),
     ]);
-  if (seating.holds(asker)) return box([h('span.takeback-text', `You asked to take back your move: waiting for ${other} to answer.`)]);
-  return box([h('span.takeback-text', `${askerName} asks to take back a move; ${other} has not answered yet.`)]);
+  if (seating.holds(asker)) return box([h('span.takeback-text', t('takeback.waiting', { other }))]);
+  return box([h('span.takeback-text', t('takeback.watching', { side: askerName, other }))]);
 }

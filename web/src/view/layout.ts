@@ -5,8 +5,9 @@
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
 import type { Ground } from '../ground';
+import { language, LANGUAGES, t } from '../i18n';
 import { sideName } from '../sides';
-import { inPlayersWords } from '../variants';
+import { outcomeText } from './outcome';
 import { analysisPanel } from './analysis';
 import { boardArea } from './board';
 import { controlsView, takebackView } from './controls';
@@ -21,15 +22,15 @@ import { statusView } from './status';
 export function movesPanel(ctrl: Ctrl): VNode {
   const state = ctrl.state;
   return h('section.panel', [
-    h('h2', 'Moves'),
+    h('h2', t('moves.title')),
     h('label#notation-options.notation-options', { props: { hidden: state?.variant !== 'spear' } }, [
-      'Notation',
+      t('moves.notation'),
       select(
         'notation',
         ctrl.spearNotation,
-        [['seed', "the seed's (K 11 12)"], ['japanese', 'Japanese (☗１二玉(11))']],
+        [['seed', t('moves.seed')], ['japanese', t('moves.japanese')]],
         (value) => ctrl.setSpearNotation(value === 'japanese' ? 'japanese' : 'seed'),
-        { title: "How Spear's moves are written" },
+        { title: t('moves.notationTitle') },
       ),
     ]),
     state ? moveList(state, ctrl.shown(), (ply) => ctrl.goTo(ply), { spear: ctrl.spearNotation }) : h('ol#move-list.move-list'),
@@ -42,8 +43,8 @@ export function resultView(ctrl: Ctrl): VNode {
   const state = ctrl.state;
   const outcome = state?.outcome;
   const shown = ctrl.resultShown && !!outcome;
-  const title = outcome && state ? (outcome.winner ? `${sideName(state.variant, outcome.winner, state.handicap)} wins!` : 'Draw.') : '';
-  const detail = outcome && state ? inPlayersWords(state.variant, outcome.message, state.handicap) : '';
+  const title = outcome && state ? (outcome.winner ? t('result.wins', { side: sideName(state.variant, outcome.winner, state.handicap) }) : t('result.draw')) : '';
+  const detail = state ? outcomeText(state) : '';
   return h(
     'div#result.result',
     {
@@ -59,17 +60,25 @@ export function resultView(ctrl: Ctrl): VNode {
       h('div.result-box', { attrs: { role: 'alertdialog', 'aria-labelledby': 'result-title' } }, [
         h('h2#result-title', title),
         h('p#result-detail', detail),
-        h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, 'Close'),
-        h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, 'New game'),
+        h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, t('result.close')),
+        h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, t('result.newGame')),
       ]),
     ],
   );
 }
 
+/** The choice of the page's language, remembered by the browser. */
+export function languageSwitch(ctrl: Ctrl): VNode {
+  return h('label.language', [
+    t('app.language') + ' ',
+    select('language', language(), LANGUAGES, (value) => ctrl.setLanguage(value === 'ja' ? 'ja' : 'en'), { title: t('app.languageTitle') }),
+  ]);
+}
+
 /** The page, at the moment `now` (the clocks count down to it). */
 export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
   return h('div#app', [
-    h('header.top', [h('h1', ['Koma ', h('span.kanji', '駒')]), newGameForm(ctrl)]),
+    h('header.top', [h('div.top-title', [h('h1', ['Koma ', h('span.kanji', '駒')]), languageSwitch(ctrl)]), newGameForm(ctrl)]),
     h('main.layout', [
       h('section.play', [statusView(ctrl), boardArea(ctrl, ground, now), controlsView(ctrl), takebackView(ctrl)]),
       h('aside.side', [invitePanel(ctrl), movesPanel(ctrl), analysisPanel(ctrl), reviewPanel(ctrl), recordPanel(ctrl), piecesPanel(ctrl)]),

@@ -3,6 +3,7 @@
 
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import { MATE_SECONDS } from '../mate';
 import { moveText } from './move-text';
 
@@ -14,10 +15,10 @@ function answer(ctrl: Ctrl): VNode[] {
   const nodes = found.nodes.toLocaleString('en');
   const summary =
     found.answer === 'mate'
-      ? `Mate in ${found.length} (${nodes} nodes, ${seconds} s):`
+      ? t('mate.mate', { length: found.length, nodes, seconds })
       : found.answer === 'nomate'
-        ? `No mate: every line of checks fails (${nodes} nodes, ${seconds} s).`
-        : `No mate found in ${seconds} s (the search ran out of time).`;
+        ? t('mate.nomate', { nodes, seconds })
+        : t('mate.unknown', { seconds });
   const parts = [h('p.mate-summary', summary)];
   if (found.answer !== 'mate') return parts;
   parts.push(
@@ -40,7 +41,7 @@ function answer(ctrl: Ctrl): VNode[] {
     ),
   );
   if (mate.step !== undefined)
-    parts.push(h('button#mate-back', { attrs: { type: 'button' }, on: { click: () => ctrl.mateStep(undefined) } }, 'Back to the game'));
+    parts.push(h('button#mate-back', { attrs: { type: 'button' }, on: { click: () => ctrl.mateStep(undefined) } }, t('analysis.backToGame')));
   return parts;
 }
 
@@ -52,10 +53,11 @@ export function mateView(ctrl: Ctrl, allowed: boolean): VNode {
     output = h(
       'div#mate-output.mate-output.searching',
       { attrs: { 'aria-live': 'polite' } },
-      `Looking for a mate (up to ${MATE_SECONDS} s; if other searches run, this one waits its turn)…`,
+      t('mate.searching', { seconds: MATE_SECONDS }),
     );
   else
     output = h('div#mate-output.mate-output', { attrs: { 'aria-live': 'polite' }, class: { error: !!mate.failure } }, [
+      // The server's refusal, in English.
       ...(mate.failure ? [mate.failure] : []),
       ...answer(ctrl),
     ]);
@@ -63,11 +65,11 @@ export function mateView(ctrl: Ctrl, allowed: boolean): VNode {
     h(
       'button#find-mate',
       {
-        attrs: { type: 'button', title: 'Look for a mate by checks from the position shown (tsume): the mate solver, not the engine' },
+        attrs: { type: 'button', title: t('mate.findTitle') },
         props: { disabled: mate.searching || !allowed },
         on: { click: () => ctrl.findMate() },
       },
-      'Find mate',
+      t('mate.find'),
     ),
     output,
   ]);

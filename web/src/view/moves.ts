@@ -5,14 +5,12 @@
 
 import { h, type VNode } from 'snabbdom';
 import type { GameState, MoveLabel } from '../api';
-import { inPlayersWords } from '../variants';
+import { t } from '../i18n';
 import { moveText, type NotationChoice } from './move-text';
+import { outcomeText } from './outcome';
 
-export const LABEL_WORDS: Record<MoveLabel, string> = {
-  inaccuracy: 'Inaccuracy',
-  mistake: 'Mistake',
-  blunder: 'Blunder',
-};
+/** A review's label in words: Inaccuracy, Mistake, Blunder. */
+export const labelWords = (label: MoveLabel): string => t(`label.${label}`);
 
 export const LABEL_SYMBOLS: Record<MoveLabel, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
@@ -28,8 +26,8 @@ export function moveTime(milliseconds: number): string {
 export function verdict(state: GameState, ply: number): string | undefined {
   const judged = state.review?.moves[ply - 1];
   if (!judged?.label) return undefined;
-  const better = judged.better ? ` ${moveText(judged.better)} was better.` : '';
-  return `${LABEL_WORDS[judged.label]} (${Math.round(judged.loss * 100)} % of the expected score lost).${better}`;
+  const better = judged.better ? t('moves.better', { move: moveText(judged.better) }) : '';
+  return t('moves.verdict', { label: labelWords(judged.label), percent: Math.round(judged.loss * 100) }) + better;
 }
 
 /** Keeps the shown move in view inside the list, without scrolling the page itself. */
@@ -60,7 +58,7 @@ export function moveList(state: GameState, shown: number, onPick: (ply: number) 
     ]);
   // Moves with marks and times get a row each, so that none is cut short.
   const annotated = !!state.review || state.moves.some((m) => m.milliseconds !== undefined || !!m.comments?.length);
-  const items = [item(0, 'Start', 'The start position')];
+  const items = [item(0, t('moves.start'), t('moves.startTitle'))];
   state.moves.forEach((move, index) => {
     const number = state.variant === 'pawns' ? '' : `${index + 1}. `;
     const marks: VNode[] = [];
@@ -68,10 +66,10 @@ export function moveList(state: GameState, shown: number, onPick: (ply: number) 
     if (label) marks.push(h(`span.move-label.${label}`, { attrs: { title: verdict(state, index + 1) ?? '' } }, LABEL_SYMBOLS[label]));
     if (move.comments?.length) marks.push(h('span.move-comment-mark', { attrs: { title: move.comments.join('\n') } }, '＊'));
     if (move.milliseconds !== undefined)
-      marks.push(h('span.move-time', { attrs: { title: 'Time spent on the move, as the record says' } }, moveTime(move.milliseconds)));
+      marks.push(h('span.move-time', { attrs: { title: t('moves.timeTitle') } }, moveTime(move.milliseconds)));
     items.push(item(index + 1, number + moveText(move, choice), move.usi, marks));
   });
-  if (state.outcome) items.push(h('li.outcome', inPlayersWords(state.variant, state.outcome.message, state.handicap)));
+  if (state.outcome) items.push(h('li.outcome', outcomeText(state)));
   return h('ol#move-list.move-list', { class: { annotated }, hook: { insert: scrollToCurrent, postpatch: (_, vnode) => scrollToCurrent(vnode) } }, items);
 }
 

@@ -3,33 +3,44 @@
 
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
-import { TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
-import { VARIANT_IDS, VARIANTS } from '../variants';
+import { t } from '../i18n';
+import { parseTimeControl, TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
+import { VARIANT_IDS } from '../variants';
 import { select } from './form';
 
-/** The standard handicaps by API name, in English with their Japanese names. */
-export const HANDICAPS: [string, string][] = [
-  ['', 'none (even game)'],
-  ['lance', 'Lance (香落ち)'],
-  ['right-lance', 'Right lance (右香落ち)'],
-  ['bishop', 'Bishop (角落ち)'],
-  ['rook', 'Rook (飛車落ち)'],
-  ['rook-lance', 'Rook and lance (飛香落ち)'],
-  ['two-piece', 'Two pieces (二枚落ち)'],
-  ['three-piece', 'Three pieces (三枚落ち)'],
-  ['four-piece', 'Four pieces (四枚落ち)'],
-  ['five-piece', 'Five pieces (五枚落ち)'],
-  ['left-five-piece', 'Left five pieces (左五枚落ち)'],
-  ['six-piece', 'Six pieces (六枚落ち)'],
-  ['left-seven-piece', 'Left seven pieces (左七枚落ち)'],
-  ['right-seven-piece', 'Right seven pieces (右七枚落ち)'],
-  ['eight-piece', 'Eight pieces (八枚落ち)'],
-  ['ten-piece', 'Ten pieces (十枚落ち)'],
+/** The standard handicaps by API name ('' for none), as the server names them. */
+export const HANDICAPS: string[] = [
+  '',
+  'lance',
+  'right-lance',
+  'bishop',
+  'rook',
+  'rook-lance',
+  'two-piece',
+  'three-piece',
+  'four-piece',
+  'five-piece',
+  'left-five-piece',
+  'six-piece',
+  'left-seven-piece',
+  'right-seven-piece',
+  'eight-piece',
+  'ten-piece',
 ];
+
+/** A time control (`"300+0+10"`) in words. */
+export function timeControlWords(value: string): string {
+  const control = parseTimeControl(value);
+  if (!control) return t('timeControl.none');
+  const minutes = (control.initial ?? 0) / 60;
+  return control.byoyomi
+    ? t('timeControl.byoyomi', { minutes, seconds: control.byoyomi })
+    : t('timeControl.increment', { minutes, seconds: control.increment ?? 0 });
+}
 
 /** The choice of first or second; in a handicap game the first mover is the giver, and the words say so. */
 function orderOptions(order: Order[], handicap: boolean): [string, string][] {
-  return order.map((value) => [value, handicap ? (value === 'first' ? 'first (Uwate, the giver)' : 'second (Shitate)') : value]);
+  return order.map((value) => [value, handicap ? t(value === 'first' ? 'form.firstGiver' : 'form.secondReceiver') : t(`form.${value}`)]);
 }
 
 /** The form; its fields are the form state's. */
@@ -53,36 +64,36 @@ export function newGameForm(ctrl: Ctrl): VNode {
     },
     [
       h('label', [
-        'Game',
-        select('variant', form.variant, VARIANT_IDS.map((id) => [id, VARIANTS[id].title]), changed((value) => (form.variant = value as typeof form.variant))),
+        t('form.game'),
+        select('variant', form.variant, VARIANT_IDS.map((id) => [id, t(`variant.${id}`)]), changed((value) => (form.variant = value as typeof form.variant))),
       ]),
       h('label#handicap-options', { props: { hidden: !shogi } }, [
-        'Handicap',
-        select('handicap', form.handicap, HANDICAPS, changed((value) => (form.handicap = value)), {
-          title: 'The giver (Uwate) plays without these pieces, takes Gote and moves first',
+        t('form.handicap'),
+        select('handicap', form.handicap, HANDICAPS.map((name) => [name, t(`handicap.${name || 'none'}`)]), changed((value) => (form.handicap = value)), {
+          title: t('form.handicapTitle'),
         }),
       ]),
       h('label#impasse-options', { props: { hidden: !shogi } }, [
-        'Impasse',
-        select('impasse', String(form.impasse), [['27', '27 points (CSA)'], ['24', '24 points (JSA amateur)']], changed((value) => (form.impasse = value === '24' ? 24 : 27)), {
-          title: 'How an impasse declaration (入玉宣言) is judged',
+        t('form.impasse'),
+        select('impasse', String(form.impasse), [['27', t('form.impasse27')], ['24', t('form.impasse24')]], changed((value) => (form.impasse = value === '24' ? 24 : 27)), {
+          title: t('form.impasseTitle'),
         }),
       ]),
       h('label', [
-        'Opponent',
+        t('form.opponent'),
         select(
           'opponent',
           form.opponent,
-          [['human', 'A person at this screen'], ['remote', 'A person on another machine'], ['computer', 'The computer']],
+          [['human', t('form.human')], ['remote', t('form.remote')], ['computer', t('form.computer')]],
           changed((value) => (form.opponent = value as OpponentChoice)),
         ),
       ]),
       h('span#remote-options.remote-options', { props: { hidden: form.opponent !== 'remote' } }, [
-        h('label', ['You play', select('my-side', form.mySide, orderOptions(['first', 'second'], handicap), changed((value) => (form.mySide = value as Order)))]),
+        h('label', [t('form.youPlay'), select('my-side', form.mySide, orderOptions(['first', 'second'], handicap), changed((value) => (form.mySide = value as Order)))]),
       ]),
       h('span#computer-options.computer-options', { props: { hidden: form.opponent !== 'computer' } }, [
         h('label', [
-          'Level ',
+          t('form.level') + ' ',
           h('input#level', {
             attrs: { name: 'level', type: 'number', min: 1, max: 20 },
             props: { value: form.level, disabled: form.perfectChosen() },
@@ -93,7 +104,7 @@ export function newGameForm(ctrl: Ctrl): VNode {
         h(
           'label#perfect-option',
           {
-            attrs: { title: 'The solver\'s moves: it never lets a win go, never loses a draw, and resists longest when lost' },
+            attrs: { title: t('form.perfectTitle') },
             props: { hidden: form.variant !== 'pawns' },
           },
           [
@@ -107,16 +118,16 @@ export function newGameForm(ctrl: Ctrl): VNode {
                 },
               },
             }),
-            ' perfect',
+            ' ' + t('form.perfect'),
           ],
         ),
         h('label', [
-          'It plays',
+          t('form.itPlays'),
           select('computer-color', form.computerOrder, orderOptions(['second', 'first'], handicap), changed((value) => (form.computerOrder = value as Order))),
         ]),
       ]),
-      h('label', ['Clock', select('time-control', form.timeControl, TIME_CONTROLS, changed((value) => (form.timeControl = value)))]),
-      h('button#new-game-button', { attrs: { type: 'submit' } }, 'New game'),
+      h('label', [t('form.clock'), select('time-control', form.timeControl, TIME_CONTROLS.map((value) => [value, timeControlWords(value)]), changed((value) => (form.timeControl = value)))]),
+      h('button#new-game-button', { attrs: { type: 'submit' } }, t('form.newGame')),
     ],
   );
 }

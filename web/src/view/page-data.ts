@@ -2,6 +2,7 @@
 // style (the game, the move shown, the seats, the clock…), and its title.
 
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 
 /** The data attributes of <body> for the state. */
 export function pageData(ctrl: Ctrl): Record<string, string> {
@@ -31,5 +32,5 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
 /** The page's title: the game shown. */
 export function pageTitle(ctrl: Ctrl): string {
   const variant = ctrl.variantInfo();
-  return variant ? `Koma · ${variant.title}` : 'Koma';
+  return variant ? `Koma · ${t(`variant.${variant.id}`)}` : 'Koma';
 }

@@ -6,7 +6,8 @@
 import { h, type VNode } from 'snabbdom';
 import type { GameReview, GameState, PositionReview } from '../api';
 import { colorsOf, sideName } from '../sides';
-import { LABEL_WORDS } from './moves';
+import { t } from '../i18n';
+import { labelWords } from './moves';
 import { moveText } from './move-text';
 import { scoreText } from './score';
 
@@ -35,15 +36,15 @@ export function tickStep(plies: number): number {
 /** What a point says when the pointer rests on it. */
 export function pointTitle(state: GameState, review: GameReview, position: PositionReview): string {
   const score = position.evaluation;
-  const value = 'mate' in score && score.mate === 0 ? 'the game is over' : scoreText(state.variant, score);
+  const value = 'mate' in score && score.mate === 0 ? t('graph.over') : scoreText(state.variant, score);
   const [first] = colorsOf(state.variant);
-  const share = `${sideName(state.variant, first)}'s expected score ${Math.round(score.expected * 100)} %`;
-  if (position.ply === 0) return `Start: ${value} (${share})`;
+  const share = t('graph.share', { side: sideName(state.variant, first), percent: Math.round(score.expected * 100) });
+  if (position.ply === 0) return t('graph.start', { value, share });
   const move = state.moves[position.ply - 1];
-  let text = `Move ${position.ply}, ${move ? moveText(move) : ''}: ${value} (${share})`;
+  let text = t('graph.point', { ply: position.ply, move: move ? moveText(move) : '', value, share });
   const judged = review.moves[position.ply - 1];
-  if (judged?.label) text += `. ${LABEL_WORDS[judged.label]}`;
-  if (judged?.label && judged.better) text += `: ${moveText(judged.better)} was better`;
+  if (judged?.label) text += t('graph.labelled', { label: labelWords(judged.label) });
+  if (judged?.label && judged.better) text += t('graph.better_move', { move: moveText(judged.better) });
   return text;
 }
 
@@ -60,8 +61,8 @@ export function reviewGraph(state: GameState, review: GameReview, shown: number,
   // Each side's zone: the first player's above the middle, named in the left corners (games start near the middle line).
   parts.push(svg('rect', { class: `zone ${first}`, x: PLOT.left, y: PLOT.top, width, height: height / 2 }));
   parts.push(svg('rect', { class: `zone ${second}`, x: PLOT.left, y: yOf(0.5), width, height: height / 2 }));
-  parts.push(svg('text', { class: 'zone-name', x: PLOT.left + 4, y: PLOT.top + 11 }, [`${sideName(state.variant, first)} better`]));
-  parts.push(svg('text', { class: 'zone-name', x: PLOT.left + 4, y: PLOT.bottom - 4 }, [`${sideName(state.variant, second)} better`]));
+  parts.push(svg('text', { class: 'zone-name', x: PLOT.left + 4, y: PLOT.top + 11 }, [t('graph.better', { side: sideName(state.variant, first) })]));
+  parts.push(svg('text', { class: 'zone-name', x: PLOT.left + 4, y: PLOT.bottom - 4 }, [t('graph.better', { side: sideName(state.variant, second) })]));
   // The y axis: the first player's expected score.
   for (const share of [0, 0.25, 0.5, 0.75, 1]) {
     const y = yOf(share);
@@ -71,7 +72,7 @@ export function reviewGraph(state: GameState, review: GameReview, shown: number,
   const middleY = (PLOT.top + PLOT.bottom) / 2;
   parts.push(
     svg('text', { class: 'axis-title', x: 10, y: middleY, 'text-anchor': 'middle', transform: `rotate(-90 10 ${middleY})` }, [
-      `${sideName(state.variant, first)} expected`,
+      t('graph.expected', { side: sideName(state.variant, first) }),
     ]),
   );
   // The x axis: move numbers.
@@ -81,7 +82,7 @@ export function reviewGraph(state: GameState, review: GameReview, shown: number,
     parts.push(svg('line', { class: 'tick-mark', x1: x, x2: x, y1: PLOT.bottom, y2: PLOT.bottom + 4 }));
     parts.push(svg('text', { class: 'tick', x, y: PLOT.bottom + 14, 'text-anchor': 'middle' }, [String(ply)]));
   }
-  parts.push(svg('text', { class: 'axis-title', x: (PLOT.left + PLOT.right) / 2, y: HEIGHT - 2, 'text-anchor': 'middle' }, ['Move']));
+  parts.push(svg('text', { class: 'axis-title', x: (PLOT.left + PLOT.right) / 2, y: HEIGHT - 2, 'text-anchor': 'middle' }, [t('graph.move')]));
   parts.push(svg('rect', { class: 'frame', x: PLOT.left, y: PLOT.top, width, height }));
   // The evaluation: an area from the middle, and its line.
   const points = review.positions.map((p) => `${xOf(p.ply, plies).toFixed(1)},${yOf(p.evaluation.expected).toFixed(1)}`);
@@ -119,7 +120,7 @@ export function reviewGraph(state: GameState, review: GameReview, shown: number,
   }
   return h(
     'svg#review-graph.review-graph',
-    { attrs: { role: 'img', 'aria-label': 'The evaluation over the game: click a point to show that move', viewBox: `0 0 ${WIDTH} ${HEIGHT}` } },
+    { attrs: { role: 'img', 'aria-label': t('graph.label'), viewBox: `0 0 ${WIDTH} ${HEIGHT}` } },
     parts,
   );
 }

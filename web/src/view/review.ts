@@ -5,15 +5,16 @@ import { h, type VNode } from 'snabbdom';
 import type { GameReview, GameState } from '../api';
 import { AnalysisCtrl } from '../analysis';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import { colorsOf, sideName } from '../sides';
 import { reviewGraph } from './review-graph';
 
 function summary(state: GameState, review: GameReview): VNode {
-  const head = ['', 'Accuracy', '?!', '?', '??'].map((title) => {
+  const head = ['', t('review.accuracy'), '?!', '?', '??'].map((title) => {
     const titles: Record<string, string> = {
-      '?!': 'Inaccuracies: 5 % or more of the expected score lost',
-      '?': 'Mistakes: 10 % or more',
-      '??': 'Blunders: 15 % or more',
+      '?!': t('review.inaccuracies'),
+      '?': t('review.mistakes'),
+      '??': t('review.blunders'),
     };
     return h('th', titles[title] ? { attrs: { title: titles[title] } } : {}, title);
   });
@@ -29,7 +30,7 @@ function summary(state: GameState, review: GameReview): VNode {
     );
   }
   return h('table#review-summary.review-summary', [
-    h('caption', `Koma at ${review.nodes.toLocaleString('en')} nodes a position`),
+    h('caption', t('review.caption', { nodes: review.nodes.toLocaleString('en') })),
     h('thead', [h('tr', head)]),
     h('tbody', rows),
   ]);
@@ -45,8 +46,8 @@ function progressView(ctrl: Ctrl, state: GameState, running: boolean): VNode {
   else if (running)
     text =
       progress?.status === 'waiting'
-        ? `Waiting for an engine: all ${progress.engines.cap} of the server's are busy.`
-        : `Reviewing: ${done} of ${total} positions judged…`;
+        ? t('review.waiting', { cap: progress.engines.cap })
+        : t('review.progress', { done, total });
   return h('div#review-progress.review-progress', { attrs: { 'aria-live': 'polite' }, class: { error: !!failure }, props: { hidden: !running && !failure } }, [
     h('progress#review-bar', { attrs: { max: total }, props: { value: done, hidden: !running } }),
     h('span#review-progress-text', text),
@@ -61,18 +62,18 @@ export function reviewPanel(ctrl: Ctrl): VNode {
   const allowed = AnalysisCtrl.allowed(state) && state.ply > 0;
   const running = ctrl.review.running() && !review;
   return h('section#review-panel.panel.review', { props: { hidden: !allowed && !review } }, [
-    h('h2', 'Game review'),
+    h('h2', t('review.title')),
     h(
       'button#review-game',
       {
         attrs: {
           type: 'button',
-          title: `The engine judges each of the ${state.ply + 1} positions; mistakes are marked in the move list and on a graph.`,
+          title: t('review.buttonTitle', { positions: state.ply + 1 }),
         },
         props: { hidden: !!review || running || !allowed },
         on: { click: () => ctrl.askReview() },
       },
-      'Review this game',
+      t('review.button'),
     ),
     progressView(ctrl, state, running),
     ...(review ? [reviewGraph(state, review, ctrl.shown(), (ply) => ctrl.goTo(ply)), summary(state, review)] : []),

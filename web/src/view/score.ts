@@ -2,6 +2,7 @@
 // review's graph.
 
 import type { Score } from '../api';
+import { t } from '../i18n';
 import { colorsOf, sideName } from '../sides';
 import type { VariantId } from '../variants';
 
@@ -10,7 +11,7 @@ export function scoreText(variant: VariantId, score: Score): string {
   if ('mate' in score) {
     const [first, second] = colorsOf(variant);
     const winner = score.mate >= 0 ? first : second;
-    return `${sideName(variant, winner)} mates in ${Math.abs(score.mate)}`;
+    return t('score.mates', { side: sideName(variant, winner), plies: Math.abs(score.mate) });
   }
   const sign = score.cp > 0 ? '+' : score.cp < 0 ? '−' : '±';
   const size = Math.abs(score.cp);

@@ -3,10 +3,11 @@
 
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
 import { linksOf } from '../invite';
 import { dataUri, pawnSvg, shogiPieceSvg } from '../pieces';
 import { SAVE_FORMATS } from '../records';
-import { VARIANT_IDS, VARIANTS, type PieceSet, type VariantInfo } from '../variants';
+import { VARIANT_IDS, type PieceSet, type VariantInfo } from '../variants';
 import { select } from './form';
 
 /** Copies `text`, through the clipboard API or, failing that, from the selected field. */
@@ -33,12 +34,12 @@ export function invitePanel(ctrl: Ctrl): VNode {
   const shared = !!state && !!seating && state.mode === 'shared';
   const links = shared ? linksOf(state, seating) : [];
   return h('details#invite.panel.invite', { attrs: { open: true }, props: { hidden: !shared } }, [
-    h('summary', 'Links to this game'),
+    h('summary', t('invite.title')),
     h(
       'div#invite-links.invite-links',
       links.map((link) => {
         const id = `link-${link.kind}${link.side ? `-${link.side}` : ''}`;
-        const copied = ctrl.copied?.link === id ? ctrl.copied.text : 'Copy';
+        const copied = ctrl.copied?.link === id ? t(ctrl.copied.done ? 'invite.copied' : 'invite.selectCopy') : t('invite.copy');
         return h('div.invite-link', { key: id, dataset: { kind: link.kind } }, [
           h('label', { attrs: { for: id } }, link.label),
           h('div.invite-field', [
@@ -50,7 +51,7 @@ export function invitePanel(ctrl: Ctrl): VNode {
             h(
               'button',
               {
-                attrs: { type: 'button', 'aria-label': `Copy: ${link.label}` },
+                attrs: { type: 'button', 'aria-label': t('invite.copyLabel', { label: link.label }) },
                 on: {
                   click: () => {
                     const input = document.getElementById(id) as HTMLInputElement | null;
@@ -64,9 +65,7 @@ export function invitePanel(ctrl: Ctrl): VNode {
         ]);
       }),
     ),
-    h('p.note', [
-      'Koma serves this machine only (127.0.0.1): from another machine, open the links through an SSH tunnel to the same port (see the guide, docs/GUI.md).',
-    ]),
+    h('p.note', t('invite.note')),
   ]);
 }
 
@@ -75,10 +74,10 @@ export function recordPanel(ctrl: Ctrl): VNode {
   const record = ctrl.record;
   const formats = ctrl.state ? SAVE_FORMATS[ctrl.state.variant] : [];
   return h('details#record-panel.panel', [
-    h('summary', 'Record: load or save'),
+    h('summary', t('record.title')),
     h('div.record-load', [
       h('label.file', [
-        'Open a file (KIF, KI2, CSA, SFEN/USI, PGN)',
+        t('record.openFile'),
         h('input#record-file', {
           attrs: { type: 'file', accept: '.kif,.kifu,.ki2,.csa,.usi,.sfen,.pgn,.txt,text/plain' },
           on: {
@@ -91,32 +90,32 @@ export function recordPanel(ctrl: Ctrl): VNode {
         }),
       ]),
       h('label', [
-        'or paste a record',
+        t('record.paste'),
         h('textarea#record-text', {
-          attrs: { rows: 4, spellcheck: 'false', placeholder: 'position startpos moves 7g7f 3c3d\nor a KIF, CSA, PGN or SFEN' },
+          attrs: { rows: 4, spellcheck: 'false', placeholder: t('record.placeholder') },
           props: { value: record.text },
           on: { input: (event: Event) => (record.text = (event.target as HTMLTextAreaElement).value) },
         }),
       ]),
       h('div.row', [
         h('label', [
-          'Format',
-          select('record-format', record.format, [['', 'as it reads'], ['kif', 'KIF'], ['ki2', 'KI2'], ['csa', 'CSA'], ['usi', 'SFEN / USI'], ['pgn', 'PGN']], (value) => {
+          t('record.format'),
+          select('record-format', record.format, [['', t('record.asItReads')], ['kif', 'KIF'], ['ki2', 'KI2'], ['csa', 'CSA'], ['usi', 'SFEN / USI'], ['pgn', 'PGN']], (value) => {
             record.format = value;
           }),
         ]),
         h('label', [
-          'Game',
-          select('record-variant', record.variant, [['', 'as it says'], ...VARIANT_IDS.map((id): [string, string] => [id, VARIANTS[id].title.replace(/ \(.*\)$/, '')])], (value) => {
+          t('record.game'),
+          select('record-variant', record.variant, [['', t('record.asItSays')], ...VARIANT_IDS.map((id): [string, string] => [id, t(`variantShort.${id}`)])], (value) => {
             record.variant = value;
           }),
         ]),
-        h('button#record-open', { attrs: { type: 'button' }, on: { click: () => void ctrl.openPasted() } }, 'Open'),
+        h('button#record-open', { attrs: { type: 'button' }, on: { click: () => void ctrl.openPasted() } }, t('record.open')),
       ]),
     ]),
     h('div.record-save.row', [
-      h('label', ['Save as', select('save-format', record.saveFormat, formats, (value) => (record.saveFormat = value))]),
-      h('button#save', { attrs: { type: 'button' }, on: { click: () => void ctrl.save() } }, 'Save'),
+      h('label', [t('record.saveAs'), select('save-format', record.saveFormat, formats, (value) => (record.saveFormat = value))]),
+      h('button#save', { attrs: { type: 'button' }, on: { click: () => void ctrl.save() } }, t('record.save')),
     ]),
   ]);
 }
@@ -125,12 +124,14 @@ export function recordPanel(ctrl: Ctrl): VNode {
 export function legendEntries(variant: VariantInfo, set: PieceSet): { image: string; text: string }[] {
   if (variant.widget === 'chessground')
     return [
-      { image: dataUri(pawnSvg(true)), text: 'pawn (White)' },
-      { image: dataUri(pawnSvg(false)), text: 'pawn (Black)' },
+      { image: dataUri(pawnSvg(true)), text: t('pieces.pawnWhite') },
+      { image: dataUri(pawnSvg(false)), text: t('pieces.pawnBlack') },
     ];
   const baseNames = new Set(Object.values(variant.faces).filter((face) => !face.promoted).map((face) => face.name));
   return Object.values(variant.faces).map((face) => {
-    const promotedName = face.promoted && baseNames.has(face.name) ? `promoted ${face.name}` : face.name;
+    // The faces are named in English (variants.ts): the message files name them by that word.
+    const name = t(`pieces.${face.name}`);
+    const promotedName = face.promoted && baseNames.has(face.name) ? t('pieces.promoted', { name }) : name;
     return {
       image: dataUri(shogiPieceSvg(face, set, false, variant.letterOnKanji)),
       text: `${face.promoted ? '+' : ''}${face.letter} ${face.kanji} ${promotedName}`,
@@ -142,10 +143,10 @@ export function legendEntries(variant: VariantInfo, set: PieceSet): { image: str
 export function piecesPanel(ctrl: Ctrl): VNode {
   const variant = ctrl.variantInfo();
   return h('details#pieces-panel.panel', [
-    h('summary', 'Pieces'),
+    h('summary', t('pieces.title')),
     h('label', [
-      'Draw pieces with',
-      select('piece-set', ctrl.pieceSet, [['kanji', 'kanji'], ['letters', 'Latin letters']], (value) =>
+      t('pieces.drawWith'),
+      select('piece-set', ctrl.pieceSet, [['kanji', t('pieces.kanji')], ['letters', t('pieces.letters')]], (value) =>
         ctrl.setPieceSet(value === 'letters' ? 'letters' : 'kanji'),
       ),
     ]),
