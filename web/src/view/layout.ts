@@ -67,6 +67,18 @@ export function resultView(ctrl: Ctrl): VNode {
   );
 }
 
+/**
+ * Keeps `--top-h` on the page at the top bar's height, which the board's
+ * size leaves room for (the bar wraps to more rows on narrower windows).
+ */
+function followHeight(vnode: VNode): void {
+  const element = vnode.elm as HTMLElement;
+  const root = document.documentElement;
+  const follow = (): void => root.style.setProperty('--top-h', `${element.offsetHeight}px`);
+  follow();
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(follow).observe(element);
+}
+
 /** The choice of the page's language, remembered by the browser. */
 export function languageSwitch(ctrl: Ctrl): VNode {
   return h('label.language', [
@@ -78,10 +90,24 @@ export function languageSwitch(ctrl: Ctrl): VNode {
 /** The page, at the moment `now` (the clocks count down to it). */
 export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
   return h('div#app', [
-    h('header.top', [h('div.top-title', [h('h1', ['Koma ', h('span.kanji', '駒')]), languageSwitch(ctrl)]), newGameForm(ctrl)]),
+    h('header.top', { hook: { insert: followHeight } }, [
+      h('div.top-title', [h('h1', ['Koma ', h('span.kanji', '駒')]), languageSwitch(ctrl)]),
+      newGameForm(ctrl),
+    ]),
+    // The board and the buttons under it fill the window's height; what
+    // changes in height (the status, a prompt, the moves) stands beside it,
+    // at the top, so that nothing pushes the board or a prompt out of view.
     h('main.layout', [
-      h('section.play', [statusView(ctrl), boardArea(ctrl, ground, now), controlsView(ctrl), takebackView(ctrl)]),
-      h('aside.side', [invitePanel(ctrl), movesPanel(ctrl), analysisPanel(ctrl), reviewPanel(ctrl), recordPanel(ctrl), piecesPanel(ctrl)]),
+      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl)]),
+      h('aside.side', [
+        h('section.panel.game-status', [statusView(ctrl), takebackView(ctrl)]),
+        movesPanel(ctrl),
+        invitePanel(ctrl),
+        analysisPanel(ctrl),
+        reviewPanel(ctrl),
+        recordPanel(ctrl),
+        piecesPanel(ctrl),
+      ]),
     ]),
     resultView(ctrl),
   ]);

@@ -43,6 +43,12 @@ function orderOptions(order: Order[], handicap: boolean): [string, string][] {
   return order.map((value) => [value, handicap ? t(value === 'first' ? 'form.firstGiver' : 'form.secondReceiver') : t(`form.${value}`)]);
 }
 
+/** Brings the board into view when it is not (on a phone the form is under the game). */
+function showBoard(): void {
+  const play = document.querySelector('.play');
+  if (play && play.getBoundingClientRect().top < 0) play.scrollIntoView({ block: 'start' });
+}
+
 /** The form; its fields are the form state's. */
 export function newGameForm(ctrl: Ctrl): VNode {
   const form = ctrl.form;
@@ -58,7 +64,7 @@ export function newGameForm(ctrl: Ctrl): VNode {
       on: {
         submit: (event: Event) => {
           event.preventDefault();
-          void ctrl.newGame();
+          void ctrl.newGame().then(showBoard);
         },
       },
     },
