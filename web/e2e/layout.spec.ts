@@ -88,6 +88,21 @@ test.describe('on a 1280×900 window', () => {
   test('layout: a takeback to answer is in view', async ({ page }) => {
     await takebackInView(page);
   });
+
+  test('layout: in Japanese too, whose words are wider', async ({ page }) => {
+    test.setTimeout(120_000);
+    // The context is shared with the other tests: the choice is put back.
+    await page.selectOption('#language', 'ja');
+    try {
+      await expect(page.locator('#new-game-button')).toHaveText('新規対局');
+      await everyGameInView(page, true);
+      await takebackInView(page);
+      await expect(page.locator('#takeback-accept')).toHaveCount(0);
+    } finally {
+      await page.selectOption('#language', 'en');
+    }
+    await expect(page.locator('#new-game-button')).toHaveText('New game');
+  });
 });
 
 test.describe('on a 390×844 phone', () => {
