@@ -2,7 +2,7 @@
 // out after two moves (the page counting down, then the server's timeout).
 
 import { test, expect } from './fixtures';
-import { body, clickMove, createGame, dragMove, pageBase, serverState, waitBody } from './helpers';
+import { body, click, clickMove, createGame, dragMove, pageBase, serverState, squareCenter, waitBody } from './helpers';
 
 test('clock: the page counts down and shows the timeout the server declares', async ({ page }) => {
   // A clock from the top bar: both clocks full, standing until each side has moved.
@@ -46,4 +46,28 @@ test('clock: the page counts down and shows the timeout the server declares', as
   expect(await page.textContent('#clock-top .clock-time'), "Black's clock").toBe('0:00.0');
   await waitBody(page, 'clock', 'standing');
   expect((await serverState(page)).outcome?.reason, "the server's ending").toBe('timeout');
+});
+
+test('clock: a piece picked up stays picked up while the clock counts down', async ({ page }) => {
+  // The running clock draws the page ten times a second; none of those
+  // drawings may drop the piece the player has selected.
+  const state = await createGame(page, { variant: 'spear', clock: { initial: 60 } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}/sente/${state.seats!.sente}`);
+  await waitBody(page, 'gameId', state.id);
+  await page.goto(`${pageBase(page)}#/game/${state.id}/gote/${state.seats!.gote}`);
+  await waitBody(page, 'seats', 'sente gote');
+  await dragMove(page, '5d', '5c');
+  await dragMove(page, '1b', '1c');
+  await waitBody(page, 'clock', 'sente');
+  await click(page, await squareCenter(page, '4e'));
+  await page.waitForSelector('sq.dest', { timeout: 3000 });
+  const running = '.clock[data-running="true"] .clock-time';
+  const before = await page.textContent(running);
+  await page.waitForTimeout(1200);
+  expect(await page.$$eval('sq.dest', (squares) => squares.length), 'the legal targets are still shown').toBeGreaterThan(0);
+  expect(await page.$('sq.selected'), 'the piece is still selected').toBeTruthy();
+  const after = await page.textContent(running);
+  expect(after, 'the running clock went on').not.toBe(before);
+  await click(page, await squareCenter(page, '4d'));
+  await waitBody(page, 'ply', 3);
 });

@@ -1,5 +1,7 @@
-// The client of `koma serve`'s JSON and WebSocket API (docs/API.md). The
-// server is authoritative: every answer carries the whole game state.
+// The vocabulary of `koma serve`'s JSON and WebSocket API (docs/API.md),
+// shared by the HTTP calls (xhr.ts), the live connection (socket.ts), the
+// state (ctrl.ts) and the views. The server is authoritative: every answer
+// carries the whole game state.
 
 import type { VariantId } from './variants';
 
@@ -196,39 +198,14 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly state?: GameState,
-    /** Why a seat was refused (403): `spectator`, `bad-token`, `not-your-turn`, `wrong-side`. */
+    /**
+     * Why: a seat refused (403: `spectator`, `bad-token`, `not-your-turn`,
+     * `wrong-side`), or no answer from the server (`unreachable`, `not-json`).
+     */
     readonly code?: string,
   ) {
     super(message);
   }
-}
-
-async function call<T = GameState>(method: string, path: string, body?: unknown, raw?: { bytes: Blob }): Promise<T> {
-  const init: RequestInit = { method, headers: {} };
-  if (raw) {
-    init.body = raw.bytes;
-    (init.headers as Record<string, string>)['Content-Type'] = 'application/octet-stream';
-  } else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
-  }
-  let response: Response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw new ApiError('The server cannot be reached. Is `koma serve` still running?', 0);
-  }
-  let json: unknown;
-  try {
-    json = await response.json();
-  } catch {
-    throw new ApiError(`The server answered ${response.status} without JSON.`, response.status);
-  }
-  if (!response.ok) {
-    const error = json as { error?: string; state?: GameState; code?: string };
-    throw new ApiError(error.error || `The server answered ${response.status}.`, response.status, error.state, error.code);
-  }
-  return json as T;
 }
 
 export interface NewGameOptions {
@@ -242,44 +219,6 @@ export interface NewGameOptions {
   impasse?: 27 | 24;
 }
 
-/** Creates a game; the answer carries the seat tokens of its human sides. */
-export const newGame = (variant: VariantId, options: NewGameOptions): Promise<GameState> =>
-  call('POST', '/api/games', { variant, ...options });
-
-export const getGame = (id: string): Promise<GameState> => call('GET', `/api/games/${encodeURIComponent(id)}`);
-
-/** Changes carry the seat token of the side acting (none: the server refuses, this page only watches). */
-export const playMove = (id: string, move: string, ply: number, token?: string): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply, token });
-
-/** Takes back (local game) or asks, accepts or declines a takeback (shared game). */
-export const undo = (id: string, ply: number, token?: string, decline = false): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/undo`, decline ? { ply, token, decline } : { ply, token });
-
-/** The token's side resigns. */
-export const resign = (id: string, ply: number, token?: string): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/resign`, { ply, token });
-
-/** The side to move declares impasse (shogi). */
-export const declare = (id: string, ply: number, token?: string): Promise<GameState> =>
-  call('POST', `/api/games/${encodeURIComponent(id)}/declare`, { ply, token });
-
-/** Opens pasted text; `format` and `variant` may be left to the server. */
-export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {
-  const body: Record<string, string> = { text };
-  if (format) body.format = format;
-  if (variant) body.variant = variant;
-  return call('POST', '/api/games/import', body);
-};
-
-/** Opens a file's raw bytes (the server decodes Shift_JIS and EUC-JP itself). */
-export const importFile = (file: Blob, filename: string, format?: string, variant?: string): Promise<GameState> => {
-  const query = new URLSearchParams({ filename });
-  if (format) query.set('format', format);
-  if (variant) query.set('variant', variant);
-  return call('POST', `/api/games/import?${query}`, undefined, { bytes: file });
-};
-
 /** What the server's mate solver found in a position of a game. */
 export interface MateFound {
   ply: number;
@@ -290,13 +229,6 @@ export interface MateFound {
   nodes: number;
   milliseconds: number;
 }
-
-/** Mate search on the position after move `ply` (finished games and games between people here only). */
-export const findMate = (id: string, ply: number, seconds: number): Promise<MateFound> =>
-  call<MateFound>('GET', `/api/games/${encodeURIComponent(id)}/mate?ply=${ply}&seconds=${seconds}`);
-
-export const recordUrl = (id: string, format: string): string =>
-  `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
 
 /**
  * An evaluation from the first player's view: centipawns, or plies to mate
@@ -324,95 +256,3 @@ export interface Analysis {
   engines: { thinking: number; cap: number };
 }
 
-/** The game's WebSocket: its states, and this page's analysis; reconnects while the page keeps it open. */
-export class Live {
-  private socket?: WebSocket;
-  private closed = false;
-  private retry = 500;
-  /** The analysis asked for, sent again when the connection is made again. */
-  private analysisRequest?: string;
-  /** Whether a review was asked for and has not ended: asked again on a new connection. */
-  private reviewing = false;
-  /** Told of this page's review. */
-  onReview: (progress: ReviewProgress) => void = () => {};
-  /** Told why the server closed the connection, when it said (it reconnects). */
-  onClosed: (why: string) => void = () => {};
-
-  constructor(
-    private readonly id: string,
-    private readonly onState: (state: GameState) => void,
-    private readonly onAnalysis: (analysis: Analysis) => void = () => {},
-    private readonly onError: (message: string) => void = () => {},
-  ) {
-    this.open();
-  }
-
-  /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
-  analyse(request?: { ply: number; moves: string[] }): void {
-    const text = request ? JSON.stringify({ type: 'analyse', ...request }) : JSON.stringify({ type: 'stop-analysis' });
-    if (text === this.analysisRequest || (!request && !this.analysisRequest)) return;
-    this.analysisRequest = request ? text : undefined;
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-  }
-
-  /** Asks for the game's review (`false`: stops it). */
-  review(start: boolean): void {
-    if (!start && !this.reviewing) return;
-    this.reviewing = start;
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: start ? 'review' : 'stop-review' }));
-  }
-
-  private open(): void {
-    if (this.closed) return;
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(`${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
-    this.socket = socket;
-    socket.onopen = () => {
-      if (this.analysisRequest) socket.send(this.analysisRequest);
-      if (this.reviewing) socket.send(JSON.stringify({ type: 'review' }));
-    };
-    socket.onmessage = (event) => {
-      this.retry = 500;
-      let message: { type: string; state?: GameState; error?: string };
-      try {
-        message = JSON.parse(String(event.data)) as typeof message;
-      } catch {
-        // Not ours to judge: the HTTP answers carry the state too.
-        return;
-      }
-      if (message.type === 'analysis') {
-        this.onAnalysis(message as unknown as Analysis);
-        return;
-      }
-      if (message.type === 'review') {
-        const progress = message as unknown as ReviewProgress;
-        if (progress.status === 'done' || progress.status === 'failed') this.reviewing = false;
-        this.onReview(progress);
-        return;
-      }
-      if (message.type === 'error' && message.error) this.onError(message.error);
-      if (message.state) this.onState(message.state);
-    };
-    socket.onclose = (event) => {
-      if (this.closed) return;
-      // The server says why it closed (docs/API.md): a message too large,
-      // one that is not UTF-8, a protocol error, no answer to its pings,
-      // too many messages, or its stopping. Say so while reconnecting.
-      const why = closeReason(event.code, event.reason);
-      if (why) this.onClosed(why);
-      window.setTimeout(() => this.open(), this.retry);
-      this.retry = Math.min(this.retry * 2, 10_000);
-    };
-  }
-
-  close(): void {
-    this.closed = true;
-    this.socket?.close();
-  }
-}
-
-/** What a WebSocket's Close code and reason say, for the page; nothing for a normal close. */
-export function closeReason(code: number, reason: string): string | undefined {
-  if (code === 1000 || code === 1005 || code === 1006 || !reason) return undefined;
-  return `The server closed the live connection (${code}: ${reason}); reconnecting…`;
-}

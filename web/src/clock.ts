@@ -1,18 +1,19 @@
-// The clocks beside the board. The server keeps the time and alone decides
-// when a flag falls; the page counts down from the time left that the
-// state gives and the moment the state arrived. When the running clock
-// reaches zero here, the page asks the server for the state shortly after
-// (the server declares the timeout, or says how much time is really left).
+// The clocks' state. The server keeps the time and alone decides when a
+// flag falls; the page counts down from the time left that the state gives
+// and the moment the state arrived. While a clock runs, the page is drawn
+// again ten times a second; when the running clock reaches zero here, the
+// page asks the server for the state shortly after (the server declares
+// the timeout, or says how much time is really left). view/clock.ts draws.
 
-import type { ClockState, Color, GameState, Handicap } from './api';
-import { opposite, sideName } from './sides';
-import type { VariantId } from './variants';
+import type { ClockState, Color, GameState } from './api';
 
 /** Below this much time left a clock is marked low. */
-const LOW_MS = 10_000;
+export const LOW_MS = 10_000;
 /** How long after zero on the page the server is asked, and at most how often. */
 const ASK_AFTER_MS = 300;
 const ASK_EVERY_MS = 1_000;
+/** How often a running clock is drawn again. */
+const TICK_MS = 100;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -28,131 +29,85 @@ export function formatClock(ms: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}`;
-
-/** One side's time now: main time, then byoyomi. */
-interface Reading {
+/** One side's time at a moment: main time, then byoyomi. */
+export interface Reading {
   main: number;
   byoyomi: number;
   running: boolean;
 }
 
-export class Clocks {
-  private clock: ClockState | null = null;
-  private variant: VariantId = 'spear';
-  private handicap?: Handicap;
-  private bottom: Color = 'sente';
-  private receivedAt = 0;
-  private over = false;
-  private timer?: number;
-  private askTimer?: number;
+/** A side's time at `now`, counted from the state that arrived at `receivedAt`. */
+export function readClock(clock: ClockState, side: Color, over: boolean, receivedAt: number, now: number): Reading | undefined {
+  const given = clock[side];
+  if (!given) return undefined;
+  const running = clock.running === side && !over;
+  if (!running) return { main: given.mainMs, byoyomi: given.byoyomiMs, running };
+  const elapsed = Math.max(0, now - receivedAt);
+  return {
+    main: Math.max(0, given.mainMs - elapsed),
+    byoyomi: Math.max(0, given.byoyomiMs - Math.max(0, elapsed - given.mainMs)),
+    running,
+  };
+}
+
+export class ClockCtrl {
+  clock: ClockState | null = null;
+  over = false;
+  /** When the state arrived (`performance.now()`): the clocks count from then. */
+  receivedAt = 0;
+  private timer?: ReturnType<typeof setInterval>;
+  private askTimer?: ReturnType<typeof setTimeout>;
   private lastAsk = -Infinity;
 
-  /** `onZero` asks the server for the game's state. */
   constructor(
-    private readonly area: HTMLElement,
-    private readonly topElement: HTMLElement,
-    private readonly bottomElement: HTMLElement,
+    /** Draws the page again. */
+    private readonly tick: () => void,
+    /** Asks the server for the game's state. */
     private readonly onZero: () => void,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Shows the clocks of `state`, which arrived at `receivedAt` (`performance.now()`), with `bottom` at the bottom. */
-  show(state: GameState, receivedAt: number, bottom: Color): void {
+  /** Follows `state`, which arrived at `receivedAt`. */
+  sync(state: GameState, receivedAt: number): void {
     this.clock = state.clock;
-    this.variant = state.variant;
-    this.handicap = state.handicap;
-    this.bottom = bottom;
-    this.receivedAt = receivedAt;
     this.over = !!state.outcome;
-    this.area.dataset.clock = state.clock ? 'on' : '';
-    this.topElement.hidden = this.bottomElement.hidden = !state.clock;
+    this.receivedAt = receivedAt;
     const running = !!state.clock?.running && !this.over;
-    if (running && this.timer === undefined) this.timer = window.setInterval(() => this.draw(), 100);
+    if (running && this.timer === undefined) this.timer = setInterval(() => this.onTick(), TICK_MS);
     if (!running) this.stopTicking();
-    this.draw();
   }
 
   /** Stops counting (another game is shown). */
   clear(): void {
     this.stopTicking();
-    window.clearTimeout(this.askTimer);
+    clearTimeout(this.askTimer);
     this.askTimer = undefined;
     this.clock = null;
   }
 
-  private stopTicking(): void {
-    if (this.timer !== undefined) window.clearInterval(this.timer);
-    this.timer = undefined;
+  /** A side's time now. */
+  read(side: Color, now: number): Reading | undefined {
+    return this.clock ? readClock(this.clock, side, this.over, this.receivedAt, now) : undefined;
   }
 
-  private read(side: Color, now: number): Reading | undefined {
-    const clock = this.clock;
-    const given = clock?.[side];
-    if (!clock || !given) return undefined;
-    const running = clock.running === side && !this.over;
-    if (!running) return { main: given.mainMs, byoyomi: given.byoyomiMs, running };
-    const elapsed = Math.max(0, now - this.receivedAt);
-    return {
-      main: Math.max(0, given.mainMs - elapsed),
-      byoyomi: Math.max(0, given.byoyomiMs - Math.max(0, elapsed - given.mainMs)),
-      running,
-    };
-  }
-
-  private draw(): void {
-    const clock = this.clock;
-    if (!clock) return;
-    const now = performance.now();
-    const top = opposite(this.variant, this.bottom);
-    for (const [element, side] of [
-      [this.topElement, top],
-      [this.bottomElement, this.bottom],
-    ] as const) {
-      const reading = this.read(side, now);
-      if (reading) this.drawSide(element, side, clock, reading);
-    }
-    const running = clock.running ? this.read(clock.running, now) : undefined;
+  private onTick(): void {
+    const running = this.clock?.running ? this.read(this.clock.running, this.now()) : undefined;
     if (running?.running && running.main + running.byoyomi <= 0) this.askSoon();
+    this.tick();
   }
 
-  private drawSide(element: HTMLElement, side: Color, clock: ClockState, reading: Reading): void {
-    const inByoyomi = reading.main <= 0 && clock.byoyomiMs > 0;
-    const time = formatClock(inByoyomi ? reading.byoyomi : reading.main);
-    let extra = '';
-    if (inByoyomi) extra = 'byoyomi';
-    else if (clock.byoyomiMs > 0) extra = `+${seconds(clock.byoyomiMs)}s byoyomi`;
-    else if (clock.incrementMs > 0) extra = `+${seconds(clock.incrementMs)}s a move`;
-    const name = sideName(this.variant, side, this.handicap);
-    const state = {
-      color: side,
-      running: reading.running ? 'true' : 'false',
-      low: reading.main + reading.byoyomi < LOW_MS ? 'true' : 'false',
-      byoyomi: inByoyomi ? 'true' : 'false',
-    };
-    if (element.dataset.color !== side || element.childElementCount === 0) {
-      element.textContent = '';
-      for (const part of ['name', 'time', 'extra']) {
-        const span = document.createElement('span');
-        span.className = `clock-${part}`;
-        element.appendChild(span);
-      }
-      element.setAttribute('role', 'timer');
-    }
-    Object.assign(element.dataset, state);
-    element.setAttribute('aria-label', `${name}'s clock${reading.running ? ' (running)' : ''}`);
-    const [nameSpan, timeSpan, extraSpan] = Array.from(element.children) as HTMLElement[];
-    if (nameSpan.textContent !== name) nameSpan.textContent = name;
-    if (timeSpan.textContent !== time) timeSpan.textContent = time;
-    if (extraSpan.textContent !== extra) extraSpan.textContent = extra;
+  private stopTicking(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** The running clock shows zero: asks the server shortly (never more than once a second). */
   private askSoon(): void {
     if (this.askTimer !== undefined) return;
-    const wait = Math.max(ASK_AFTER_MS, this.lastAsk + ASK_EVERY_MS - performance.now());
-    this.askTimer = window.setTimeout(() => {
+    const wait = Math.max(ASK_AFTER_MS, this.lastAsk + ASK_EVERY_MS - this.now());
+    this.askTimer = setTimeout(() => {
       this.askTimer = undefined;
-      this.lastAsk = performance.now();
+      this.lastAsk = this.now();
       this.onZero();
     }, wait);
   }

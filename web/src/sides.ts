@@ -1,6 +1,7 @@
 // The two sides of each game, as the API writes them and as players say them.
 
 import type { Color, Handicap } from './api';
+import { t } from './i18n';
 import type { VariantId } from './variants';
 
 /** The first and the second mover's names in the API. */
@@ -34,19 +35,13 @@ export function sideOf(variant: VariantId, name: string): Color | undefined {
 }
 
 /**
- * A side's name as its game's players say it; in a handicap game of shogi,
+ * A side's name as its game's players say it, in the page's language; in a handicap game of shogi,
  * the receiver (Sente) is Shitate and the giver (Gote) Uwate, as lishogi
  * names them.
  */
 export function sideName(variant: VariantId, color: Color, handicap?: Handicap): string {
   const first = color === 'sente' || color === 'white';
-  if (handicap && variant === 'shogi') return first ? 'Shitate ☗' : 'Uwate ☖';
-  switch (variant) {
-    case 'spear':
-      return first ? 'Black ☗' : 'White ☖';
-    case 'pawns':
-      return first ? 'White' : 'Black';
-    default:
-      return first ? 'Sente ☗' : 'Gote ☖';
-  }
+  if (handicap && variant === 'shogi') return t(first ? 'side.shitate' : 'side.uwate');
+  const family = variant === 'spear' ? 'spear' : variant === 'pawns' ? 'pawns' : 'shogi';
+  return t(`side.${family}${first ? 'First' : 'Second'}`);
 }

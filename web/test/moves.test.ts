@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moveTime } from '../src/movelist';
+import { moveTime } from '../src/view/moves';
 
 describe('moveTime', () => {
   it('writes minutes and seconds as records do', () => {

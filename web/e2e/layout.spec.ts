@@ -1,0 +1,119 @@
+// The layout keeps the game in view (issue 50): on a 1280×900 window and on
+// a 390×844 phone, the board's hands, both clocks, the move buttons, the
+// status and each prompt (a takeback to answer, the result) are inside the
+// window without scrolling, in every game.
+
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { body, createGame, dragMove, pageBase, waitBody } from './helpers';
+
+/** Starts `variant` at this screen with a clock, from the top bar. */
+async function clockedGame(page: Page, variant: string): Promise<void> {
+  const before = await body(page, 'gameId');
+  await page.selectOption('#variant', variant);
+  await page.selectOption('#opponent', 'human');
+  await page.selectOption('#time-control', '300+0+10');
+  await page.click('#new-game-button');
+  await page.waitForFunction(
+    ([old, name]) => document.body.dataset.gameId !== old && document.body.dataset.variant === name,
+    [before, variant],
+    { timeout: 8000 },
+  );
+  await waitBody(page, 'clock', 'standing');
+  await page.selectOption('#time-control', '');
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/** Checks that each selector's element is wholly inside the window. */
+async function allInView(page: Page, selectors: string[], what: string): Promise<void> {
+  for (const selector of selectors) await expect(page.locator(selector), `${what}: ${selector}`).toBeInViewport({ ratio: 1 });
+}
+
+const BUTTONS = ['#first', '#previous', '#next', '#last', '#flip', '#undo', '#resign'];
+const FIRST_MOVES: Record<string, [string, string][]> = {
+  spear: [['5d', '5c'], ['1b', '1c']],
+  minishogi: [['5d', '5c'], ['1b', '1c']],
+  shogi: [['7g', '7f'], ['3c', '3d']],
+  pawns: [['e2', 'e4'], ['d7', 'd5']],
+};
+
+/**
+ * A game of each kind: two moves, then the result of a resignation. On a
+ * wide window the move list is in view too; on a phone it comes under the
+ * board.
+ */
+async function everyGameInView(page: Page, wide: boolean): Promise<void> {
+  for (const variant of ['shogi', 'minishogi', 'spear', 'pawns']) {
+    await clockedGame(page, variant);
+    const hands = variant === 'pawns' ? [] : ['#hand-top', '#hand-bottom'];
+    const declare = variant === 'shogi' ? ['#declare'] : [];
+    await allInView(page, [...BUTTONS, ...declare, ...hands, '#clock-top', '#clock-bottom', '#status'], `${variant} at the start`);
+    for (const [from, to] of FIRST_MOVES[variant]) await dragMove(page, from, to);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const moves = wide ? ['#move-list button[data-ply="2"]'] : [];
+    await allInView(page, [...BUTTONS, ...hands, '#clock-top', '#clock-bottom', ...moves], `${variant} after two moves`);
+    await page.click('#resign');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+    await allInView(page, ['#result-title', '#result-close', '#result-new'], `${variant}: the result`);
+    await page.click('#result-close');
+  }
+}
+
+/** A takeback asked in a game between two machines, this page holding both seats: Accept and Decline in view. */
+async function takebackInView(page: Page): Promise<void> {
+  const state = await createGame(page, { variant: 'shogi', mode: 'shared', clock: { initial: 300, byoyomi: 10 } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}/sente/${state.seats!.sente}`);
+  await waitBody(page, 'gameId', state.id);
+  await page.goto(`${pageBase(page)}#/game/${state.id}/gote/${state.seats!.gote}`);
+  await waitBody(page, 'seats', 'sente gote');
+  await dragMove(page, '7g', '7f');
+  await dragMove(page, '3c', '3d');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.click('#undo');
+  // A page holding both seats asks for the side that moved last.
+  await waitBody(page, 'takeback', 'gote');
+  await allInView(page, ['#takeback-accept', '#takeback-decline', '#clock-top', '#clock-bottom', '#hand-bottom'], 'a takeback to answer');
+  await page.click('#takeback-decline');
+  await waitBody(page, 'takeback', '');
+}
+
+test.describe('on a 1280×900 window', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('layout: every game, its clocks, hands, buttons and result in view', async ({ page }) => {
+    test.setTimeout(120_000);
+    await everyGameInView(page, true);
+  });
+
+  test('layout: a takeback to answer is in view', async ({ page }) => {
+    await takebackInView(page);
+  });
+
+  test('layout: in Japanese too, whose words are wider', async ({ page }) => {
+    test.setTimeout(120_000);
+    // The context is shared with the other tests: the choice is put back.
+    await page.selectOption('#language', 'ja');
+    try {
+      await expect(page.locator('#new-game-button')).toHaveText('新規対局');
+      await everyGameInView(page, true);
+      await takebackInView(page);
+      await expect(page.locator('#takeback-accept')).toHaveCount(0);
+    } finally {
+      await page.selectOption('#language', 'en');
+    }
+    await expect(page.locator('#new-game-button')).toHaveText('New game');
+  });
+});
+
+test.describe('on a 390×844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('layout: phone, every game, its clocks, hands, buttons and result in view', async ({ page }) => {
+    test.setTimeout(120_000);
+    await everyGameInView(page, false);
+  });
+
+  test('layout: phone, a takeback to answer is in view', async ({ page }) => {
+    await takebackInView(page);
+  });
+});

@@ -1,0 +1,109 @@
+// The game's WebSocket (docs/API.md): the states the server pushes, and
+// this page's analysis and review.
+
+import type { Analysis, GameState, ReviewProgress } from './api';
+
+/** What the live connection tells the page. */
+export interface LiveHandlers {
+  onState(state: GameState): void;
+  onAnalysis(analysis: Analysis): void;
+  /** A refusal of a request made on the connection (analysis, review). */
+  onError(message: string): void;
+  onReview(progress: ReviewProgress): void;
+  /** The server closed the connection with a Close code and a reason (it reconnects). */
+  onClosed(code: number, reason: string): void;
+}
+
+/** What the state needs of a live connection (a stand-in in the unit tests). */
+export interface LiveConnection {
+  /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
+  analyse(request?: { ply: number; moves: string[] }): void;
+  /** Asks for the game's review (`false`: stops it). */
+  review(start: boolean): void;
+  close(): void;
+}
+
+/** The game's WebSocket: its states, and this page's analysis; reconnects while the page keeps it open. */
+export class Live implements LiveConnection {
+  private socket?: WebSocket;
+  private closed = false;
+  private retry = 500;
+  /** The analysis asked for, sent again when the connection is made again. */
+  private analysisRequest?: string;
+  /** Whether a review was asked for and has not ended: asked again on a new connection. */
+  private reviewing = false;
+
+  constructor(
+    private readonly id: string,
+    private readonly handlers: LiveHandlers,
+  ) {
+    this.open();
+  }
+
+  /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
+  analyse(request?: { ply: number; moves: string[] }): void {
+    const text = request ? JSON.stringify({ type: 'analyse', ...request }) : JSON.stringify({ type: 'stop-analysis' });
+    if (text === this.analysisRequest || (!request && !this.analysisRequest)) return;
+    this.analysisRequest = request ? text : undefined;
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+  }
+
+  /** Asks for the game's review (`false`: stops it). */
+  review(start: boolean): void {
+    if (!start && !this.reviewing) return;
+    this.reviewing = start;
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: start ? 'review' : 'stop-review' }));
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(`${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.analysisRequest) socket.send(this.analysisRequest);
+      if (this.reviewing) socket.send(JSON.stringify({ type: 'review' }));
+    };
+    socket.onmessage = (event) => {
+      this.retry = 500;
+      let message: { type: string; state?: GameState; error?: string };
+      try {
+        message = JSON.parse(String(event.data)) as typeof message;
+      } catch {
+        // Not ours to judge: the HTTP answers carry the state too.
+        return;
+      }
+      if (message.type === 'analysis') {
+        this.handlers.onAnalysis(message as unknown as Analysis);
+        return;
+      }
+      if (message.type === 'review') {
+        const progress = message as unknown as ReviewProgress;
+        if (progress.status === 'done' || progress.status === 'failed') this.reviewing = false;
+        this.handlers.onReview(progress);
+        return;
+      }
+      if (message.type === 'error' && message.error) this.handlers.onError(message.error);
+      if (message.state) this.handlers.onState(message.state);
+    };
+    socket.onclose = (event) => {
+      if (this.closed) return;
+      // The server says why it closed (docs/API.md): a message too large,
+      // one that is not UTF-8, a protocol error, no answer to its pings,
+      // too many messages, or its stopping. Say so while reconnecting.
+      if (worthSaying(event.code, event.reason)) this.handlers.onClosed(event.code, event.reason);
+      window.setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10_000);
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.close();
+  }
+}
+
+/** Whether a WebSocket's Close is worth telling the player: not a normal close, nor one without a reason. */
+export function worthSaying(code: number, reason: string): boolean {
+  return !(code === 1000 || code === 1005 || code === 1006 || !reason);
+}

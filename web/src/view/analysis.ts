@@ -1,0 +1,95 @@
+// The Analysis panel: the switch, where the engine stands, its best lines
+// (each move a button that steps into the line), the variation stepped
+// into, and Find mate.
+
+import { h, type VNode } from 'snabbdom';
+import type { AnalysisLine, GameState } from '../api';
+import { AnalysisCtrl } from '../analysis';
+import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
+import { MateCtrl } from '../mate';
+import { mateView } from './mate';
+import { moveText } from './move-text';
+import { scoreText } from './score';
+
+/** What the panel says of the engine's work, and whether it is a refusal. */
+export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
+  const panel = ctrl.analysis;
+  if (!panel.on) return { text: '', error: false };
+  if (panel.hidden) return { text: t('analysis.paused'), error: false };
+  // The server's refusal, in English.
+  if (panel.failure) return { text: panel.failure, error: true };
+  const analysis = panel.analysis;
+  if (!analysis) return { text: t('analysis.asking'), error: false };
+  if (analysis.status === 'waiting') return { text: t('analysis.waiting', { cap: analysis.engines.cap }), error: false };
+  const seconds = (analysis.milliseconds / 1000).toFixed(1);
+  const nodes = analysis.nodes.toLocaleString('en');
+  const text =
+    analysis.lines.length === 0
+      ? analysis.nodes === 0
+        ? t('analysis.over')
+        : t('analysis.noDepth', { seconds })
+      : t('analysis.depth', { depth: analysis.depth, nodes, seconds }) + t(analysis.status === 'done' ? 'analysis.finished' : 'analysis.going');
+  return { text, error: false };
+}
+
+function lineItem(ctrl: Ctrl, state: GameState, line: AnalysisLine, index: number): VNode {
+  return h('li.analysis-line', { dataset: { line: String(index) } }, [
+    h('span.analysis-score', scoreText(state.variant, line.score)),
+    ...line.moves.map((move, step) =>
+      h(
+        'button',
+        {
+          attrs: { type: 'button', title: t('analysis.stepTitle', { usi: move.usi }) },
+          dataset: { step: String(step) },
+          on: { click: () => ctrl.analysisStep(index, step) },
+        },
+        // A line reads `1. e4 d5 2. exd5`: Black's number only on a line's first move.
+        step > 0 ? moveText(move).replace(/^\d+\.\.\. /, '') : moveText(move),
+      ),
+    ),
+  ]);
+}
+
+function variationPath(ctrl: Ctrl): VNode {
+  const variation = ctrl.analysis.variation;
+  if (variation.length === 0) return h('div#analysis-variation.analysis-variation', { props: { hidden: true } });
+  return h('div#analysis-variation.analysis-variation', { props: { hidden: false } }, [
+    h('span', t('analysis.variation')),
+    ...variation.map((move, index) =>
+      h(
+        'button',
+        {
+          attrs: { type: 'button', title: t('analysis.backToMove') },
+          class: { current: index === variation.length - 1 },
+          on: { click: () => ctrl.analysisBack(index) },
+        },
+        moveText(move),
+      ),
+    ),
+    h('button#analysis-back', { attrs: { type: 'button' }, on: { click: () => ctrl.analysisBack(-1) } }, t('analysis.backToGame')),
+  ]);
+}
+
+/** The analysis panel (hidden where analysis is not offered). */
+export function analysisPanel(ctrl: Ctrl): VNode {
+  const state = ctrl.state;
+  const allowed = !!state && AnalysisCtrl.allowed(state);
+  const status = analysisStatus(ctrl);
+  const lines = state && ctrl.analysis.on && !ctrl.analysis.hidden && !ctrl.analysis.failure ? (ctrl.analysis.analysis?.lines ?? []) : [];
+  return h('section#analysis-panel.panel.analysis', { props: { hidden: !allowed } }, [
+    h('h2', t('analysis.title')),
+    h('label.analysis-switch', [
+      h('input#analyse', {
+        attrs: { type: 'checkbox' },
+        props: { checked: ctrl.analysis.on },
+        on: { change: (event: Event) => ctrl.setAnalysis((event.target as HTMLInputElement).checked) },
+      }),
+      t('analysis.switch'),
+    ]),
+    h('div#analysis-status.analysis-status', { attrs: { 'aria-live': 'polite' }, class: { error: status.error } }, status.text),
+    h('ol#analysis-lines.analysis-lines', state ? lines.map((line, index) => lineItem(ctrl, state, line, index)) : []),
+    variationPath(ctrl),
+    mateView(ctrl, !!state && MateCtrl.allowed(state)),
+  ]);
+}

@@ -1,0 +1,114 @@
+// The whole page as a function of the state: the top bar with the
+// new-game form, the game (status, board, controls, takeback), the panels
+// beside it, and the result box.
+
+import { h, type VNode } from 'snabbdom';
+import type { Ctrl } from '../ctrl';
+import type { Ground } from '../ground';
+import { language, LANGUAGES, t } from '../i18n';
+import { sideName } from '../sides';
+import { outcomeText } from './outcome';
+import { analysisPanel } from './analysis';
+import { boardArea } from './board';
+import { controlsView, takebackView } from './controls';
+import { select } from './form';
+import { moveList, moveNotes } from './moves';
+import { newGameForm } from './newgame';
+import { reviewPanel } from './review';
+import { invitePanel, piecesPanel, recordPanel } from './side-panels';
+import { statusView } from './status';
+
+/** The Moves panel, with the choice of Spear's notation. */
+export function movesPanel(ctrl: Ctrl): VNode {
+  const state = ctrl.state;
+  return h('section.panel', [
+    h('h2', t('moves.title')),
+    h('label#notation-options.notation-options', { props: { hidden: state?.variant !== 'spear' } }, [
+      t('moves.notation'),
+      select(
+        'notation',
+        ctrl.spearNotation,
+        [['seed', t('moves.seed')], ['japanese', t('moves.japanese')]],
+        (value) => ctrl.setSpearNotation(value === 'japanese' ? 'japanese' : 'seed'),
+        { title: t('moves.notationTitle') },
+      ),
+    ]),
+    state ? moveList(state, ctrl.shown(), (ply) => ctrl.goTo(ply), { spear: ctrl.spearNotation }) : h('ol#move-list.move-list'),
+    state ? moveNotes(state, ctrl.shown()) : h('div#move-notes.move-notes', { props: { hidden: true } }),
+  ]);
+}
+
+/** The box that names the winner and why, once a game ends here. */
+export function resultView(ctrl: Ctrl): VNode {
+  const state = ctrl.state;
+  const outcome = state?.outcome;
+  const shown = ctrl.resultShown && !!outcome;
+  const title = outcome && state ? (outcome.winner ? t('result.wins', { side: sideName(state.variant, outcome.winner, state.handicap) }) : t('result.draw')) : '';
+  const detail = state ? outcomeText(state) : '';
+  return h(
+    'div#result.result',
+    {
+      props: { hidden: !shown },
+      hook: {
+        // The box takes the focus when it opens, so that Enter or Escape answers it.
+        postpatch: (old, vnode) => {
+          if (shown && old.data?.props?.hidden) (vnode.elm as HTMLElement).querySelector<HTMLElement>('#result-close')?.focus();
+        },
+      },
+    },
+    [
+      h('div.result-box', { attrs: { role: 'alertdialog', 'aria-labelledby': 'result-title' } }, [
+        h('h2#result-title', title),
+        h('p#result-detail', detail),
+        h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, t('result.close')),
+        h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, t('result.newGame')),
+      ]),
+    ],
+  );
+}
+
+/**
+ * Keeps `--top-h` on the page at the top bar's height, which the board's
+ * size leaves room for (the bar wraps to more rows on narrower windows).
+ */
+function followHeight(vnode: VNode): void {
+  const element = vnode.elm as HTMLElement;
+  const root = document.documentElement;
+  const follow = (): void => root.style.setProperty('--top-h', `${element.offsetHeight}px`);
+  follow();
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(follow).observe(element);
+}
+
+/** The choice of the page's language, remembered by the browser. */
+export function languageSwitch(ctrl: Ctrl): VNode {
+  return h('label.language', [
+    t('app.language') + ' ',
+    select('language', language(), LANGUAGES, (value) => ctrl.setLanguage(value === 'ja' ? 'ja' : 'en'), { title: t('app.languageTitle') }),
+  ]);
+}
+
+/** The page, at the moment `now` (the clocks count down to it). */
+export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
+  return h('div#app', [
+    h('header.top', { hook: { insert: followHeight } }, [
+      h('div.top-title', [h('h1', ['Koma ', h('span.kanji', '駒')]), languageSwitch(ctrl)]),
+      newGameForm(ctrl),
+    ]),
+    // The board and the buttons under it fill the window's height; what
+    // changes in height (the status, a prompt, the moves) stands beside it,
+    // at the top, so that nothing pushes the board or a prompt out of view.
+    h('main.layout', [
+      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl)]),
+      h('aside.side', [
+        h('section.panel.game-status', [statusView(ctrl), takebackView(ctrl)]),
+        movesPanel(ctrl),
+        invitePanel(ctrl),
+        analysisPanel(ctrl),
+        reviewPanel(ctrl),
+        recordPanel(ctrl),
+        piecesPanel(ctrl),
+      ]),
+    ]),
+    resultView(ctrl),
+  ]);
+}

@@ -1,0 +1,36 @@
+// What the page publishes on <body data-…> for its browser tests and its
+// style (the game, the move shown, the seats, the clock…), and its title.
+
+import type { Ctrl } from '../ctrl';
+import { t } from '../i18n';
+
+/** The data attributes of <body> for the state. */
+export function pageData(ctrl: Ctrl): Record<string, string> {
+  const state = ctrl.state;
+  if (!state) return {};
+  const seating = ctrl.seats()!;
+  return {
+    gameId: state.id,
+    variant: state.variant,
+    ply: String(state.ply),
+    version: String(state.version),
+    shownPly: String(ctrl.shown()),
+    mateStep: ctrl.mate.shownStep(),
+    turn: state.turn,
+    outcome: state.outcome ? state.outcome.reason : '',
+    computer: state.opponent.kind === 'computer' ? state.opponent.color : '',
+    orientation: ctrl.orientation,
+    mode: state.mode,
+    seats: seating.sides.join(' '),
+    takeback: state.takeback ?? '',
+    clock: state.clock ? (state.clock.running ?? 'standing') : '',
+    analysis: ctrl.analysis.on ? (ctrl.analysis.analysis?.status ?? 'asked') : '',
+    review: ctrl.review.status(state),
+  };
+}
+
+/** The page's title: the game shown. */
+export function pageTitle(ctrl: Ctrl): string {
+  const variant = ctrl.variantInfo();
+  return variant ? `Koma · ${t(`variant.${variant.id}`)}` : 'Koma';
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../src/api';
+import { messageText } from '../src/view/status';
+import { after, fakeServer, GOTE_TOKEN, makeCtrl, played, SENTE_TOKEN, spearState } from './fixtures';
+
+/** Lets the promises of a change settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('Ctrl: starting and following games', () => {
+  it('starts the game the form describes and follows it', async () => {
+    const state = spearState();
+    const server = fakeServer({ newGame: () => Promise.resolve(state) });
+    const { ctrl, lives, urls, redraws } = makeCtrl(server);
+    await ctrl.start(undefined);
+    expect(server.calls[0]).toBe('newGame ["spear",{"opponent":{"kind":"human"}}]');
+    expect(ctrl.state).toBe(state);
+    expect(urls).toEqual([state.id]);
+    expect(lives).toHaveLength(1);
+    expect(redraws()).toBeGreaterThan(0);
+    // Both seats of a game at one screen are this page's; Spear is drawn as its seed draws it, White at the bottom.
+    expect(ctrl.seats()!.sides).toEqual(['sente', 'gote']);
+    expect(ctrl.orientation).toBe('gote');
+    expect(ctrl.boardView()!.movable).toBe('both');
+  });
+
+  it('keeps the newest state of a game: an older version is dropped', async () => {
+    const state = spearState();
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    const newer = after(state, [played('5d5c', '☗５三歩(54)', 'sente')]);
+    ctrl.apply(newer);
+    ctrl.apply(state);
+    expect(ctrl.state!.version).toBe(newer.version);
+    expect(ctrl.state!.ply).toBe(1);
+  });
+
+  it('puts the player at the bottom against the computer', async () => {
+    const state = spearState({ opponent: { kind: 'computer', level: 5, color: 'sente' }, seats: { gote: GOTE_TOKEN } });
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    expect(ctrl.orientation).toBe('gote');
+    expect(ctrl.computerThinking()).toBe(true);
+    expect(ctrl.boardView()!.movable).toBe('gote');
+  });
+});
+
+describe('Ctrl: stepping through the moves', () => {
+  async function withMoves() {
+    const start = spearState();
+    const state = after(start, [
+      played('5d5c', '☗５三歩(54)', 'sente', 'p1'),
+      played('1b1c', '☖１三歩(12)', 'gote', 'p2'),
+      played('4e4d', '☗４四金(45)', 'sente', 'p3'),
+    ]);
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    return ctrl;
+  }
+
+  it('shows an earlier position for looking only, and clamps at both ends', async () => {
+    const ctrl = await withMoves();
+    ctrl.goTo(1);
+    expect(ctrl.shown()).toBe(1);
+    expect(ctrl.reviewing()).toBe(true);
+    const view = ctrl.boardView()!;
+    expect(view.position).toBe('p1');
+    expect(view.lastMove).toBe('5d5c');
+    expect(view.movable).toBe('none');
+    expect(view.legalMoves).toEqual([]);
+    expect(view.turn).toBe('gote');
+    ctrl.goTo(-5);
+    expect(ctrl.shown()).toBe(0);
+    expect(ctrl.boardView()!.position).toBe(ctrl.state!.start);
+    ctrl.goTo(99);
+    expect(ctrl.shownPly).toBeUndefined();
+    expect(ctrl.reviewing()).toBe(false);
+  });
+
+  it('maps the keys to the steps, flip and closing the result', async () => {
+    const ctrl = await withMoves();
+    ctrl.keyAction('ArrowLeft')!();
+    expect(ctrl.shown()).toBe(2);
+    ctrl.keyAction('Home')!();
+    expect(ctrl.shown()).toBe(0);
+    ctrl.keyAction('End')!();
+    expect(ctrl.shown()).toBe(3);
+    const before = ctrl.orientation;
+    ctrl.keyAction('f')!();
+    expect(ctrl.orientation).not.toBe(before);
+    expect(ctrl.keyAction('x')).toBeUndefined();
+  });
+});
+
+describe('Ctrl: changes sent to the server', () => {
+  it('sends a move with the seat of the side to move, and takes the answer', async () => {
+    const state = spearState();
+    const next = after(state, [played('5d5c', '☗５三歩(54)', 'sente')]);
+    const server = fakeServer({ newGame: () => Promise.resolve(state), playMove: () => Promise.resolve(next) });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.start(undefined);
+    ctrl.playMove('5d5c');
+    await settle();
+    expect(server.calls[1]).toBe(`playMove ["${state.id}","5d5c",0,"${SENTE_TOKEN}"]`);
+    expect(ctrl.state).toBe(next);
+  });
+
+  it('shows a refusal, puts the board back and takes the state the server sent', async () => {
+    const state = spearState();
+    const server = fakeServer({
+      newGame: () => Promise.resolve(state),
+      playMove: () => Promise.reject(new ApiError('That move is not legal.', 400, { ...state, version: 2 })),
+    });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.start(undefined);
+    const resets = ctrl.boardResets;
+    ctrl.playMove('5d5a');
+    await settle();
+    expect(ctrl.message).toMatchObject({ text: 'That move is not legal.', kind: 'error' });
+    expect(ctrl.boardResets).toBe(resets + 1);
+    expect(ctrl.state!.version).toBe(2);
+  });
+
+  it('forgets a seat whose token the server does not know: the page then watches', async () => {
+    const state = spearState();
+    const server = fakeServer({
+      newGame: () => Promise.resolve(state),
+      resign: () => Promise.reject(new ApiError('Unknown seat token.', 403, undefined, 'bad-token')),
+    });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.start(undefined);
+    ctrl.resign();
+    await settle();
+    expect(ctrl.seats()!.watching).toBe(true);
+    expect(ctrl.message.kind).toBe('error');
+  });
+
+  it('opens the result box when the game ends here, and closes it', async () => {
+    const state = spearState();
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    ctrl.apply({ ...state, version: 2, outcome: { winner: 'gote', reason: 'resignation', message: 'Gote wins: Sente resigned.' } });
+    expect(ctrl.resultShown).toBe(true);
+    expect(ctrl.boardView()!.legalMoves).toEqual([]);
+    ctrl.closeResult();
+    expect(ctrl.resultShown).toBe(false);
+  });
+
+  it('says what became of a takeback this page asked for', async () => {
+    const start = spearState({ mode: 'shared', seats: { sente: SENTE_TOKEN } });
+    const moved = after(start, [played('5d5c', '☗５三歩(54)', 'sente'), played('1b1c', '☖１三歩(12)', 'gote')]);
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(moved) }));
+    ctrl.form.opponent = 'remote';
+    await ctrl.start(undefined);
+    ctrl.apply({ ...moved, version: moved.version + 1, takeback: 'sente' });
+    ctrl.apply({ ...start, version: moved.version + 2 });
+    expect(messageText(ctrl.message)).toBe('White ☖ accepted: your move was taken back.');
+  });
+});
+
+describe('Ctrl: analysis follows the position shown', () => {
+  it('asks the engine when switched on, again after a step, and stops when off', async () => {
+    const state = after(spearState(), [played('5d5c', '☗５三歩(54)', 'sente')]);
+    const { ctrl, lives } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    const live = lives[0];
+    ctrl.setAnalysis(true);
+    ctrl.goTo(0);
+    ctrl.setAnalysis(false);
+    expect(live.analyses).toEqual([{ ply: 1, moves: [] }, { ply: 0, moves: [] }, undefined]);
+  });
+
+  it('is not offered against the computer before the game ends', () => {
+    const state = spearState({ opponent: { kind: 'computer', level: 1, color: 'gote' } });
+    const { ctrl } = makeCtrl(fakeServer({}));
+    ctrl.apply(state);
+    ctrl.setAnalysis(true);
+    expect(ctrl.analysis.on).toBe(false);
+  });
+});
+
+describe('NewGameForm', () => {
+  it('reads a handicap game against the computer, the giver moving first', async () => {
+    const { ctrl } = makeCtrl(fakeServer({}));
+    const form = ctrl.form;
+    form.variant = 'shogi';
+    form.handicap = 'two-piece';
+    form.opponent = 'computer';
+    form.computerOrder = 'first';
+    form.level = '30';
+    form.timeControl = '300+0+10';
+    expect(form.read()).toEqual({
+      variant: 'shogi',
+      options: {
+        opponent: { kind: 'computer', level: 20, color: 'gote' },
+        handicap: 'two-piece',
+        impasse: 27,
+        clock: { initial: 300, byoyomi: 10 },
+      },
+    });
+    expect(localStorage.getItem('koma.variant')).toBe('shogi');
+  });
+});
