@@ -11,7 +11,8 @@ import type { BoardView } from './board';
 import { ClockCtrl } from './clock';
 import { setLanguage, t, type Language } from './i18n';
 import { MateCtrl } from './mate';
-import type { SpearNotation } from './view/move-text';
+import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNotation, type SpearNotation } from './view/move-text';
+import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
 import { NewGameForm } from './newgame';
 import { ReviewCtrl } from './review';
 import type { Route } from './route';
@@ -21,10 +22,24 @@ import { colorsOf, opposite, sideOf } from './sides';
 import { takebackNews } from './takeback';
 import { SAVE_FORMATS } from './records';
 import type { Server } from './xhr';
-import { VARIANTS, type PieceSet, type VariantInfo } from './variants';
+import { isPieceSet, VARIANTS, type PieceSet, type VariantInfo } from './variants';
 
-const STORAGE_PIECES = 'koma.pieces';
 const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
+const STORAGE_SHOGI_NOTATION = 'koma.notation';
+
+/**
+ * The board's sounds as the state uses them (sound/index.ts's `Sounds`):
+ * told of every state, and of the settings the page changes.
+ */
+export interface SoundControl {
+  onState(previous: GameState | null, next: GameState, mySide: Color | null): void;
+  stop(): void;
+  readonly volume: number;
+  readonly muted: boolean;
+  setVolume(volume: number): void;
+  setMuted(muted: boolean): void;
+  setLang(lang: Language): void;
+}
 
 /** What the state needs from outside: the server, the live connection, the address bar, the clock. */
 export interface CtrlDeps {
@@ -34,6 +49,10 @@ export interface CtrlDeps {
   showGameId(id: string): void;
   now?: () => number;
   storage?: Pick<Storage, 'getItem' | 'setItem'>;
+  /** The board's sounds; none in the unit tests. */
+  sounds?: SoundControl;
+  /** Puts the page's colours, board and pieces in force (themes.ts's `applyTheme`). */
+  applyTheme?: (settings: ThemeSettings) => void;
 }
 
 /**
@@ -70,8 +89,9 @@ export class Ctrl {
   /** The move whose position is shown; `undefined` follows the game. */
   shownPly?: number;
   orientation: Color = 'sente';
-  pieceSet: PieceSet;
   spearNotation: SpearNotation;
+  /** The page's colours, the board's and the piece set (themes.ts), as kept by the browser. */
+  theme: ThemeSettings;
   message: Message = { kind: 'info' };
   /** Whether the box naming the winner is open. */
   resultShown = false;
@@ -102,7 +122,9 @@ export class Ctrl {
   ) {
     this.now = deps.now ?? (() => performance.now());
     this.storage = deps.storage ?? globalThis.localStorage;
-    this.pieceSet = this.storage?.getItem(STORAGE_PIECES) === 'letters' ? 'letters' : 'kanji';
+    this.theme = this.storage ? readThemeSettings(this.storage) : { ...DEFAULT_THEME_SETTINGS };
+    const notation = this.storage?.getItem(STORAGE_SHOGI_NOTATION);
+    if (isShogiNotation(notation)) setShogiNotation(notation);
     this.spearNotation = this.storage?.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
     this.form = new NewGameForm(this.storage);
     this.clock = new ClockCtrl(
@@ -305,6 +327,10 @@ export class Ctrl {
     const seating = Seating.of(next);
     const seatsChanged = seating.sides.join() !== this.seating?.sides.join();
     this.seating = seating;
+    // Sounds speak for the one side this page plays; with both sides here
+    // (or none: a spectator) the end of the game is neither won nor lost.
+    if (!sameGame) this.deps.sounds?.stop();
+    this.deps.sounds?.onState(sameGame ? (previous ?? null) : null, next, seating.sides.length === 1 ? seating.sides[0] : null);
     if (!sameGame) {
       this.shownPly = undefined;
       this.live?.close();
@@ -509,12 +535,51 @@ export class Ctrl {
   /** Changes the page's language (remembered by the browser). */
   setLanguage(next: Language): void {
     setLanguage(next);
+    this.deps.sounds?.setLang(next);
     this.redraw();
   }
 
+  /** The piece set chosen. */
+  get pieceSet(): PieceSet {
+    return this.theme.pieces;
+  }
+
   setPieceSet(set: PieceSet): void {
-    this.pieceSet = set;
-    this.storage?.setItem(STORAGE_PIECES, set);
+    this.setTheme({ ...this.theme, pieces: isPieceSet(set) ? set : 'kanji' });
+  }
+
+  /** Changes the page's colours, the board's or the piece set, and keeps the choice. */
+  setTheme(settings: ThemeSettings): void {
+    this.theme = settings;
+    if (this.storage) writeThemeSettings(settings, this.storage);
+    this.deps.applyTheme?.(settings);
+    this.redraw();
+  }
+
+  /** How shogi and minishogi moves are written. */
+  get shogiNotation(): ShogiNotation {
+    return currentShogiNotation();
+  }
+
+  setShogiNotation(notation: ShogiNotation): void {
+    setShogiNotation(notation);
+    this.storage?.setItem(STORAGE_SHOGI_NOTATION, notation);
+    this.redraw();
+  }
+
+  /** The sounds' volume (0 to 100) and mute, when the page has sound. */
+  get sound(): { volume: number; muted: boolean } | undefined {
+    const sounds = this.deps.sounds;
+    return sounds && { volume: sounds.volume, muted: sounds.muted };
+  }
+
+  setVolume(volume: number): void {
+    this.deps.sounds?.setVolume(volume);
+    this.redraw();
+  }
+
+  setMuted(muted: boolean): void {
+    this.deps.sounds?.setMuted(muted);
     this.redraw();
   }
 

@@ -6,15 +6,22 @@
 
 import 'chessground/assets/chessground.base.css';
 import './style.css';
+import './themes.css';
 import { attributesModule, classModule, datasetModule, eventListenersModule, init, propsModule, styleModule, type VNode } from 'snabbdom';
 import { Ctrl } from './ctrl';
 import { Ground } from './ground';
 import { language } from './i18n';
+import { Sounds } from './sound';
+import { applyTheme, readThemeSettings } from './themes';
 import { putGameIdInUrl, routeFromUrl } from './route';
 import { Live } from './socket';
 import { view } from './view/layout';
 import { pageData, pageTitle } from './view/page-data';
 import * as xhr from './xhr';
+
+// The colours, board and pieces chosen before, in force before the first
+// drawing, so that a forced dark page does not flash light.
+applyTheme(readThemeSettings());
 
 const patch = init([classModule, attributesModule, propsModule, styleModule, datasetModule, eventListenersModule]);
 
@@ -56,6 +63,8 @@ const ctrl = new Ctrl(
     server: xhr,
     connect: (id, handlers) => new Live(id, handlers),
     showGameId: putGameIdInUrl,
+    sounds: new Sounds({ lang: language() }),
+    applyTheme,
   },
   redraw,
 );

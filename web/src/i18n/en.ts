@@ -161,6 +161,14 @@ export const en = {
     notationTitle: "How Spear's moves are written",
     seed: "the seed's (K 11 12)",
     japanese: 'Japanese (☗１二玉(11))',
+    shogiNotationTitle: 'How moves are written in the list, the analysis and the review',
+    notations: {
+      kif: 'Japanese with origin (☗７六歩(77))',
+      japanese: 'Japanese (▲７六歩)',
+      western: 'Western (P-7f)',
+      kitaoKawasaki: 'Kitao–Kawasaki (歩-76)',
+      usi: 'USI (7g7f)',
+    },
     start: 'Start',
     startTitle: 'The start position',
     timeTitle: 'Time spent on the move, as the record says',
@@ -253,6 +261,12 @@ export const en = {
     drawWith: 'Draw pieces with',
     kanji: 'kanji',
     letters: 'Latin letters',
+    sets: {
+      kanji: 'one kanji',
+      'two-kanji': 'two kanji',
+      international: 'international (movement symbols)',
+      letters: 'Latin letters',
+    },
     pawnWhite: 'pawn (White)',
     pawnBlack: 'pawn (Black)',
     promoted: 'promoted {{name}}',
@@ -318,6 +332,15 @@ export const en = {
     drawRepetition: 'Draw by fourfold repetition (sennichite).',
     drawImpasse: 'Draw by impasse (jishogi).',
     abandoned: 'The game was abandoned.',
+  },
+  settings: {
+    title: 'Settings',
+    theme: 'Page',
+    themes: { auto: 'as the system', light: 'light', dark: 'dark' },
+    board: 'Board',
+    boards: { kaya: 'kaya wood', paper: 'paper', slate: 'blue-grey' },
+    mute: 'Mute sounds',
+    volume: 'Volume',
   },
 };
 

@@ -16,13 +16,28 @@ import { moveList, moveNotes } from './moves';
 import { newGameForm } from './newgame';
 import { reviewPanel } from './review';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
+import { settingsPanel } from './settings';
+import { isShogiNotation, SHOGI_NOTATIONS } from './move-text';
 import { statusView } from './status';
 
-/** The Moves panel, with the choice of Spear's notation. */
+/** The Moves panel, with the choice of notation: Spear's, or the other shogi games'. */
 export function movesPanel(ctrl: Ctrl): VNode {
   const state = ctrl.state;
+  const shogiLike = state?.variant === 'shogi' || state?.variant === 'minishogi';
   return h('section.panel', [
     h('h2', t('moves.title')),
+    h('label#shogi-notation-options.notation-options', { props: { hidden: !shogiLike } }, [
+      t('moves.notation'),
+      select(
+        'shogi-notation',
+        ctrl.shogiNotation,
+        SHOGI_NOTATIONS.map((notation) => [notation, t(`moves.notations.${notation}`)]),
+        (value) => {
+          if (isShogiNotation(value)) ctrl.setShogiNotation(value);
+        },
+        { title: t('moves.shogiNotationTitle') },
+      ),
+    ]),
     h('label#notation-options.notation-options', { props: { hidden: state?.variant !== 'spear' } }, [
       t('moves.notation'),
       select(
@@ -107,6 +122,7 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
         reviewPanel(ctrl),
         recordPanel(ctrl),
         piecesPanel(ctrl),
+        settingsPanel(ctrl),
       ]),
     ]),
     resultView(ctrl),

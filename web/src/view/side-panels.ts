@@ -7,7 +7,7 @@ import { t } from '../i18n';
 import { linksOf } from '../invite';
 import { dataUri, pawnSvg, shogiPieceSvg } from '../pieces';
 import { SAVE_FORMATS } from '../records';
-import { VARIANT_IDS, type PieceSet, type VariantInfo } from '../variants';
+import { isPieceSet, PIECE_SETS, VARIANT_IDS, type PieceSet, type VariantInfo } from '../variants';
 import { select } from './form';
 
 /** Copies `text`, through the clipboard API or, failing that, from the selected field. */
@@ -146,8 +146,13 @@ export function piecesPanel(ctrl: Ctrl): VNode {
     h('summary', t('pieces.title')),
     h('label', [
       t('pieces.drawWith'),
-      select('piece-set', ctrl.pieceSet, [['kanji', t('pieces.kanji')], ['letters', t('pieces.letters')]], (value) =>
-        ctrl.setPieceSet(value === 'letters' ? 'letters' : 'kanji'),
+      select(
+        'piece-set',
+        ctrl.pieceSet,
+        PIECE_SETS.map((set) => [set.id, t(`pieces.sets.${set.id}`)]),
+        (value) => {
+          if (isPieceSet(value)) ctrl.setPieceSet(value);
+        },
       ),
     ]),
     h(
