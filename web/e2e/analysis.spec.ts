@@ -22,6 +22,19 @@ async function linesFor(page: Page, mark: string): Promise<void> {
 const arrows = (page: Page): Promise<number> =>
   page.evaluate(() => document.querySelectorAll('svg.sg-shapes line, svg.sg-shapes path, svg.cg-shapes line').length);
 
+/**
+ * The arrows whose shaft is drawn: shogiground colours a shape by CSS
+ * alone, and a brush without a rule drew only the arrow's head.
+ */
+const shafts = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('svg.sg-shapes line, svg.cg-shapes line')].filter((line) => {
+        const style = getComputedStyle(line);
+        return style.stroke !== 'none' && style.stroke !== '' && parseFloat(style.strokeWidth) > 0;
+      }).length,
+  );
+
 /** The seat tokens the server handed out with a new game. */
 const seats = (state: object): Record<string, string> => (state as { seats?: Record<string, string> }).seats ?? {};
 
@@ -55,6 +68,7 @@ test('analysis: the bar, three lines and the arrow follow a move and a step back
   // Gote to move: the best line begins with Gote's move.
   await linesFor(page, '☖');
   await expect(async () => expect(await arrows(page)).toBeGreaterThan(0)).toPass({ timeout: 5000 });
+  expect(await shafts(page), 'the arrow has its shaft').toBeGreaterThan(0);
   const share = Number(await page.getAttribute('#eval-bar', 'data-share'));
   expect(share > 0.2 && share < 0.8, `an even opening: Sente's share ${share}`).toBe(true);
   const scores = await page.$$eval('.analysis-score', (spans) => spans.map((s) => s.textContent ?? ''));

@@ -33,10 +33,23 @@ export function viewAfter(variant: VariantId, move: PlayedMove): BoardView {
   };
 }
 
+/**
+ * An arrow the page draws on the board: the engine's best move in the
+ * position shown (`best`), or the move the review found better than the
+ * one played to reach it (`better`), by the side that played it (`color`;
+ * a drop's arrow starts at that side's hand piece).
+ */
+export interface Arrow {
+  usi: string;
+  kind: 'best' | 'better';
+  /** The side whose move it is; the side to move when left out. */
+  color?: Color;
+}
+
 export interface Board {
   show(view: BoardView): void;
-  /** Draws the engine's best move (USI/UCI) as an arrow; `undefined` takes it away. */
-  showBestMove(usi: string | undefined): void;
+  /** Draws these arrows (USI/UCI moves) and takes the others away; the player's own stay. */
+  showArrows(arrows: Arrow[]): void;
   setOrientation(color: Color): void;
   destroy(): void;
 }

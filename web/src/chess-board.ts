@@ -4,7 +4,7 @@ import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Color as CgColor, Key, Dests } from 'chessground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Board, type BoardView, type OnMove } from './board';
+import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove } from './board';
 
 const asCg = (color: Color): CgColor => (color === 'white' || color === 'sente' ? 'white' : 'black');
 
@@ -61,10 +61,12 @@ export class ChessBoard implements Board {
     });
   }
 
-  showBestMove(usi: string | undefined): void {
-    const move = usi ? parseMove(usi) : undefined;
+  showArrows(arrows: Arrow[]): void {
     this.ground.setAutoShapes(
-      move?.kind === 'move' ? [{ orig: move.from as Key, dest: move.to as Key, brush: 'paleBlue' }] : [],
+      arrows.flatMap((arrow) => {
+        const move = parseMove(arrow.usi);
+        return move?.kind === 'move' ? [{ orig: move.from as Key, dest: move.to as Key, brush: arrow.kind === 'best' ? 'paleBlue' : 'paleGreen' }] : [];
+      }),
     );
   }
 

@@ -7,7 +7,7 @@
 
 import { ApiError, type Color, type GameState } from './api';
 import { AnalysisCtrl } from './analysis';
-import type { BoardView } from './board';
+import type { Arrow, BoardView } from './board';
 import { ClockCtrl } from './clock';
 import { setLanguage, t, type Language } from './i18n';
 import { MateCtrl } from './mate';
@@ -220,9 +220,21 @@ export class Ctrl {
     };
   }
 
-  /** The arrow on the board: the engine's best move, unless a mate line is shown. */
-  bestMove(): string | undefined {
-    return this.mate.variation() ? undefined : this.analysis.bestMove();
+  /**
+   * The arrows on the board, none while a mate line is shown: the engine's
+   * best move in the position shown, and the move the review found better
+   * than the one played to reach it (as lichess draws it, beside the move
+   * played).
+   */
+  arrows(): Arrow[] {
+    if (this.mate.variation() || !this.state) return [];
+    const arrows: Arrow[] = [];
+    const best = this.analysis.bestMove();
+    if (best) arrows.push({ usi: best, kind: 'best' });
+    const shown = this.shown();
+    const better = shown > 0 ? this.state.review?.moves[shown - 1]?.better : undefined;
+    if (better) arrows.push({ usi: better.usi, kind: 'better', color: this.state.moves[shown - 1].color });
+    return arrows;
   }
 
   // ---- talking to the server ----

@@ -7,7 +7,7 @@
 
 import type { Hooks, VNode } from 'snabbdom';
 import type { Color } from './api';
-import type { Board, BoardView } from './board';
+import type { Arrow, Board, BoardView } from './board';
 import { ChessBoard } from './chess-board';
 import { usePieces } from './legend';
 import { ShogiBoard } from './shogi-board';
@@ -21,8 +21,8 @@ export interface GroundConfig {
   view: BoardView;
   /** Bumped when the widget must show the view again although it did not change. */
   resets: number;
-  /** The engine's best move as an arrow. */
-  bestMove: string | undefined;
+  /** The engine's best move and the review's better one, as arrows. */
+  arrows: Arrow[];
 }
 
 /** Whether the widget must be shown `next` after `previous`. */
@@ -85,8 +85,8 @@ export class Ground {
     board.setOrientation(config.orientation);
     const show = needsShow(this.shown, config);
     if (show) board.show(config.view);
-    // Showing a position clears the arrows: the arrow is drawn again after it.
-    if (show || config.bestMove !== this.shown?.bestMove) board.showBestMove(config.bestMove);
+    // Showing a position clears the arrows: they are drawn again after it.
+    if (show || JSON.stringify(config.arrows) !== JSON.stringify(this.shown?.arrows)) board.showArrows(config.arrows);
     this.shown = config;
   }
 

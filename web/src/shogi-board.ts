@@ -5,7 +5,7 @@ import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 import type { Color as SgColor, Key, Piece, MoveDests, DropDests, PieceName } from 'shogiground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Board, type BoardView, type OnMove } from './board';
+import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove } from './board';
 import { DROP_LETTERS, DROP_ROLES, PROMOTES_TO, UNPROMOTES_TO, type VariantInfo } from './variants';
 
 export interface ShogiElements {
@@ -13,6 +13,9 @@ export interface ShogiElements {
   handTop: HTMLElement;
   handBottom: HTMLElement;
 }
+
+/** The brush of each kind of arrow; style.css colours them (shogiground draws by CSS). */
+const BRUSHES: Record<Arrow['kind'], string> = { best: 'paleBlue', better: 'paleGreen' };
 
 const asSg = (color: Color): SgColor => (color === 'sente' || color === 'black' ? 'sente' : 'gote');
 
@@ -126,16 +129,16 @@ export class ShogiBoard implements Board {
     });
   }
 
-  showBestMove(usi: string | undefined): void {
-    const move = usi ? parseMove(usi) : undefined;
-    if (!move) {
-      this.ground.setAutoShapes([]);
-      return;
-    }
-    const turn = this.ground.state.turnColor;
-    const orig: Key | Piece = move.kind === 'drop' ? { role: DROP_ROLES[move.letter], color: turn } : (move.from as Key);
-    if (move.kind === 'drop' && !DROP_ROLES[move.letter]) return;
-    this.ground.setAutoShapes([{ orig, dest: move.to as Key, brush: 'paleBlue' }]);
+  showArrows(arrows: Arrow[]): void {
+    const shapes = arrows.flatMap((arrow) => {
+      const move = parseMove(arrow.usi);
+      if (!move || (move.kind === 'drop' && !DROP_ROLES[move.letter])) return [];
+      const color = arrow.color ? asSg(arrow.color) : this.ground.state.turnColor;
+      // A drop's arrow starts at the piece in its player's hand.
+      const orig: Key | Piece = move.kind === 'drop' ? { role: DROP_ROLES[move.letter], color } : (move.from as Key);
+      return [{ orig, dest: move.to as Key, brush: BRUSHES[arrow.kind] }];
+    });
+    this.ground.setAutoShapes(shapes);
   }
 
   setOrientation(color: Color): void {

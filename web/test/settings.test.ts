@@ -160,3 +160,29 @@ describe('views: settings and notation menus', () => {
     expect(text(byId(panel, 'shogi-notation'))).toContain('Western (P-7f)');
   });
 });
+
+describe('Ctrl: arrows', () => {
+  it("draws the review's better move beside the move played, by its player", () => {
+    const ctrl = ctrlWith();
+    const start = spearState();
+    const moved = {
+      ...SPEAR_MOVE,
+      color: 'sente' as const,
+    };
+    const reviewed = {
+      ...start,
+      version: 2,
+      ply: 1,
+      moves: [moved],
+      turn: 'gote' as const,
+      review: {
+        moves: [{ ply: 1, loss: 0.3, label: 'mistake' as const, accuracy: 40, better: { ...moved, usi: 'G*3c', notation: '☗３三金打' } }],
+      },
+    } as unknown as GameState;
+    ctrl.apply(reviewed);
+    expect(ctrl.arrows()).toEqual([{ usi: 'G*3c', kind: 'better', color: 'sente' }]);
+    // At the start no move was played: nothing was better.
+    ctrl.goTo(0);
+    expect(ctrl.arrows()).toEqual([]);
+  });
+});

@@ -169,12 +169,12 @@ describe('ground', () => {
     orientation: 'sente',
     view: { position: 'x', lastMove: null, check: false, turn: 'sente', legalMoves: ['5d5c'], movable: 'both' },
     resets: 0,
-    bestMove: undefined,
+    arrows: [],
     ...over,
   });
 
   it('leaves the widget alone when nothing on the board changed, so a piece picked up stays picked up', () => {
-    expect(needsShow(config(), config({ bestMove: '5d5c', orientation: 'gote' }))).toBe(false);
+    expect(needsShow(config(), config({ arrows: [{ usi: '5d5c', kind: 'best' }], orientation: 'gote' }))).toBe(false);
     expect(needsShow(config(), config({ resets: 1 }))).toBe(true);
     expect(needsShow(config(), config({ view: { ...config().view, legalMoves: [] } }))).toBe(true);
     expect(needsShow(undefined, config())).toBe(true);

@@ -63,7 +63,7 @@ export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
         orientation: ctrl.orientation,
         view: ctrl.boardView()!,
         resets: ctrl.boardResets,
-        bestMove: ctrl.bestMove(),
+        arrows: ctrl.arrows(),
       }),
     },
     [
