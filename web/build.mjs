@@ -12,6 +12,7 @@ const watch = process.argv.includes('--watch');
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await copyFile(join(here, 'src', 'index.html'), join(dist, 'index.html'));
+await copyFile(join(here, 'src', 'favicon.svg'), join(dist, 'favicon.svg'));
 await cp(join(here, 'src', 'sound', 'voice'), join(dist, 'sound', 'voice'), { recursive: true });
 
 const options = {

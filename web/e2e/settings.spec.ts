@@ -124,3 +124,11 @@ test('settings: a move sounds, and mute silences it', async ({ page }) => {
   expect(await started(), 'muted: no sound').toBe(before);
   await page.uncheck('#sound-muted');
 });
+
+test('settings: the page has its icon', async ({ page }) => {
+  const href = await page.getAttribute('link[rel="icon"]', 'href');
+  expect(href, 'an icon is linked').toBe('favicon.svg');
+  const answer = await page.request.get(new URL(href!, page.url()).toString());
+  expect(answer.status(), 'and served').toBe(200);
+  expect(answer.headers()['content-type']).toBe('image/svg+xml');
+});
