@@ -6,6 +6,7 @@
 // the timeout, or says how much time is really left). view/clock.ts draws.
 
 import type { ClockState, Color, GameState } from './api';
+import { opposite } from './sides';
 
 /** Below this much time left a clock is marked low. */
 export const LOW_MS = 10_000;
@@ -53,6 +54,8 @@ export function readClock(clock: ClockState, side: Color, over: boolean, receive
 export class ClockCtrl {
   clock: ClockState | null = null;
   over = false;
+  /** The side whose flag fell, when the game ended so. */
+  flagged?: Color;
   /** When the state arrived (`performance.now()`): the clocks count from then. */
   receivedAt = 0;
   private timer?: ReturnType<typeof setInterval>;
@@ -71,6 +74,10 @@ export class ClockCtrl {
   sync(state: GameState, receivedAt: number): void {
     this.clock = state.clock;
     this.over = !!state.outcome;
+    // The server keeps the loser's byoyomi period as it was set; the
+    // clock of a side that ran out of time shows none left.
+    const outcome = state.outcome;
+    this.flagged = outcome?.reason === 'timeout' && outcome.winner ? opposite(state.variant, outcome.winner) : undefined;
     this.receivedAt = receivedAt;
     const running = !!state.clock?.running && !this.over;
     if (running && this.timer === undefined) this.timer = setInterval(() => this.onTick(), TICK_MS);
@@ -87,6 +94,7 @@ export class ClockCtrl {
 
   /** A side's time now. */
   read(side: Color, now: number): Reading | undefined {
+    if (this.clock && side === this.flagged) return { main: 0, byoyomi: 0, running: false };
     return this.clock ? readClock(this.clock, side, this.over, this.receivedAt, now) : undefined;
   }
 

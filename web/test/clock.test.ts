@@ -56,4 +56,16 @@ describe('ClockCtrl', () => {
     vi.advanceTimersByTime(1_000);
     expect(ticks).toBe(before);
   });
+
+  it("shows no time left on the clock of a side that ran out, byoyomi included", () => {
+    const clocks = new ClockCtrl(() => {}, () => {}, () => 0);
+    const clock = { initialMs: 60_000, incrementMs: 0, byoyomiMs: 10_000, running: null, sente: { mainMs: 0, byoyomiMs: 10_000 }, gote: { mainMs: 42_000, byoyomiMs: 10_000 } };
+    const over = spearState({ clock, outcome: { winner: 'gote', reason: 'timeout', message: 'Gote wins: Sente ran out of time.' } });
+    clocks.sync(over, 0);
+    expect(clocks.read('sente', 0)).toEqual({ main: 0, byoyomi: 0, running: false });
+    expect(clocks.read('gote', 0)).toEqual({ main: 42_000, byoyomi: 10_000, running: false });
+    // A resignation leaves both clocks as they stood.
+    clocks.sync({ ...over, outcome: { winner: 'gote', reason: 'resignation', message: 'Sente resigned.' } }, 0);
+    expect(clocks.read('sente', 0)).toEqual({ main: 0, byoyomi: 10_000, running: false });
+  });
 });
