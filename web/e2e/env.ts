@@ -9,7 +9,7 @@ export const web = resolve(here, '..');
 export const repo = resolve(web, '..');
 /** The records of real games beside the repository (KIF, KI2, CSA). */
 export const records = resolve(repo, '..', 'shared', 'records');
-/** The pictures docs/GUI.md shows (git ignores them). */
+/** The pictures docs/GUI.md shows (kept in the repository). */
 export const docsShots = join(repo, 'docs', 'screenshots');
 
 /** Debian's Chromium: the tests never download a browser. */

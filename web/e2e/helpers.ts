@@ -229,7 +229,7 @@ export async function undoTest(page: Page): Promise<void> {
   await waitBody(page, 'ply', ply - 1);
 }
 
-/** A picture of the page for docs/GUI.md, into docs/screenshots/ (ignored by git). */
+/** A picture of the page for docs/GUI.md, into docs/screenshots/ (kept in the repository). */
 export async function screenshot(page: Page, name: string, selector = '.layout'): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
   await page.mouse.move(1, 1);

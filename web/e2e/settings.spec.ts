@@ -47,10 +47,10 @@ test('settings: dark page, board colours and piece sets, kept across a reload', 
       theme: document.documentElement.dataset.theme,
       board: document.documentElement.dataset.board,
       pieces: document.documentElement.dataset.pieces,
-      paper: getComputedStyle(document.body).backgroundColor,
+      paper: getComputedStyle(document.documentElement).getPropertyValue('--paper').trim(),
     }));
   const dark = await look();
-  expect(dark).toMatchObject({ theme: 'dark', board: 'slate', pieces: 'two-kanji' });
+  expect(dark).toMatchObject({ theme: 'dark', board: 'slate', pieces: 'two-kanji', paper: '#17130f' });
   await screenshot(page, 'shogi-dark-slate-two-kanji');
   await page.reload();
   await page.waitForFunction(() => !!document.body.dataset.gameId);
@@ -131,4 +131,26 @@ test('settings: the page has its icon', async ({ page }) => {
   const answer = await page.request.get(new URL(href!, page.url()).toString());
   expect(answer.status(), 'and served').toBe(200);
   expect(answer.headers()['content-type']).toBe('image/svg+xml');
+});
+
+test('settings: the page in Japanese, light and dark', async ({ page }) => {
+  await page.selectOption('#language', 'ja');
+  try {
+    await expect(page.locator('#new-game-button')).toHaveText('新規対局');
+    await newGame(page, 'shogi');
+    await dragMove(page, '7g', '7f');
+    await clickMove(page, '3c', '3d');
+    await waitBody(page, 'ply', 2);
+    await page.selectOption('#shogi-notation', 'japanese');
+    expect(await listTexts(page)).toEqual(['1. ▲７六歩', '2. △３四歩']);
+    await screenshot(page, 'shogi-ja');
+    await page.click('#settings-panel summary');
+    await page.selectOption('#theme', 'dark');
+    await screenshot(page, 'shogi-ja-dark');
+  } finally {
+    await page.selectOption('#theme', 'auto');
+    await page.selectOption('#shogi-notation', 'kif');
+    await page.selectOption('#language', 'en');
+  }
+  await expect(page.locator('#new-game-button')).toHaveText('New game');
 });
