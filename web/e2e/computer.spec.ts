@@ -219,6 +219,9 @@ test("computer: the player cannot move the computer's pieces", async ({ page }) 
 });
 
 test('computer: the perfect player of Pawns-Only Chess opens with the proven win', async ({ page }) => {
+  // The browser tests run a debug build of koma, whose unoptimised solver
+  // takes 20-50 s for these two moves (a release build answers at once).
+  test.setTimeout(180_000);
   await page.selectOption('#opponent', 'computer');
   await page.selectOption('#variant', 'spear');
   expect(await page.isVisible('#perfect-option'), 'Spear has no perfect player').toBe(false);
@@ -230,7 +233,7 @@ test('computer: the perfect player of Pawns-Only Chess opens with the proven win
   const state = await newComputerGame(page, 'pawns', 'perfect', 'first');
   expect(state.opponent, 'the opponent kept').toEqual({ kind: 'computer', level: 'perfect', color: 'white' });
   await waitBody(page, 'computer', 'white');
-  await waitBody(page, 'ply', 1, 30_000);
+  await waitBody(page, 'ply', 1, 75_000);
   const opened = await serverState(page);
   expect(opened.moves[0].usi, 'the first move of the solved game').toBe('b2b4');
   await waitBody(page, 'turn', 'black');
@@ -239,7 +242,7 @@ test('computer: the perfect player of Pawns-Only Chess opens with the proven win
     true,
   );
   await dragMove(page, 'a7', 'a5');
-  await waitBody(page, 'ply', 3, 30_000);
+  await waitBody(page, 'ply', 3, 75_000);
   const answered = await serverState(page);
   expect(answered.moves[2].color, "the reply is the perfect player's").toBe('white');
   await waitBody(page, 'turn', 'black');
