@@ -136,7 +136,11 @@ test('review: not offered against the computer while the game runs', async ({ pa
 
 test("review: a record's comments and times are shown with its moves", async ({ page }) => {
   const kif = [
+    '開始日時：2024/01/07 09:00',
+    '棋戦：研究会',
     '手合割：平手',
+    '先手：花子',
+    '後手：太郎',
     '*序盤の研究',
     '手数----指手---------消費時間--',
     '   1 ７六歩(77)   ( 0:12/00:00:12)',
@@ -146,6 +150,10 @@ test("review: a record's comments and times are shown with its moves", async ({ 
   ].join('\n');
   await pasteRecord(page, kif);
   await waitBody(page, 'shownPly', 0);
+  // The record's details, above its moves.
+  await expect(page.locator('#game-info')).toBeVisible();
+  const info = await page.$$eval('#game-info dt, #game-info dd', (cells) => cells.map((c) => c.textContent));
+  expect(info).toEqual(['Sente ☗', '花子', 'Gote ☖', '太郎', 'Event', '研究会', 'Date', '2024/01/07 09:00']);
   await expect(page.locator('#move-notes')).toHaveText('序盤の研究');
   await page.click('#move-list button[data-ply="1"]');
   await expect(page.locator('#move-notes')).toHaveText('角道を開ける');

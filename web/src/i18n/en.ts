@@ -333,6 +333,14 @@ export const en = {
     drawImpasse: 'Draw by impasse (jishogi).',
     abandoned: 'The game was abandoned.',
   },
+  info: {
+    event: 'Event',
+    site: 'Place',
+    date: 'Date',
+    timeControl: 'Time',
+    handicap: 'Handicap',
+    opening: 'Opening',
+  },
   settings: {
     title: 'Settings',
     theme: 'Page',

@@ -325,6 +325,14 @@ export const ja = {
     drawImpasse: '引き分け（持将棋）。',
     abandoned: '対局は中止されました。',
   },
+  info: {
+    event: '棋戦',
+    site: '場所',
+    date: '開始日時',
+    timeControl: '持ち時間',
+    handicap: '手合割',
+    opening: '戦型',
+  },
   settings: {
     title: '設定',
     theme: '画面',

@@ -17,6 +17,7 @@ import { newGameForm } from './newgame';
 import { reviewPanel } from './review';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
+import { gameInfo } from './game-info';
 import { isShogiNotation, SHOGI_NOTATIONS } from './move-text';
 import { statusView } from './status';
 
@@ -26,6 +27,7 @@ export function movesPanel(ctrl: Ctrl): VNode {
   const shogiLike = state?.variant === 'shogi' || state?.variant === 'minishogi';
   return h('section.panel', [
     h('h2', t('moves.title')),
+    gameInfo(state),
     h('label#shogi-notation-options.notation-options', { props: { hidden: !shogiLike } }, [
       t('moves.notation'),
       select(
