@@ -69,6 +69,15 @@ test('analysis: the bar, three lines and the arrow follow a move and a step back
   await linesFor(page, '☖');
   await expect(async () => expect(await arrows(page)).toBeGreaterThan(0)).toPass({ timeout: 5000 });
   expect(await shafts(page), 'the arrow has its shaft').toBeGreaterThan(0);
+  // Each line shows one row of moves until opened.
+  const firstLine = page.locator('.analysis-line[data-line="0"]');
+  const oneRow = (await firstLine.boundingBox())!.height;
+  expect(oneRow, 'one row').toBeLessThan(40);
+  await firstLine.locator('.analysis-more').click();
+  await expect(firstLine).toHaveClass(/\bopen\b/);
+  expect((await firstLine.boundingBox())!.height, 'opened, the whole line').toBeGreaterThanOrEqual(oneRow);
+  await firstLine.locator('.analysis-more').click();
+  await expect(firstLine).not.toHaveClass(/\bopen\b/);
   const share = Number(await page.getAttribute('#eval-bar', 'data-share'));
   expect(share > 0.2 && share < 0.8, `an even opening: Sente's share ${share}`).toBe(true);
   const scores = await page.$$eval('.analysis-score', (spans) => spans.map((s) => s.textContent ?? ''));

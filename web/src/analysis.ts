@@ -25,6 +25,13 @@ export class AnalysisCtrl {
   hidden = false;
   /** Moves stepped into from the lines, from the move shown. */
   variation: PlayedMove[] = [];
+  /** The lines shown whole (by index); the others show one row. */
+  readonly openLines = new Set<number>();
+
+  /** Shows line `index` whole, or on one row again. */
+  toggleLine(index: number): void {
+    if (!this.openLines.delete(index)) this.openLines.add(index);
+  }
   /** The request sent (the game's id and the request's JSON), whose analysis is shown. */
   private requestKey?: string;
   /** The request's own JSON, as the server's messages repeat it. */

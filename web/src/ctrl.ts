@@ -507,6 +507,12 @@ export class Ctrl {
   }
 
   /** Steps into an analysis line up to its move `step`. */
+  /** Shows an analysis line whole, or on one row again. */
+  toggleAnalysisLine(index: number): void {
+    this.analysis.toggleLine(index);
+    this.redraw();
+  }
+
   analysisStep(line: number, step: number): void {
     const moves = this.analysis.analysis?.lines[line]?.moves;
     if (!moves) return;

@@ -186,3 +186,14 @@ describe('Ctrl: arrows', () => {
     expect(ctrl.arrows()).toEqual([]);
   });
 });
+
+describe('analysis lines', () => {
+  it('open to show the whole line, and close to one row again', () => {
+    const ctrl = ctrlWith();
+    expect(ctrl.analysis.openLines.has(0)).toBe(false);
+    ctrl.toggleAnalysisLine(0);
+    expect(ctrl.analysis.openLines.has(0)).toBe(true);
+    ctrl.toggleAnalysisLine(0);
+    expect(ctrl.analysis.openLines.has(0)).toBe(false);
+  });
+});

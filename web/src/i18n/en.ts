@@ -195,6 +195,8 @@ export const en = {
     finished: ' (finished)',
     going: '…',
     stepTitle: '{{usi}}: show the line up to here',
+    moreTitle: 'Show the whole line',
+    lessTitle: 'Show the line on one row',
     variation: 'Variation: ',
     backToMove: 'Back to this move of the variation',
     backToGame: 'Back to the game',

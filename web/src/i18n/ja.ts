@@ -194,6 +194,8 @@ export const ja = {
     finished: '（完了）',
     going: '…',
     stepTitle: '{{usi}}：ここまでの手順を盤に表示',
+    moreTitle: '読み筋をすべて表示',
+    lessTitle: '読み筋を一行で表示',
     variation: '変化：',
     backToMove: '変化のこの手に戻る',
     backToGame: '対局に戻る',

@@ -33,9 +33,23 @@ export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
   return { text, error: false };
 }
 
+/**
+ * One line of the engine: its score, a button that shows the whole line or
+ * one row of it (a line runs to some twenty moves, which would push the
+ * panel below the window), and its moves.
+ */
 function lineItem(ctrl: Ctrl, state: GameState, line: AnalysisLine, index: number): VNode {
-  return h('li.analysis-line', { dataset: { line: String(index) } }, [
+  const open = ctrl.analysis.openLines.has(index);
+  return h('li.analysis-line', { dataset: { line: String(index) }, class: { open } }, [
     h('span.analysis-score', scoreText(state.variant, line.score)),
+    h(
+      'button.analysis-more',
+      {
+        attrs: { type: 'button', title: t(open ? 'analysis.lessTitle' : 'analysis.moreTitle'), 'aria-expanded': String(open) },
+        on: { click: () => ctrl.toggleAnalysisLine(index) },
+      },
+      open ? '−' : '+',
+    ),
     ...line.moves.map((move, step) =>
       h(
         'button',
