@@ -11,7 +11,7 @@ import type { Arrow, BoardView } from './board';
 import { ClockCtrl } from './clock';
 import { setLanguage, t, type Language } from './i18n';
 import { MateCtrl } from './mate';
-import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNotation, type SpearNotation } from './view/move-text';
+import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNotation, type SpearNotation } from './notation';
 import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
 import { NewGameForm } from './newgame';
 import { ReviewCtrl } from './review';

@@ -18,7 +18,7 @@ import { reviewPanel } from './review';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
-import { isShogiNotation, SHOGI_NOTATIONS } from './move-text';
+import { isShogiNotation, SHOGI_NOTATIONS } from '../notation';
 import { statusView } from './status';
 
 /** The Moves panel, with the choice of notation: Spear's, or the other shogi games'. */

@@ -6,7 +6,8 @@
 import { h, type VNode } from 'snabbdom';
 import type { GameState, MoveLabel } from '../api';
 import { t } from '../i18n';
-import { moveText, type NotationChoice } from './move-text';
+import type { NotationChoice } from '../notation';
+import { moveText } from './move-text';
 import { outcomeText } from './outcome';
 
 /** A review's label in words: Inaccuracy, Mistake, Blunder. */
