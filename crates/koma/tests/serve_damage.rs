@@ -13,41 +13,10 @@ mod serve_client;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use serve_client::{start_with, Server};
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
+use serve_client::{start_with, Server, TempDir};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// A folder of its own under the system's temporary folder, removed at
-/// the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static COUNT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "koma-damage-{name}-{}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed),
-            RandomState::new().hash_one(0u8)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn db(&self) -> PathBuf {
-        self.0.join("games.sqlite3")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// `koma serve` on `db`: the server, or its exit code and standard error
 /// when it refused the file.
@@ -301,7 +270,7 @@ fn a_changed_row_answers_500_naming_the_game_and_check_lists_it() {
 #[test]
 fn random_damage_is_never_served_as_intact() {
     let dir = TempDir::new("random");
-    let pristine_db = dir.0.join("pristine.sqlite3");
+    let pristine_db = dir.path().join("pristine.sqlite3");
     let ids = games_file(&pristine_db);
     let pristine = std::fs::read(&pristine_db).unwrap();
     let (pages, size): (Vec<i64>, usize) = {

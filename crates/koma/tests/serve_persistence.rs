@@ -10,41 +10,16 @@ mod serve_client;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use serve_client::{start_with, usi_list, Client, Server};
+use serve_client::{start_with, usi_list, Client, Server, TempDir};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// A folder of its own under the system's temporary folder, removed at
-/// the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static COUNT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "koma-persistence-{name}-{}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed),
-            RandomState::new().hash_one(0u8)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    /// The games file (in a folder the server must create).
-    fn db(&self) -> PathBuf {
-        self.0.join("data").join("games.sqlite3")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The games file, in a folder the server must create.
+fn db_in_new_folder(dir: &TempDir) -> PathBuf {
+    dir.path().join("data").join("games.sqlite3")
 }
 
 /// A random number generator seeded anew each run; the seed is printed so
@@ -119,7 +94,7 @@ fn wait_for_ply(server: &Server, id: &str, ply: u64) -> Value {
 #[test]
 fn every_game_continues_exactly_where_it_was_after_kill_9() {
     let dir = TempDir::new("continue");
-    let db = dir.db();
+    let db = db_in_new_folder(&dir);
     let server = serve(&db);
     let mut ids = Vec::new();
     let cases: [(&str, &[&str]); 4] = [
@@ -320,7 +295,7 @@ fn no_acknowledged_move_is_lost_when_killed_at_random_moments_under_load() {
     const THREADS: usize = 4;
     const ROUNDS: usize = 8;
     let dir = TempDir::new("load");
-    let db = dir.db();
+    let db = db_in_new_folder(&dir);
     let mut rng = seeded_rng("kill -9 under load");
     let mut groups: Vec<Vec<Tracked>> = vec![Vec::new(); THREADS];
     let (mut total, mut in_flight) = (0, 0);
@@ -395,7 +370,7 @@ fn refused(db: &Path) -> (Option<i32>, String, String) {
 #[test]
 fn a_damaged_or_foreign_file_is_refused_with_a_sentence() {
     let dir = TempDir::new("damaged");
-    let db = dir.db();
+    let db = db_in_new_folder(&dir);
     std::fs::create_dir_all(db.parent().unwrap()).unwrap();
     let garbage: Vec<u8> = (0..8192u32).map(|i| (i * 7919 % 251) as u8).collect();
     std::fs::write(&db, &garbage).unwrap();
@@ -468,7 +443,7 @@ fn a_damaged_or_foreign_file_is_refused_with_a_sentence() {
 #[test]
 fn two_servers_on_one_file_see_each_others_games() {
     let dir = TempDir::new("two");
-    let db = dir.db();
+    let db = db_in_new_folder(&dir);
     let one = serve(&db);
     let two = serve(&db);
     let id = one.create("shogi")["id"].as_str().unwrap().to_owned();
@@ -529,7 +504,7 @@ fn memory_only_says_so() {
 #[test]
 fn a_computer_killed_while_thinking_thinks_again_after_the_restart() {
     let dir = TempDir::new("computer");
-    let server = serve(&dir.db());
+    let server = serve(&db_in_new_folder(&dir));
     // At full strength the computer thinks about a second: kill it meanwhile.
     let reply = server.post(
         "/api/games",
@@ -540,7 +515,7 @@ fn a_computer_killed_while_thinking_thinks_again_after_the_restart() {
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["ply"], 0);
     kill_9(server);
-    let server = serve(&dir.db());
+    let server = serve(&db_in_new_folder(&dir));
     // Looking at the game wakes the computer up.
     let state = wait_for_ply(&server, &id, 1);
     assert_eq!(usi_list(&state).len(), 1);

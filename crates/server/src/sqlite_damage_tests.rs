@@ -5,30 +5,6 @@ use super::*;
 use crate::sqlite_check::{self, Damaged, Progress};
 use crate::sqlite_schema::{MIGRATE_1_TO_2, MIGRATE_2_TO_3, MIGRATE_3_TO_4};
 
-/// A folder of its own, removed at the end.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).unwrap();
-        let dir =
-            std::env::temp_dir().join(format!("koma-damage-{name}-{}", u64::from_le_bytes(bytes)));
-        std::fs::create_dir_all(&dir).unwrap();
-        Temp(dir)
-    }
-
-    fn file(&self) -> PathBuf {
-        self.0.join("games.sqlite3")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A Spear game with id `id` whose first player is called `name`.
 fn game(id: u64, name: &str) -> StoredGame {
     let mut game = StoredGame::spear_for_tests(id);
@@ -81,7 +57,7 @@ fn an_empty_file_is_refused_and_a_missing_one_made_whole() {
     std::fs::remove_file(&path).unwrap();
     file_with(&path, &[game(1, "Alice")]);
     assert!(std::fs::metadata(&path).unwrap().len() > 0);
-    let mut names: Vec<String> = std::fs::read_dir(&temp.0)
+    let mut names: Vec<String> = std::fs::read_dir(temp.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -379,7 +355,7 @@ fn the_check_reads_a_whole_file_and_changes_nothing() {
         before,
         "the file is unchanged"
     );
-    let names: Vec<String> = std::fs::read_dir(&temp.0)
+    let names: Vec<String> = std::fs::read_dir(temp.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();

@@ -402,6 +402,30 @@ pub fn default_path() -> Result<PathBuf, String> {
 #[path = "sqlite_damage_tests.rs"]
 mod damage_tests;
 
+/// A folder of its own for a test's games file, removed with it.
+#[cfg(test)]
+struct Temp(tempfile::TempDir);
+
+#[cfg(test)]
+impl Temp {
+    /// A folder whose name says which test made it.
+    fn new(name: &str) -> Temp {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("koma-sqlite-{name}-"))
+            .tempdir()
+            .unwrap();
+        Temp(dir)
+    }
+
+    fn dir(&self) -> &Path {
+        self.0.path()
+    }
+
+    fn file(&self) -> PathBuf {
+        self.dir().join("games.sqlite3")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,29 +439,6 @@ mod tests {
     use crate::state::HeadersView;
     use crate::store::Declared;
     use koma_rules::Variant;
-
-    struct Temp(PathBuf);
-
-    impl Temp {
-        fn new(name: &str) -> Temp {
-            let mut bytes = [0u8; 8];
-            getrandom::fill(&mut bytes).unwrap();
-            let dir = std::env::temp_dir()
-                .join(format!("koma-sqlite-{name}-{}", u64::from_le_bytes(bytes)));
-            std::fs::create_dir_all(&dir).unwrap();
-            Temp(dir)
-        }
-
-        fn file(&self) -> PathBuf {
-            self.0.join("games.sqlite3")
-        }
-    }
-
-    impl Drop for Temp {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 
     fn game(id: u64) -> StoredGame {
         StoredGame {
@@ -633,7 +634,7 @@ mod tests {
         }
         let error = SqliteStore::open(&path).err().unwrap();
         assert!(error.contains("newer Koma"), "{error}");
-        let error = SqliteStore::open(&temp.0).err().unwrap();
+        let error = SqliteStore::open(temp.dir()).err().unwrap();
         assert!(error.contains("is a folder"), "{error}");
     }
 
