@@ -68,9 +68,34 @@ fn file(path: &str, bytes: Vec<u8>) -> Response {
     response
 }
 
+/// The folder a debug build serves the front end from instead of the one it
+/// was compiled beside: `KOMA_WEB_DIR`, so that a front end built in another
+/// checkout (a git worktree) can be tried without building Koma there too.
+/// Release builds always serve what they embed.
+fn override_folder() -> Option<std::path::PathBuf> {
+    if cfg!(debug_assertions) {
+        std::env::var_os("KOMA_WEB_DIR").map(std::path::PathBuf::from)
+    } else {
+        None
+    }
+}
+
+/// The bytes of a file of the front end, by its path inside `web/dist`
+/// (already checked not to leave it).
+fn lookup(relative: &str) -> Option<Vec<u8>> {
+    lookup_in(override_folder().as_deref(), relative)
+}
+
+fn lookup_in(folder: Option<&std::path::Path>, relative: &str) -> Option<Vec<u8>> {
+    match folder {
+        Some(folder) => std::fs::read(folder.join(relative)).ok(),
+        None => Dist::get(relative).map(|found| found.data.into_owned()),
+    }
+}
+
 fn index() -> Response {
-    match Dist::get("index.html") {
-        Some(found) => file("index.html", found.data.into_owned()),
+    match lookup("index.html") {
+        Some(bytes) => file("index.html", bytes),
         None => file("index.html", NOT_BUILT.as_bytes().to_vec()),
     }
 }
@@ -87,8 +112,8 @@ pub fn serve(path: &str) -> Response {
         .any(|part| part.is_empty() || part == "." || part == "..")
         && !relative.contains(['\\', '\0', ':']);
     if safe {
-        if let Some(found) = Dist::get(relative) {
-            return file(relative, found.data.into_owned());
+        if let Some(bytes) = lookup(relative) {
+            return file(relative, bytes);
         }
     }
     let last = relative.rsplit('/').next().unwrap_or("");
@@ -116,6 +141,17 @@ mod tests {
             .to_str()
             .unwrap()
             .starts_with("text/html"));
+    }
+
+    #[test]
+    fn a_folder_given_is_read_instead_of_the_embedded_one() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join("app.js"), "// elsewhere\n").unwrap();
+        assert_eq!(
+            lookup_in(Some(folder.path()), "app.js").as_deref(),
+            Some(&b"// elsewhere\n"[..])
+        );
+        assert_eq!(lookup_in(Some(folder.path()), "index.html"), None);
     }
 
     #[test]
