@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const web = resolve(here, '..');
 export const repo = resolve(web, '..');
-/** The records of real games beside the repository (KIF, KI2, CSA). */
-export const records = resolve(repo, '..', 'shared', 'records');
+/** The records of real games kept for the tests (KIF, KI2, CSA). */
+export const records = join(repo, 'testdata', 'records');
 /** The pictures docs/GUI.md shows (kept in the repository). */
 export const docsShots = join(repo, 'docs', 'screenshots');
 

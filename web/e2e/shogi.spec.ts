@@ -1,6 +1,6 @@
 // Shogi: a game between people at one screen (the bishop exchange with the
 // promotion asked, a drop, undo, flip, KIF and CSA saved), and real records
-// from ../shared/records/ (KIF, KI2, CSA) opened and stepped through.
+// from testdata/records/ (KIF, KI2, CSA) opened and stepped through.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -49,7 +49,7 @@ test('shogi: moves, promotion choice, a drop, undo, flip, save', async ({ page }
   expect(csa.text.includes('+7776FU'), 'the CSA holds the moves').toBe(true);
 });
 
-test('shogi: open records from shared/records and step through them', async ({ page }) => {
+test('shogi: open records from testdata/records and step through them', async ({ page }) => {
   await openRecordFile(page, join(records, 'meijinsen_20180508_M7_10034.kif'));
   await waitBody(page, 'variant', 'shogi');
   const total = await stepThrough(page);

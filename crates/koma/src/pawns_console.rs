@@ -1,5 +1,5 @@
 //! `koma pawns`: Pawns-Only Chess at the terminal, the conversation of
-//! `shared/rules/pawns.md` ("The console"), to the letter. With
+//! `docs/CONSOLES.md` ("koma pawns"), to the letter. With
 //! `--computer`, Koma's engine plays one side in the same conversation, as
 //! if it typed its name and moves; `hint` (with `--computer` or `--hints`)
 //! asks it for advice.

@@ -1,4 +1,4 @@
-//! `koma spear`: the Spear line protocol of `shared/rules/spear.md`, to the byte.
+//! `koma spear`: the Spear line protocol of `docs/CONSOLES.md`, to the byte.
 //!
 //! Input lines are moves in the seed's view (`L FF TT`); after each one the
 //! state is printed as three lines. The seed's view is the rules library's

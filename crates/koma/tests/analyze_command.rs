@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{koma, scratch, shared_record, shared_record_names, usi_of};
+use common::{koma, real_record_names, scratch, shared_record, usi_of};
 use koma_records::file::load;
 use koma_records::AnyRecord;
 
@@ -24,8 +24,8 @@ fn move_comments(path: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn every_shared_record_is_reviewed_and_its_annotated_kif_reads_back_with_the_comments() {
-    for name in shared_record_names() {
-        let record = shared_record(&name);
+    for name in real_record_names() {
+        let record = real_record(&name);
         let out = scratch(&format!("{name}.kifu"));
         let run = koma(&["analyze", &record, "--nodes", "300", "--out", &out], b"");
         let stdout = String::from_utf8_lossy(&run.stdout);
@@ -57,7 +57,7 @@ fn every_shared_record_is_reviewed_and_its_annotated_kif_reads_back_with_the_com
 
 #[test]
 fn a_review_at_a_node_budget_is_the_same_on_every_run() {
-    let record = shared_record("jt201409130101.kif");
+    let record = real_record("jt201409130101.kif");
     let first = koma(&["analyze", &record, "--nodes", "2000"], b"");
     let second = koma(&["analyze", &record, "--nodes", "2000"], b"");
     assert!(first.status.success());
@@ -81,7 +81,7 @@ fn csa_and_pgn_records_get_their_own_comment_styles() {
         &[
             "analyze",
             // No `'**` comments of its own: those in the output are Koma's.
-            &shared_record("2005_YAMADA_GPS.csa"),
+            &real_record("2005_YAMADA_GPS.csa"),
             "--nodes",
             "300",
             "--out",
@@ -164,7 +164,7 @@ fn bad_input_gets_a_clear_error() {
 
 #[test]
 fn a_timed_review_searches_on_several_threads() {
-    let record = shared_record("jt201409130101.kif");
+    let record = real_record("jt201409130101.kif");
     let run = koma(
         &["analyze", &record, "--movetime", "20", "--threads", "2"],
         b"",

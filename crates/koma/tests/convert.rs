@@ -4,19 +4,19 @@
 
 mod common;
 
-use common::{koma, scratch, shared_record, shared_record_names, usi_of};
+use common::{koma, real_record_names, scratch, shared_record, usi_of};
 
 #[test]
 fn every_shared_record_survives_every_format() {
-    let names = shared_record_names();
+    let names = real_record_names();
     assert_eq!(names.len(), 19);
     for name in names {
-        let original = usi_of(&shared_record(&name));
+        let original = usi_of(&real_record(&name));
         assert!(original.starts_with("position "), "{name}: {original}");
         assert_eq!(original.lines().count(), 1, "{name}");
         for extension in ["kif", "kifu", "csa", "usi"] {
             let path = scratch(&format!("{name}.{extension}"));
-            let out = koma(&["convert", &shared_record(&name), &path], b"");
+            let out = koma(&["convert", &real_record(&name), &path], b"");
             assert!(
                 out.status.success(),
                 "{name} to {extension}: {}",
@@ -113,9 +113,6 @@ fn bad_records_are_refused_with_the_place_and_no_file_is_written() {
     assert!(String::from_utf8_lossy(&csa_spear.stderr).contains("csa records cannot hold"));
     let no_format = koma(&["convert", "-", "-"], b"position startpos");
     assert!(String::from_utf8_lossy(&no_format.stderr).contains("--to"));
-    let ki2_out = koma(
-        &["convert", &shared_record("4.ki2"), &scratch("x.ki2")],
-        b"",
-    );
+    let ki2_out = koma(&["convert", &real_record("4.ki2"), &scratch("x.ki2")], b"");
     assert!(String::from_utf8_lossy(&ki2_out.stderr).contains("does not write"));
 }

@@ -332,7 +332,7 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
     let mut engine = Engine::start("usi");
     engine.send("usi");
     engine.until("usiok", SHORT);
-    // shared/records/tsumeshogi.csa: mate in three, useless interpositions
+    // testdata/records/tsumeshogi.csa: mate in three, useless interpositions
     // not counted.
     engine.send("position sfen 9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1");
     engine.send("go mate 60000");

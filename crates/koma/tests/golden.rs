@@ -80,7 +80,7 @@ fn pawns_transcripts() {
 
 #[test]
 fn the_spear_example_of_the_rules_is_a_golden() {
-    // The example in shared/rules/spear.md, copied verbatim into example.in/.out.
+    // The example of Spear's original rules (docs/CONSOLES.md), copied verbatim into example.in/.out.
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/spear");
     let output = run("spear", &std::fs::read(folder.join("example.in")).unwrap());
     assert_eq!(

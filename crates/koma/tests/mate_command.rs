@@ -3,9 +3,9 @@
 
 use std::process::Command;
 
-fn shared(name: &str) -> String {
+fn record_path(name: &str) -> String {
     format!(
-        "{}/../../../shared/records/{name}",
+        "{}/../../testdata/records/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
 }
@@ -25,7 +25,7 @@ fn mate(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn a_tsume_record_is_solved_in_japanese_and_usi() {
-    let (ok, out, _) = mate(&[&shared("everyday_20211107.kif")]);
+    let (ok, out, _) = mate(&[&record_path("everyday_20211107.kif")]);
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
@@ -61,7 +61,7 @@ fn bad_input_is_refused_with_a_sentence() {
     let (ok, _, err) = mate(&["8/8/8/8/8/8/PPPPPPPP/8 w - - 0 1", "--variant", "pawns"]);
     assert!(!ok);
     assert!(err.contains("no mates"), "{err}");
-    let (ok, _, err) = mate(&[&shared("tsumeshogi.csa"), "--time=0"]);
+    let (ok, _, err) = mate(&[&record_path("tsumeshogi.csa"), "--time=0"]);
     assert!(!ok);
     assert!(err.contains("--time"), "{err}");
 }

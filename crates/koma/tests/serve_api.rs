@@ -611,10 +611,10 @@ fn undo_and_resign() {
 #[test]
 fn every_shared_record_is_imported_and_saved_back() {
     let server = start();
-    let names = common::shared_record_names();
+    let names = common::real_record_names();
     assert!(names.len() >= 19, "{names:?}");
     for name in &names {
-        let path = common::shared_record(name);
+        let path = common::real_record(name);
         let bytes = std::fs::read(&path).unwrap();
         eprintln!("{name}");
         let state = server.import(name, &bytes);

@@ -92,6 +92,121 @@ fn no_crate_has_an_import_cycle() {
     );
 }
 
+#[test]
+fn no_path_leaves_the_repository() {
+    // A clone anywhere must pass its tests, so no code, test or script names a
+    // file outside the repository (test data lives in `testdata/`). A path in
+    // a crate is taken from the crate's folder (`CARGO_MANIFEST_DIR` and a
+    // test's working directory), except in `include_str!`-like macros and
+    // `#[path]`, which Rust resolves from the file's own folder; anywhere
+    // else from the file's folder. Paths built from separate `".."` parts at
+    // run time are beyond this check.
+    let root = workspace();
+    let mut leaving = Vec::new();
+    for file in code_files(&root) {
+        let shown = relative(&root, &file);
+        let text = fs::read_to_string(&file).expect("a readable text file");
+        let folder = relative(&root, file.parent().expect("a folder"));
+        let depth_of = |base: &str| base.split('/').filter(|part| !part.is_empty()).count();
+        let crate_depth = shown.starts_with("crates/").then_some(2);
+        for (number, line) in text.lines().enumerate() {
+            let from_file = ["include_str!", "include_bytes!", "#[path"]
+                .iter()
+                .any(|macro_name| line.contains(macro_name));
+            let depth = match crate_depth {
+                Some(depth) if !from_file => depth,
+                _ => depth_of(&folder),
+            };
+            if parent_steps(line) > depth {
+                leaving.push(format!("  {shown}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        leaving.is_empty(),
+        "paths that leave the repository (keep what the tests read in testdata/):\n{}",
+        leaving.join("\n")
+    );
+}
+
+/// The longest run of `..` steps in a path on `line` (`"../../x"` is 2).
+/// A `..` is a step when it stands as a path part: after the start, a quote,
+/// white space, `(`, `=` or `/`, and before `/`, a quote or the end; ranges
+/// such as `0..n`, `[..]` and `..Default::default()` are not.
+fn parent_steps(line: &str) -> usize {
+    const BEFORE: &[char] = &['/', '"', '\'', '`', ' ', '\t', '(', '='];
+    const AFTER: &[char] = &['/', '"', '\'', '`'];
+    let mut longest = 0;
+    let mut run = 0;
+    let mut previous_end = usize::MAX;
+    for (start, _) in line.match_indices("..") {
+        let before = line[..start].chars().next_back();
+        let after = line[start + 2..].chars().next();
+        let is_step =
+            before.is_none_or(|c| BEFORE.contains(&c)) && after.is_none_or(|c| AFTER.contains(&c));
+        if !is_step {
+            run = 0;
+            continue;
+        }
+        // `../..`: this step follows the last one across a single `/`.
+        run = if start == previous_end.wrapping_add(1) {
+            run + 1
+        } else {
+            1
+        };
+        previous_end = start + 2;
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// The code, tests and scripts of the repository (not its docs, build
+/// output or installed packages), sorted.
+fn code_files(root: &Path) -> Vec<PathBuf> {
+    const CODE: [&str; 9] = ["rs", "ts", "mjs", "js", "sh", "args", "toml", "in", "py"];
+    const SKIPPED: [&str; 5] = ["target", "node_modules", "dist", "output", ".git"];
+    let mut files = Vec::new();
+    let mut pending: Vec<PathBuf> = ["crates", "web", "scripts", ".ci"]
+        .iter()
+        .map(|part| root.join(part))
+        .collect();
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if !SKIPPED.contains(&name) {
+                    pending.push(path);
+                }
+                continue;
+            }
+            let extension = path.extension().and_then(|e| e.to_str());
+            let script = extension.is_none()
+                && (path.starts_with(root.join("scripts")) || path.starts_with(root.join(".ci")));
+            if script || extension.is_some_and(|e| CODE.contains(&e)) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn parent_steps_are_counted_along_a_path() {
+    assert_eq!(parent_steps(r#".join("../../testdata/records")"#), 2);
+    // Built, so that this file itself names no path out of the repository.
+    let out = format!(r#"concat!(env!("X"), "/{}shared")"#, "../".repeat(3));
+    assert_eq!(parent_steps(&out), 3);
+    assert_eq!(parent_steps(r#".join("../..")"#), 2);
+    assert_eq!(parent_steps("cd \"$(dirname \"$0\")/..\""), 1);
+    assert_eq!(parent_steps("for i in 0..10 { x[1..] }"), 0);
+    assert_eq!(parent_steps("wait..."), 0);
+}
+
 /// The workspace's root directory.
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -20,7 +20,7 @@
 //! use koma_mate::{MateAnswer, MateLimits, Solver};
 //! use koma_rules::{Position, StandardShogiPosition};
 //!
-//! // shared/records/tsumeshogi.csa: the lance uncovers the bishop's check;
+//! // testdata/records/tsumeshogi.csa: the lance uncovers the bishop's check;
 //! // every interposition is taken for nothing, so it is mate in three.
 //! let problem = StandardShogiPosition::from_text(
 //!     "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",

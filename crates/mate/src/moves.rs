@@ -154,7 +154,7 @@ mod tests {
             // Direct checks, drops and a discovered check by the lance.
             "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
             "3k5/9/3N5/9/3L5/9/9/9/4K4 b BGSNLP 1",
-            // The tsume of shared/records/tsumeshogi.csa, no attacker king.
+            // The tsume of testdata/records/tsumeshogi.csa, no attacker king.
             "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
         ] {
             let position = StandardShogiPosition::from_text(sfen).unwrap();

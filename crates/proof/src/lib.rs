@@ -1,6 +1,6 @@
 //! Checks a certificate of a Pawns-Only Chess result (`koma verify-proof`).
 //!
-//! It knows the rules of `shared/rules/pawns.md` through its own small
+//! It knows the rules of `docs/rules/pawns.md` through its own small
 //! code, a grid of cells and plain loops, and nothing of Koma's move
 //! generator or solver: a bug there cannot hide a gap in a proof here.
 //!

@@ -89,7 +89,7 @@ fn csa_role(role: koma_rules::Role) -> &'static str {
 
 #[test]
 fn other_software_handicap_records_are_read_as_their_handicap() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/records");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/records");
     let kif_bytes = std::fs::read(format!("{dir}/piyo-shogi_KY.kif")).unwrap();
     let text = koma_records::decode(&kif_bytes).unwrap();
     let record = kif::read::<Shogi>(&text).unwrap();

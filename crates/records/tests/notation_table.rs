@@ -85,12 +85,12 @@ fn every_notation_matches_the_table() {
     );
 }
 
-/// `shared/records/4.ki2` (a handicap game with analysis, written by other
+/// `testdata/records/4.ki2` (a handicap game with analysis, written by other
 /// software in Shift_JIS): Koma writes each of its 102 moves as the file
 /// does.
 #[test]
 fn a_ki2_files_moves_are_written_as_it_writes_them() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/records/4.ki2");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/records/4.ki2");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let text = decode(&bytes).expect("a KI2 file");
     let record = ki2::read::<Shogi>(&text).expect("a KI2 record");

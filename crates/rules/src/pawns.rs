@@ -1,6 +1,6 @@
 //! Pawns-Only Chess (`pawns`): eight pawns a side, double steps, en passant;
 //! reaching the last rank or capturing the last enemy pawn wins, and a side
-//! without a move draws. See `shared/rules/pawns.md`.
+//! without a move draws. See `docs/rules/pawns.md`.
 //!
 //! The 8×8 board lies on the shared grid turned so that White (Sente, moving
 //! first) plays towards rank index 0, as Sente does in shogi: chess file `a`

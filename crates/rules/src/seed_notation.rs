@@ -1,4 +1,4 @@
-//! Spear's moves as its seed writes them, `L FF TT` (`shared/rules/spear.md`):
+//! Spear's moves as its seed writes them, `L FF TT` (`docs/rules/spear.md`):
 //! the piece's base letter (upper case for the seed's White, which is Gote,
 //! lower case for its Black, Sente), the square it stands on (`00` for a
 //! drop) and the target. A square `CR` is column `C` = USI file, row `R` =
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn the_rules_example_reads_and_writes_back() {
-        // The example game of shared/rules/spear.md, without its illegal line.
+        // The example game of docs/CONSOLES.md, without its illegal line.
         let lines = [
             "p 54 53", "P 12 13", "b 25 34", "B 41 52", "b 34 12", "K 11 12", "l 15 13",
         ];

@@ -14,7 +14,7 @@
 //! - Spear: the side not to move has its king on the board; the side to
 //!   move may have lost its king, to the move just played (the game is then
 //!   over). Pieces promote only by a board move and a drop may go anywhere
-//!   (`shared/rules/spear.md`), so an unpromoted soldier on the last row is
+//!   (`docs/rules/spear.md`), so an unpromoted soldier on the last row is
 //!   a position the game reaches, and allowed.
 //! - Pawns-Only Chess: no pawn on its own first rank; at most eight a side;
 //!   the side not to move has a pawn (the side to move may have lost its

@@ -1,4 +1,4 @@
-//! Perft against every number in `shared/perft/*.perft`. Counts up to
+//! Perft against every number in `testdata/perft/*.perft`. Counts up to
 //! `QUICK_LIMIT` nodes run in the default test tier; the rest run with
 //! `cargo test --release -- --ignored` (and `koma perft` reproduces them all).
 
@@ -19,7 +19,7 @@ struct Case {
 
 fn perft_file(name: &str) -> Vec<Case> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/perft")
+        .join("../../testdata/perft")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut cases = Vec::new();

@@ -1,4 +1,4 @@
-//! Solving Pawns-Only Chess (`shared/rules/pawns.md`) on boards of 4 to 8
+//! Solving Pawns-Only Chess (`docs/rules/pawns.md`) on boards of 4 to 8
 //! files: the exact value of a position (win, draw or loss for the side to
 //! move) and a certificate of it that `koma-proof` checks with its own code.
 //!

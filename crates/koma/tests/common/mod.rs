@@ -44,18 +44,18 @@ pub fn usi_of(path: &str) -> String {
     String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
 }
 
-/// The path of `name` in the workspace's `shared/records/`.
-pub fn shared_record(name: &str) -> String {
+/// The path of `name` in the workspace's `testdata/records/`.
+pub fn real_record(name: &str) -> String {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
+        .join("../../testdata/records")
         .join(name)
         .to_string_lossy()
         .into_owned()
 }
 
-/// The names of the records in `shared/records/` (its notes aside), sorted.
-pub fn shared_record_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(shared_record(""))
+/// The names of the records in `testdata/records/` (its notes aside), sorted.
+pub fn real_record_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(real_record(""))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| !n.ends_with(".md"))

@@ -1,9 +1,9 @@
 //! KIF and KI2 (koma_records::kif, koma_records::ki2) likewise: Koma's
-//! random games and the others', the shared records, and a CSA header
+//! random games and the others', the real records, and a CSA header
 //! found wrong on the way (part 4).
 
 use crate::games::{koma_moves, koma_random_game, koma_variations, sfen_core, Koma, RANDOM_GAMES};
-use crate::shared::shared_kifu_files;
+use crate::testdata::real_kifu_files;
 use crate::{rs, skc};
 use koma_records::Record;
 use koma_rules::Position;
@@ -144,8 +144,8 @@ const RSSHOGI_DROPS_VARIATIONS: [&str; 4] = [
 ];
 
 #[test]
-fn shared_kif_records_read_the_same_in_koma_and_the_others() {
-    let files = shared_kifu_files();
+fn real_kif_records_read_the_same_in_koma_and_the_others() {
+    let files = real_kifu_files();
     let mut variations = 0;
     for (name, ki2, text) in &files {
         let koma = if *ki2 {
@@ -202,9 +202,9 @@ const RSSHOGI_MISWRITES_VARIATIONS: [&str; 1] = ["forks.kif"];
 /// Real KIF games as shogi-kifu-converter and rsshogi read them, written
 /// as KIF by each: Koma reads the same game.
 #[test]
-fn shared_kif_records_written_by_the_others_read_the_same_in_koma() {
+fn real_kif_records_written_by_the_others_read_the_same_in_koma() {
     use shogi_kifu_converter::converter::ToKif;
-    for (name, ki2, text) in &shared_kifu_files() {
+    for (name, ki2, text) in &real_kifu_files() {
         let theirs = skc::kifu(*ki2, text);
         let written = theirs.to_kif_owned();
         let what = format!("{name} as shogi-kifu-converter wrote it\n{written}");

@@ -12,7 +12,7 @@
 //! 1. What Koma writes (random legal games: CSA, USI, KIF), the others
 //!    read as the same game. 2. What the others write (their own random
 //!    games, or their reading of real records), Koma reads as the same
-//!    game. 3. The shared real records read the same everywhere. 4. KIF and
+//!    game. 3. The real records read the same everywhere. 4. KIF and
 //!    KI2 likewise. Moves are compared as USI strings, start positions as
 //!    the first three SFEN fields (CSA has no move number), endings by kind
 //!    and winner. Where another crate is wrong, a constant names the file
@@ -20,15 +20,15 @@
 //!
 //! One file to each of 1.-4., and one to each other crate's side
 //! ([`rs`], [`nozaq`], [`skc`]); [`games`] has Koma's random games and how
-//! games are compared, [`shared`] the shared real records.
+//! games are compared, [`testdata`] the real records of `testdata/records`.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod games;
 mod nozaq;
 mod rs;
-mod shared;
 mod skc;
+mod testdata;
 
 mod kif_and_ki2;
 mod koma_writes;

@@ -1,9 +1,9 @@
-//! The shared real records read the same everywhere, and what the others
+//! The real records read the same everywhere, and what the others
 //! write of them Koma reads as the game they read: CSA records, and KIF and
 //! KI2 games written as CSA (part 3).
 
 use crate::games::{koma_moves, sfen_core};
-use crate::shared::{shared_csa_files, shared_kifu_files};
+use crate::testdata::{real_csa_files, real_kifu_files};
 use crate::{nozaq, rs, skc};
 use koma_records::csa::CsaErrorKind;
 use koma_rules::Position;
@@ -25,8 +25,8 @@ const RSSHOGI_MISREADS_AL: [(&str, &str); 1] = [(
 )];
 
 #[test]
-fn shared_csa_records_read_the_same_in_koma_and_the_others() {
-    let files = shared_csa_files();
+fn real_csa_records_read_the_same_in_koma_and_the_others() {
+    let files = real_csa_files();
     assert!(files.len() >= 7, "{} CSA files", files.len());
     for (name, text) in &files {
         let koma = koma_records::csa::read(text).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -72,9 +72,9 @@ fn shared_csa_records_read_the_same_in_koma_and_the_others() {
 /// The others read a real record and write it; Koma reads what they wrote as
 /// the game they read.
 #[test]
-fn shared_csa_records_written_by_the_others_read_the_same_in_koma() {
+fn real_csa_records_written_by_the_others_read_the_same_in_koma() {
     use shogi_kifu_converter::converter::ToCsa;
-    for (name, text) in shared_csa_files() {
+    for (name, text) in real_csa_files() {
         let theirs = rsshogi::records::formats::csa::parse_csa_str(&text).unwrap();
         let written = rsshogi::records::formats::csa::export_csa(&theirs)
             .unwrap_or_else(|e| panic!("rsshogi cannot write {name}: {e}"));
@@ -124,9 +124,9 @@ const KOMA_REFUSES_RSSHOGI_CSA: [(&str, &str); 1] = [(
 /// (both agree), written as CSA by each: Koma reads that CSA as the same
 /// game. Handicaps, set-up positions and mate problems come this way.
 #[test]
-fn shared_kif_games_written_as_csa_by_the_others_read_the_same_in_koma() {
+fn real_kif_games_written_as_csa_by_the_others_read_the_same_in_koma() {
     use shogi_kifu_converter::converter::ToCsa;
-    let files = shared_kifu_files();
+    let files = real_kifu_files();
     assert!(files.len() >= 12, "{} KIF files", files.len());
     for (name, ki2, text) in &files {
         let rs = rs::kifu(*ki2, text);

@@ -1,6 +1,6 @@
 //! Spear Shogi, the seed's game: no check, the king is captured like any
 //! piece and its capture ends the game; drops go anywhere; pieces promote on
-//! arriving in the last two ranks. See `shared/rules/spear.md`.
+//! arriving in the last two ranks. See `docs/rules/spear.md`.
 
 use crate::attacks::{king_attacks, Movement};
 use crate::bitboard::Bitboard;

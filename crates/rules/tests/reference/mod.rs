@@ -743,10 +743,7 @@ mod tests {
     type PerftCase = (String, String, Vec<(u32, u64)>);
 
     fn load(file: &str) -> Vec<PerftCase> {
-        let path = format!(
-            "{}/../../../shared/perft/{file}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/../../testdata/perft/{file}", env!("CARGO_MANIFEST_DIR"));
         let content = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut cases: Vec<PerftCase> = Vec::new();
         for line in content.lines().map(str::trim) {

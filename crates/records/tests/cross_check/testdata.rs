@@ -1,17 +1,17 @@
-//! The shared real records (`shared/records` beside the work tree).
+//! The real records of `testdata/records`, written by other shogi software.
 
 use koma_records::decode;
 use std::path::PathBuf;
 
-/// The folder of the shared records.
-pub fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/records")
+/// The folder of the real records.
+pub fn records_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/records")
 }
 
-/// Every `*.csa` file of the shared records, decoded, sorted by name.
-pub fn shared_csa_files() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = std::fs::read_dir(shared_dir())
-        .expect("shared/records is beside the work tree")
+/// Every `*.csa` file of the real records, decoded, sorted by name.
+pub fn real_csa_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(records_dir())
+        .expect("testdata/records is in the repository")
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "csa"))
         .map(|path| {
@@ -25,9 +25,9 @@ pub fn shared_csa_files() -> Vec<(String, String)> {
     files
 }
 
-/// The shared KIF, KIFU and KI2 files: name, whether KI2, decoded text.
-pub fn shared_kifu_files() -> Vec<(String, bool, String)> {
-    let mut files: Vec<(String, bool, String)> = std::fs::read_dir(shared_dir())
+/// The real KIF, KIFU and KI2 files: name, whether KI2, decoded text.
+pub fn real_kifu_files() -> Vec<(String, bool, String)> {
+    let mut files: Vec<(String, bool, String)> = std::fs::read_dir(records_dir())
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| {

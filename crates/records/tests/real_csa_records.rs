@@ -1,4 +1,4 @@
-//! Every CSA record in `shared/records/` (written by floodgate, tournament
+//! Every CSA record in `testdata/records/` (written by floodgate, tournament
 //! software, Kifu for Windows and older programs) loads, replays legally to
 //! its recorded end and keeps its result; what Koma writes reads back the same.
 
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 fn load(name: &str) -> Record<StandardShogiPosition> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
+        .join("../../testdata/records")
         .join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let text = decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -1,4 +1,4 @@
-//! Every KIF and KI2 record in `shared/records/` (Kifu for Windows, Kifu for
+//! Every KIF and KI2 record in `testdata/records/` (Kifu for Windows, Kifu for
 //! iPhone, Shogidokoro, Piyo Shogi) loads, replays legally to its recorded
 //! end with its variations, and keeps its result; what Koma writes reads
 //! back the same.
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 fn text(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
+        .join("../../testdata/records")
         .join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))

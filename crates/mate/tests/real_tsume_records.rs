@@ -1,4 +1,4 @@
-//! The tsume records of `shared/records/` are solved with the length of
+//! The tsume records of `testdata/records/` are solved with the length of
 //! their main line, and the solution is the records' own where the record
 //! gives the only longest defence.
 
@@ -7,9 +7,9 @@ use koma_records::file::load;
 use koma_rules::{write_usi_move, Position, Shogi, ShogiPosition, ShogiVariant};
 use std::path::PathBuf;
 
-fn shared(name: &str) -> String {
+fn record_path(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/records")
+        .join("../../testdata/records")
         .join(name)
         .to_string_lossy()
         .into_owned()
@@ -17,7 +17,7 @@ fn shared(name: &str) -> String {
 
 /// The record's start position and its main line as USI moves.
 fn problem(name: &str) -> (ShogiPosition<Shogi>, Vec<String>) {
-    let record = load(&shared(name), None, None)
+    let record = load(&record_path(name), None, None)
         .unwrap()
         .into_record::<ShogiPosition<Shogi>>()
         .expect("a shogi record");
