@@ -247,6 +247,13 @@ export async function listedMoves(page: Page): Promise<string[]> {
 
 export const statusLine = async (page: Page): Promise<string> => (await page.textContent('#status .status-line')) ?? '';
 
+/** Sets the Settings panel's Premoves switch (kept by the browser, so for the tests after too). */
+export async function setPremoves(page: Page, on: boolean): Promise<void> {
+  await page.evaluate(() => ((document.getElementById('settings-panel') as HTMLDetailsElement).open = true));
+  await page.setChecked('#premoves', on);
+  await page.evaluate(() => ((document.getElementById('settings-panel') as HTMLDetailsElement).open = false));
+}
+
 /** Counts the moves the page sends to the server. */
 export function countMovesSent(page: Page): (string | null)[] {
   const sent: (string | null)[] = [];
