@@ -22,6 +22,17 @@ export interface BoardView {
   premovable?: boolean;
 }
 
+/**
+ * Who may act on the board: the side to move (`move`: the player's, or
+ * either at one screen), the player's one side ahead of its turn
+ * (`premove`), or nobody.
+ */
+export function boardActor(view: BoardView): 'move' | 'premove' | undefined {
+  if (view.movable === 'none') return undefined;
+  if (view.movable === 'both' || view.movable === view.turn) return view.legalMoves.length > 0 ? 'move' : undefined;
+  return view.premovable ? 'premove' : undefined;
+}
+
 /** The position after `move` of a line (a mate, an analysis line), shown without moving. */
 export function viewAfter(variant: VariantId, move: PlayedMove): BoardView {
   const [first, second] = colorsOf(variant);

@@ -4,7 +4,7 @@ import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Color as CgColor, Key, Dests } from 'chessground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
+import { boardActor, forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
 
 const asCg = (color: Color): CgColor => (color === 'white' || color === 'sente' ? 'white' : 'black');
 
@@ -51,24 +51,16 @@ export class ChessBoard implements Board {
     const last = view.lastMove ? parseMove(view.lastMove) : undefined;
     // The player's side may move on its turn, and premove while the other
     // side is to move when the page allows it.
-    const premovable = !!view.premovable && view.movable !== 'none' && view.movable !== 'both';
-    const color: CgColor | undefined =
-      view.movable === 'none'
-        ? undefined
-        : view.movable === 'both' || asCg(view.movable) === turn
-          ? view.legalMoves.length > 0
-            ? turn
-            : undefined
-          : premovable
-            ? asCg(view.movable)
-            : undefined;
+    const actor = boardActor(view);
+    const color: CgColor | undefined = actor === 'move' ? turn : actor === 'premove' ? asCg(view.movable as Color) : undefined;
+    const premovable = actor === 'premove';
     this.ground.cancelMove();
     this.ground.set({
       fen: board,
       turnColor: turn,
       check: view.check,
       lastMove: last?.kind === 'move' ? [last.from as Key, last.to as Key] : undefined,
-      movable: { color, dests: color === turn ? dests : new Map() },
+      movable: { color, dests: actor === 'move' ? dests : new Map() },
       premovable: { enabled: premovable },
     });
   }

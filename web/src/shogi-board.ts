@@ -5,7 +5,7 @@ import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 import type { Color as SgColor, Key, Piece, MoveDests, DropDests, PieceName, Pieces } from 'shogiground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
+import { boardActor, forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
 import { predropDests, premoveDests, premovePromotion } from './premove';
 import { DROP_LETTERS, DROP_ROLES, PROMOTES_TO, UNPROMOTES_TO, type VariantInfo } from './variants';
 
@@ -134,22 +134,10 @@ export class ShogiBoard implements Board {
     }
     // The player's side is active on its turn, and while the other side is
     // to move when it may premove; the other side's legal moves are not its.
-    const premovable = !!view.premovable && view.movable !== 'none' && view.movable !== 'both';
-    const active: SgColor | undefined =
-      view.movable === 'none'
-        ? undefined
-        : view.movable === 'both'
-          ? view.legalMoves.length > 0
-            ? turn
-            : undefined
-          : asSg(view.movable) === turn
-            ? view.legalMoves.length > 0
-              ? turn
-              : undefined
-            : premovable
-              ? asSg(view.movable)
-              : undefined;
-    const ownTurn = active === turn;
+    const actor = boardActor(view);
+    const active: SgColor | undefined = actor === 'move' ? turn : actor === 'premove' ? asSg(view.movable as Color) : undefined;
+    const ownTurn = actor === 'move';
+    const premovable = actor === 'premove';
     this.ground.cancelMoveOrDrop();
     this.ground.set({
       sfen: { board, hands: hands || '-' },

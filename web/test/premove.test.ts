@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameState } from '../src/api';
+import { boardActor, type BoardView } from '../src/board';
 import { Ctrl } from '../src/ctrl';
 import { predropDests, premoveDests, premovePromotion } from '../src/premove';
 import { VARIANTS } from '../src/variants';
@@ -206,5 +207,26 @@ describe('premove squares', () => {
     expect(premovePromotion(spear, 'silver', 'sente', '3c', '3b')).toBe('forced');
     expect(premovePromotion(spear, 'silver', 'sente', '3b', '3c')).toBe('none');
     expect(premovePromotion(spear, 'lance', 'gote', '1c', '1d')).toBe('forced');
+  });
+});
+
+describe('boardActor: who may act on the board', () => {
+  const view = (overrides: Partial<BoardView>): BoardView => ({
+    position: 'x',
+    lastMove: null,
+    check: false,
+    turn: 'sente',
+    legalMoves: ['5d5c'],
+    movable: 'sente',
+    ...overrides,
+  });
+
+  it('is the side to move on its turn, the player ahead of its turn when it may premove, else nobody', () => {
+    expect(boardActor(view({}))).toBe('move');
+    expect(boardActor(view({ movable: 'both', turn: 'gote' }))).toBe('move');
+    expect(boardActor(view({ legalMoves: [] }))).toBeUndefined();
+    expect(boardActor(view({ turn: 'gote' }))).toBeUndefined();
+    expect(boardActor(view({ turn: 'gote', premovable: true }))).toBe('premove');
+    expect(boardActor(view({ movable: 'none', premovable: true }))).toBeUndefined();
   });
 });
