@@ -1,8 +1,9 @@
 // Against the computer (Spear, level 1; Black ☗ is sente and moves first):
 // its reply arrives live, it moves first when it plays first, Undo takes
 // back its reply with the player's move, and the player can move neither its
-// pieces nor any piece while it thinks. In Pawns-Only Chess the computer can
-// also be the perfect player, which opens with the proven win 1.b4.
+// pieces nor, with premoves off, any piece while it thinks. In Pawns-Only
+// Chess the computer can also be the perfect player, which opens with the
+// proven win 1.b4.
 
 import type { Page, WebSocketRoute } from '@playwright/test';
 import type { GameState, Level } from '../src/api';
@@ -18,6 +19,7 @@ import {
   listedMoves,
   screenshot,
   serverState,
+  setPremoves,
   squareCenter,
   statusLine,
   waitBody,
@@ -163,6 +165,17 @@ test('computer: undo takes back its reply with the move', async ({ page }) => {
 });
 
 test("computer: the player cannot move the computer's pieces", async ({ page }) => {
+  // With premoves off, a move tried while the computer thinks is not kept
+  // for later either (premove.spec.ts tests them on).
+  await setPremoves(page, false);
+  try {
+    await cannotMoveWhileComputerThinks(page);
+  } finally {
+    await setPremoves(page, true);
+  }
+});
+
+async function cannotMoveWhileComputerThinks(page: Page): Promise<void> {
   // The computer's replies reach this page only when the test lets them, so
   // that the page is surely waiting for one while the test tries to move.
   let hold = false;
@@ -216,7 +229,7 @@ test("computer: the player cannot move the computer's pieces", async ({ page }) 
   await clickMove(page, move.from, move.to);
   expect(sent.length, 'moves sent').toBe(2);
   await waitBody(page, 'ply', 4, 15_000);
-});
+}
 
 test('computer: the perfect player of Pawns-Only Chess opens with the proven win', async ({ page }) => {
   // The browser tests run a debug build of koma, whose unoptimised solver

@@ -247,6 +247,19 @@ export async function listedMoves(page: Page): Promise<string[]> {
 
 export const statusLine = async (page: Page): Promise<string> => (await page.textContent('#status .status-line')) ?? '';
 
+/**
+ * Sets the Settings panel's Premoves switch (kept by the browser, so for the
+ * tests after too), by a click on it even when a box covers the page (the
+ * result of a game that just ended).
+ */
+export async function setPremoves(page: Page, on: boolean): Promise<void> {
+  await page.evaluate((wanted) => {
+    const input = document.getElementById('premoves') as HTMLInputElement;
+    if (input.checked !== wanted) input.click();
+  }, on);
+  await expect(page.locator('#premoves')).toBeChecked({ checked: on });
+}
+
 /** Counts the moves the page sends to the server. */
 export function countMovesSent(page: Page): (string | null)[] {
   const sent: (string | null)[] = [];

@@ -15,6 +15,22 @@ export interface BoardView {
   legalMoves: string[];
   /** The sides the person at this screen may move. */
   movable: 'both' | Color | 'none';
+  /**
+   * Whether the one side in `movable` may premove (or pre-drop) while the
+   * other is to move: shown, and kept by the state until the reply comes.
+   */
+  premovable?: boolean;
+}
+
+/**
+ * Who may act on the board: the side to move (`move`: the player's, or
+ * either at one screen), the player's one side ahead of its turn
+ * (`premove`), or nobody.
+ */
+export function boardActor(view: BoardView): 'move' | 'premove' | undefined {
+  if (view.movable === 'none') return undefined;
+  if (view.movable === 'both' || view.movable === view.turn) return view.legalMoves.length > 0 ? 'move' : undefined;
+  return view.premovable ? 'premove' : undefined;
 }
 
 /** The position after `move` of a line (a mate, an analysis line), shown without moving. */
@@ -48,6 +64,8 @@ export interface Arrow {
 
 export interface Board {
   show(view: BoardView): void;
+  /** Draws the premove the state keeps (USI/UCI), or none; the widget's own premove is replaced. */
+  showPremove(usi: string | undefined): void;
   /** Draws these arrows (USI/UCI moves) and takes the others away; the player's own stay. */
   showArrows(arrows: Arrow[]): void;
   setOrientation(color: Color): void;
@@ -69,6 +87,9 @@ export function forgetBoundsOnPress(forget: () => void): () => void {
 
 /** Called with the USI/UCI text of a move the player made on the board. */
 export type OnMove = (usi: string) => void;
+
+/** Called when the premove on the board changed: its USI/UCI text, or undefined once it is gone. */
+export type OnPremove = (usi: string | undefined) => void;
 
 /** A board move's squares and promotion mark, or a drop's letter and square. */
 export type ParsedMove =

@@ -4,7 +4,7 @@ import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Color as CgColor, Key, Dests } from 'chessground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove } from './board';
+import { boardActor, forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
 
 const asCg = (color: Color): CgColor => (color === 'white' || color === 'sente' ? 'white' : 'black');
 
@@ -12,7 +12,10 @@ export class ChessBoard implements Board {
   private readonly ground: Api;
   private readonly unbind: () => void;
 
-  constructor(element: HTMLElement, orientation: Color, onMove: OnMove) {
+  constructor(element: HTMLElement, orientation: Color, onMove: OnMove, onPremove: OnPremove) {
+    // Chessground tells of a premove set or gone a moment later: what it
+    // reports is the premove it holds by then.
+    const report = () => onPremove(this.currentPremove());
     this.ground = Chessground(element, {
       orientation: asCg(orientation),
       coordinates: true,
@@ -24,7 +27,8 @@ export class ChessBoard implements Board {
         showDests: true,
         events: { after: (orig, dest) => onMove(`${orig}${dest}`) },
       },
-      premovable: { enabled: false },
+      // A pawn's premoves are chessground's own: a step or two forward, a capture either side.
+      premovable: { enabled: false, showDests: true, castle: false, events: { set: report, unset: report } },
       predroppable: { enabled: false },
       draggable: { enabled: true, showGhost: true },
       selectable: { enabled: true },
@@ -45,20 +49,33 @@ export class ChessBoard implements Board {
       dests.set(move.from as Key, list);
     }
     const last = view.lastMove ? parseMove(view.lastMove) : undefined;
-    const color: CgColor | undefined =
-      view.movable === 'none' || view.legalMoves.length === 0
-        ? undefined
-        : view.movable === 'both' || asCg(view.movable) === turn
-          ? turn
-          : undefined;
+    // The player's side may move on its turn, and premove while the other
+    // side is to move when the page allows it.
+    const actor = boardActor(view);
+    const color: CgColor | undefined = actor === 'move' ? turn : actor === 'premove' ? asCg(view.movable as Color) : undefined;
+    const premovable = actor === 'premove';
     this.ground.cancelMove();
     this.ground.set({
       fen: board,
       turnColor: turn,
       check: view.check,
       lastMove: last?.kind === 'move' ? [last.from as Key, last.to as Key] : undefined,
-      movable: { color, dests },
+      movable: { color, dests: actor === 'move' ? dests : new Map() },
+      premovable: { enabled: premovable },
     });
+  }
+
+  showPremove(usi: string | undefined): void {
+    if (usi === this.currentPremove()) return;
+    const move = usi ? parseMove(usi) : undefined;
+    this.ground.state.premovable.current = move?.kind === 'move' ? [move.from as Key, move.to as Key] : undefined;
+    this.ground.state.dom.redraw();
+  }
+
+  /** The premove chessground holds, as UCI. */
+  private currentPremove(): string | undefined {
+    const current = this.ground.state.premovable.current;
+    return current ? `${current[0]}${current[1]}` : undefined;
   }
 
   showArrows(arrows: Arrow[]): void {

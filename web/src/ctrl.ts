@@ -26,6 +26,15 @@ import { isPieceSet, VARIANTS, type PieceSet, type VariantInfo } from './variant
 
 const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
 const STORAGE_SHOGI_NOTATION = 'koma.notation';
+const STORAGE_PREMOVES = 'koma.premoves';
+
+/** A move made while the other side was to move, kept until its reply. */
+export interface Premove {
+  /** USI/UCI. */
+  usi: string;
+  /** The game's ply when it was made: it is played only after a later move. */
+  ply: number;
+}
 
 /**
  * The board's sounds as the state uses them (sound/index.ts's `Sounds`):
@@ -103,6 +112,10 @@ export class Ctrl {
   boardResets = 0;
   /** The link whose Copy button reports, and what it says. */
   copied?: { link: string; done: boolean };
+  /** Whether premoves are allowed (the Settings switch, kept by the browser). */
+  premovesOn: boolean;
+  /** The premove (or pre-drop) waiting for the opponent's move. */
+  premove?: Premove;
   readonly form: NewGameForm;
   readonly analysis = new AnalysisCtrl();
   readonly mate = new MateCtrl();
@@ -126,6 +139,7 @@ export class Ctrl {
     const notation = this.storage?.getItem(STORAGE_SHOGI_NOTATION);
     if (isShogiNotation(notation)) setShogiNotation(notation);
     this.spearNotation = this.storage?.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
+    this.premovesOn = this.storage?.getItem(STORAGE_PREMOVES) !== 'off';
     this.form = new NewGameForm(this.storage);
     this.clock = new ClockCtrl(
       () => this.redraw(),
@@ -217,7 +231,23 @@ export class Ctrl {
       turn: state.turn,
       legalMoves: state.outcome ? [] : state.legalMoves,
       movable: sides.length === 0 ? 'none' : sides.length === 1 ? sides[0] : 'both',
+      premovable: !!this.premoveSide(),
     };
+  }
+
+  /**
+   * The side the person at this screen may premove for: on, in a game
+   * that goes on against the computer or a person on another machine
+   * (not two people at one screen, who have no opponent's turn to wait
+   * through), with the game's own position shown.
+   */
+  premoveSide(): Color | undefined {
+    const state = this.state;
+    if (!state || !this.premovesOn || state.outcome) return undefined;
+    if (state.mode !== 'shared' && state.opponent.kind !== 'computer') return undefined;
+    if (this.reviewing() || this.mate.variation() || this.analysis.variationView(state.variant)) return undefined;
+    const sides = this.seats()?.sides ?? [];
+    return sides.length === 1 ? sides[0] : undefined;
   }
 
   /**
@@ -374,7 +404,26 @@ export class Ctrl {
     const news = sameGame && previous ? takebackNews(previous, next, seating) : undefined;
     if (news) this.message = { kind: 'info', ...news };
     if (sameGame && previous && !previous.outcome && next.outcome) this.resultShown = true;
+    const premove = this.premoveToPlay(next, sameGame);
     this.changed();
+    if (premove) this.playMove(premove);
+  }
+
+  /**
+   * What becomes of the premove with a new state: kept while the other
+   * side is to move; once the person's side is to move after a later move,
+   * the move to play if the server lists it as legal (else dropped, as
+   * lishogi drops it, saying nothing); dropped with another game, a
+   * takeback, the game's end or when premoves are no longer allowed.
+   */
+  private premoveToPlay(next: GameState, sameGame: boolean): string | undefined {
+    const premove = this.premove;
+    if (!premove) return undefined;
+    const side = this.premoveSide();
+    if (sameGame && side && next.ply >= premove.ply && next.turn !== side) return undefined;
+    this.premove = undefined;
+    if (!sameGame || !side || next.ply <= premove.ply) return undefined;
+    return next.legalMoves.includes(premove.usi) ? premove.usi : undefined;
   }
 
   /** The save format kept when the game changes, if the new game has it. */
@@ -422,12 +471,37 @@ export class Ctrl {
     void this.change((state, seating) => this.deps.server.playMove(state.id, usi, state.ply, seating.tokenFor(state.turn)), true);
   }
 
+  /**
+   * A premove made on the board (USI/UCI), or none (`undefined`: the
+   * player cancelled it, or the widget let it go). Kept only where
+   * premoves are allowed; else the board drops it.
+   */
+  setPremove(usi: string | undefined): void {
+    const state = this.state;
+    if (usi === this.premove?.usi) return;
+    if (usi === undefined || !state || !this.premoveSide()) {
+      if (usi !== undefined) this.boardResets++;
+      this.premove = undefined;
+    } else this.premove = { usi, ply: state.ply };
+    this.redraw();
+  }
+
+  /** Switches premoves on or off (remembered by the browser); off drops the one waiting. */
+  setPremovesOn(on: boolean): void {
+    this.premovesOn = on;
+    this.storage?.setItem(STORAGE_PREMOVES, on ? 'on' : 'off');
+    if (!on) this.premove = undefined;
+    this.changed();
+  }
+
   /** Shows the position after move `ply` (clamped; the last follows the game). */
   goTo(ply: number): void {
     const state = this.state;
     if (!state) return;
     const target = Math.max(0, Math.min(ply, state.ply));
     this.shownPly = target >= state.ply ? undefined : target;
+    // A premove belongs to the game's position: looking back drops it.
+    if (this.shownPly !== undefined) this.premove = undefined;
     this.changed();
   }
 
@@ -440,6 +514,7 @@ export class Ctrl {
   /** Takes back (against the computer: with its reply), or asks to in a game between two machines. */
   undo(): void {
     this.shownPly = undefined;
+    this.premove = undefined;
     void this.change((state, seating) => {
       const seat = state.mode === 'shared' ? seating.takebackSeat(state) : state.turn;
       return this.deps.server.undo(state.id, state.ply, seating.tokenFor(...(seat ? [seat] : [])));
@@ -449,6 +524,7 @@ export class Ctrl {
   /** Accepts (or declines) the other player's request to take back. */
   answerTakeback(decline: boolean): void {
     this.shownPly = undefined;
+    this.premove = undefined;
     void this.change((state, seating) =>
       this.deps.server.undo(state.id, state.ply, seating.tokenFor(seating.takebackSeat(state) ?? state.turn), decline),
     );
@@ -516,6 +592,7 @@ export class Ctrl {
   analysisStep(line: number, step: number): void {
     const moves = this.analysis.analysis?.lines[line]?.moves;
     if (!moves) return;
+    this.premove = undefined;
     this.analysis.stepInto(moves, step);
     this.changed();
   }
@@ -534,6 +611,7 @@ export class Ctrl {
 
   /** Shows step `index` of the mate line (`undefined`: back to the game). */
   mateStep(index: number | undefined): void {
+    if (index !== undefined) this.premove = undefined;
     this.mate.show(index);
     this.changed();
   }

@@ -7,7 +7,7 @@
 
 import type { Hooks, VNode } from 'snabbdom';
 import type { Color } from './api';
-import type { Arrow, Board, BoardView } from './board';
+import type { Arrow, Board, BoardView, OnPremove } from './board';
 import { ChessBoard } from './chess-board';
 import { usePieces } from './legend';
 import { ShogiBoard } from './shogi-board';
@@ -23,6 +23,8 @@ export interface GroundConfig {
   resets: number;
   /** The engine's best move and the review's better one, as arrows. */
   arrows: Arrow[];
+  /** The premove (or pre-drop) the state keeps, as USI/UCI. */
+  premove?: string;
 }
 
 /** Whether the widget must be shown `next` after `previous`. */
@@ -39,6 +41,8 @@ export class Ground {
   constructor(
     /** Called with the USI/UCI text of a move the player made on the board. */
     private readonly onMove: (usi: string) => void,
+    /** Called when the player set a premove on the board (its text) or it went (undefined). */
+    private readonly onPremove: OnPremove = () => {},
   ) {}
 
   /** The hooks of the board area's vnode, for `config`. */
@@ -67,8 +71,14 @@ export class Ground {
     const board = find('board');
     this.board =
       config.variant.widget === 'chessground'
-        ? new ChessBoard(board, config.orientation, this.onMove)
-        : new ShogiBoard(config.variant, { board, handTop: find('hand-top'), handBottom: find('hand-bottom') }, config.orientation, this.onMove);
+        ? new ChessBoard(board, config.orientation, this.onMove, this.onPremove)
+        : new ShogiBoard(
+            config.variant,
+            { board, handTop: find('hand-top'), handBottom: find('hand-bottom') },
+            config.orientation,
+            this.onMove,
+            this.onPremove,
+          );
     this.element = element;
     this.shown = undefined;
     this.update(config);
@@ -87,6 +97,9 @@ export class Ground {
     if (show) board.show(config.view);
     // Showing a position clears the arrows: they are drawn again after it.
     if (show || JSON.stringify(config.arrows) !== JSON.stringify(this.shown?.arrows)) board.showArrows(config.arrows);
+    // Showing a position clears the premove too: the widget draws the one
+    // the state keeps again, and follows the state when it drops one.
+    if (show || config.premove !== this.shown?.premove) board.showPremove(config.premove);
     this.shown = config;
   }
 

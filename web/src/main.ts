@@ -68,7 +68,10 @@ const ctrl = new Ctrl(
   },
   redraw,
 );
-const ground = new Ground((usi) => ctrl.playMove(usi));
+const ground = new Ground(
+  (usi) => ctrl.playMove(usi),
+  (usi) => ctrl.setPremove(usi),
+);
 
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement | null;

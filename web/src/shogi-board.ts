@@ -3,9 +3,10 @@
 import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
-import type { Color as SgColor, Key, Piece, MoveDests, DropDests, PieceName } from 'shogiground/types';
+import type { Color as SgColor, Key, Piece, MoveDests, DropDests, PieceName, Pieces } from 'shogiground/types';
 import type { Color } from './api';
-import { forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove } from './board';
+import { boardActor, forgetBoundsOnPress, parseMove, type Arrow, type Board, type BoardView, type OnMove, type OnPremove } from './board';
+import { predropDests, premoveDests, premovePromotion } from './premove';
 import { DROP_LETTERS, DROP_ROLES, PROMOTES_TO, UNPROMOTES_TO, type VariantInfo } from './variants';
 
 export interface ShogiElements {
@@ -26,11 +27,15 @@ export class ShogiBoard implements Board {
   private readonly unbind: () => void;
 
   constructor(
-    variant: VariantInfo,
+    private readonly variant: VariantInfo,
     elements: ShogiElements,
     orientation: Color,
     private readonly onMove: OnMove,
+    private readonly onPremove: OnPremove,
   ) {
+    // The widget tells of a premove set or gone a moment later (its events
+    // are deferred): what it reports is the premove it holds by then.
+    const report = () => this.onPremove(this.currentPremove());
     const config: Config = {
       orientation: asSg(orientation),
       activeColor: undefined,
@@ -43,19 +48,38 @@ export class ShogiBoard implements Board {
       hands: { inlined: false, roles: variant.handRoles },
       movable: { free: false, showDests: true, events: { after: (orig, dest, prom) => this.moved(orig, dest, prom) } },
       droppable: { free: false, showDests: true, events: { after: (piece, key) => this.dropped(piece, key) } },
-      premovable: { enabled: false },
-      predroppable: { enabled: false },
+      premovable: {
+        enabled: false,
+        showDests: true,
+        generate: (key, pieces) => {
+          const piece = pieces.get(key);
+          return piece ? (premoveDests(variant, piece.role, piece.color, key) as Key[]) : [];
+        },
+        events: { set: report, unset: report },
+      },
+      predroppable: {
+        enabled: false,
+        showDests: true,
+        generate: (piece, pieces) => predropDests(variant, piece.role, piece.color, ownSquares(pieces, piece.color)) as Key[],
+        events: { set: report, unset: report },
+      },
       draggable: { enabled: true, showGhost: true },
       selectable: { enabled: true },
       drawable: { enabled: true, visible: true },
       promotion: {
         promotesTo: (role) => PROMOTES_TO[role],
         unpromotesTo: (role) => UNPROMOTES_TO[role],
+        // A move asks as the server's list says; a premove (a piece of the
+        // side not to move) asks as the rules of its zone say.
         movePromotionDialog: (orig, dest) => {
+          const premove = this.premovePromotion(orig, dest);
+          if (premove) return premove === 'optional';
           const form = this.forms.get(orig + dest);
           return !!form && form.plain && form.promote;
         },
         forceMovePromotion: (orig, dest) => {
+          const premove = this.premovePromotion(orig, dest);
+          if (premove) return premove === 'forced';
           const form = this.forms.get(orig + dest);
           return !!form && form.promote && !form.plain;
         },
@@ -108,14 +132,12 @@ export class ShogiBoard implements Board {
       lastDests = [last.to as Key];
       lastPiece = { role: DROP_ROLES[last.letter], color: turn === 'sente' ? 'gote' : 'sente' };
     }
-    const active: SgColor | undefined =
-      view.movable === 'none' || view.legalMoves.length === 0
-        ? undefined
-        : view.movable === 'both'
-          ? turn
-          : asSg(view.movable) === turn
-            ? turn
-            : undefined;
+    // The player's side is active on its turn, and while the other side is
+    // to move when it may premove; the other side's legal moves are not its.
+    const actor = boardActor(view);
+    const active: SgColor | undefined = actor === 'move' ? turn : actor === 'premove' ? asSg(view.movable as Color) : undefined;
+    const ownTurn = actor === 'move';
+    const premovable = actor === 'premove';
     this.ground.cancelMoveOrDrop();
     this.ground.set({
       sfen: { board, hands: hands || '-' },
@@ -124,9 +146,41 @@ export class ShogiBoard implements Board {
       checks: view.check,
       lastDests,
       lastPiece,
-      movable: { dests: moveDests },
-      droppable: { dests: dropDests },
+      movable: { dests: ownTurn ? moveDests : new Map() },
+      droppable: { dests: ownTurn ? dropDests : new Map() },
+      premovable: { enabled: premovable },
+      predroppable: { enabled: premovable },
     });
+  }
+
+  showPremove(usi: string | undefined): void {
+    if (usi === this.currentPremove()) return;
+    const state = this.ground.state;
+    state.premovable.current = undefined;
+    state.predroppable.current = undefined;
+    const move = usi ? parseMove(usi) : undefined;
+    const color = state.activeColor;
+    if (move?.kind === 'move') state.premovable.current = { orig: move.from as Key, dest: move.to as Key, prom: move.promote };
+    else if (move?.kind === 'drop' && DROP_ROLES[move.letter] && (color === 'sente' || color === 'gote'))
+      state.predroppable.current = { piece: { role: DROP_ROLES[move.letter], color }, key: move.to as Key, prom: false };
+    state.dom.redraw();
+  }
+
+  /** The premove or pre-drop the widget holds, as USI. */
+  private currentPremove(): string | undefined {
+    const { premovable, predroppable } = this.ground.state;
+    if (premovable.current) return `${premovable.current.orig}${premovable.current.dest}${premovable.current.prom ? '+' : ''}`;
+    const drop = predroppable.current;
+    const letter = drop && DROP_LETTERS[drop.piece.role];
+    return letter ? `${letter}*${drop.key}` : undefined;
+  }
+
+  /** How a premove from `orig` to `dest` promotes; undefined when it is a move of the side to move. */
+  private premovePromotion(orig: Key, dest: Key): 'none' | 'optional' | 'forced' | undefined {
+    const state = this.ground.state;
+    const piece = state.pieces.get(orig);
+    if (!piece || piece.color === state.turnColor || piece.color !== state.activeColor) return undefined;
+    return premovePromotion(this.variant, piece.role, piece.color, orig, dest);
   }
 
   showArrows(arrows: Arrow[]): void {
@@ -158,4 +212,11 @@ export class ShogiBoard implements Board {
     const letter = DROP_LETTERS[piece.role];
     if (letter) this.onMove(`${letter}*${key}`);
   }
+}
+
+/** The squares `color`'s pieces stand on. */
+function ownSquares(pieces: Pieces, color: SgColor): Set<string> {
+  const out = new Set<string>();
+  for (const [key, piece] of pieces) if (piece.color === color) out.add(key);
+  return out;
 }

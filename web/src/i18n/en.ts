@@ -351,6 +351,8 @@ export const en = {
     boards: { kaya: 'kaya wood', paper: 'paper', slate: 'blue-grey' },
     mute: 'Mute sounds',
     volume: 'Volume',
+    premoves: 'Premoves',
+    premovesTitle: "Move while your opponent is to move: the move is played as soon as they reply, if it is legal then",
   },
 };
 

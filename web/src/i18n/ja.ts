@@ -343,5 +343,7 @@ export const ja = {
     boards: { kaya: '榧', paper: '紙', slate: '青灰' },
     mute: '音を消す',
     volume: '音量',
+    premoves: '先行入力（プレムーブ）',
+    premovesTitle: '相手の手番中に指し手を予約します。相手が指した直後、合法なら自動で指されます',
   },
 };

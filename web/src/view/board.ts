@@ -64,6 +64,7 @@ export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
         view: ctrl.boardView()!,
         resets: ctrl.boardResets,
         arrows: ctrl.arrows(),
+        premove: ctrl.premove?.usi,
       }),
     },
     [

@@ -1,6 +1,6 @@
 // The page's settings that are not the game's: the colours of the page and
-// of the board, and the sounds. Each is kept by the browser (themes.ts,
-// sound/settings.ts). The piece set stays in the Pieces panel beside the
+// of the board, the sounds, and whether premoves are allowed. Each is kept
+// by the browser (themes.ts, sound/settings.ts, ctrl.ts). The piece set stays in the Pieces panel beside the
 // pieces it draws, and the notation in the Moves panel beside the moves.
 
 import { h, type VNode } from 'snabbdom';
@@ -35,7 +35,19 @@ function soundControls(ctrl: Ctrl): VNode[] {
   ];
 }
 
-/** The Settings panel: page theme, board colours, sound. */
+/** The switch for premoves: a move made while the opponent is to move, played on its reply. */
+function premoveSwitch(ctrl: Ctrl): VNode {
+  return h('label.premoves', { attrs: { title: t('settings.premovesTitle') } }, [
+    h('input#premoves', {
+      attrs: { type: 'checkbox' },
+      props: { checked: ctrl.premovesOn },
+      on: { change: (event: Event) => ctrl.setPremovesOn((event.target as HTMLInputElement).checked) },
+    }),
+    ' ' + t('settings.premoves'),
+  ]);
+}
+
+/** The Settings panel: page theme, board colours, sound, premoves. */
 export function settingsPanel(ctrl: Ctrl): VNode {
   const theme = ctrl.theme;
   return h('details#settings-panel.panel', [
@@ -63,5 +75,6 @@ export function settingsPanel(ctrl: Ctrl): VNode {
       ),
     ]),
     ...soundControls(ctrl),
+    premoveSwitch(ctrl),
   ]);
 }
