@@ -15,14 +15,15 @@ import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNota
 import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
 import { NewGameForm } from './newgame';
 import { ReviewCtrl } from './review';
-import type { Route } from './route';
+import type { PageRoute, Route } from './route';
+import { fetchText, RulesPages } from './rules';
 import { forgetSeats, keepNewGame, keepSeats, Seating } from './seats';
 import type { LiveConnection, LiveHandlers } from './socket';
 import { colorsOf, opposite, sideOf } from './sides';
 import { takebackNews } from './takeback';
 import { SAVE_FORMATS } from './records';
 import type { Server } from './xhr';
-import { isPieceSet, VARIANTS, type PieceSet, type VariantInfo } from './variants';
+import { isPieceSet, VARIANTS, type PieceSet, type VariantId, type VariantInfo } from './variants';
 
 const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
 const STORAGE_SHOGI_NOTATION = 'koma.notation';
@@ -53,7 +54,12 @@ export interface CtrlDeps {
   sounds?: SoundControl;
   /** Puts the page's colours, board and pieces in force (themes.ts's `applyTheme`). */
   applyTheme?: (settings: ThemeSettings) => void;
+  /** Loads a text of the page's own server (a rules page); the browser's fetch by default. */
+  loadText?: (address: string) => Promise<string>;
 }
+
+/** What the page shows: the start page, a game's rules, or the board. */
+export type PageKind = 'start' | 'rules' | 'board';
 
 /**
  * A line of the status: the page's own words (`key` in the message files),
@@ -81,6 +87,10 @@ export interface RecordFields {
 }
 
 export class Ctrl {
+  page: PageKind = 'board';
+  /** The game whose rules are shown (on the rules page). */
+  rulesGame: VariantId = 'spear';
+  readonly rules: RulesPages;
   state?: GameState;
   /** When the state arrived (`now()`): the clocks count from then. */
   receivedAt = 0;
@@ -127,6 +137,7 @@ export class Ctrl {
     if (isShogiNotation(notation)) setShogiNotation(notation);
     this.spearNotation = this.storage?.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
     this.form = new NewGameForm(this.storage);
+    this.rules = new RulesPages(deps.loadText ?? fetchText, () => this.redraw());
     this.clock = new ClockCtrl(
       () => this.redraw(),
       () => void this.refresh(),
@@ -134,10 +145,33 @@ export class Ctrl {
     );
   }
 
-  /** Shows the game the address names, or starts one. */
-  async start(route: Route | undefined): Promise<void> {
-    if (route) await this.follow(route);
-    else await this.newGame();
+  /** Shows the page the address names; with none, a new game of the form's. */
+  async start(route: PageRoute | undefined): Promise<void> {
+    await this.go(route ?? { page: 'play' });
+  }
+
+  /**
+   * Shows the page the address names: the start page, a game's rules, a
+   * new game (of the game named, with the form's other choices), or a game.
+   */
+  async go(route: PageRoute): Promise<void> {
+    switch (route.page) {
+      case 'start':
+      case 'rules':
+        this.page = route.page;
+        if (route.page === 'rules') this.rulesGame = route.game;
+        this.redraw();
+        return;
+      case 'play':
+        this.page = 'board';
+        if (route.game) this.form.variant = route.game;
+        await this.newGame();
+        return;
+      case 'game':
+        this.page = 'board';
+        this.redraw();
+        await this.follow(route.game);
+    }
   }
 
   /** Shows the game the address names; a seat link also hands this page a seat. */
@@ -482,6 +516,7 @@ export class Ctrl {
 
   /** The action of a key pressed on the page, if it has one. */
   keyAction(key: string): (() => void) | undefined {
+    if (this.page !== 'board') return undefined;
     const actions: Record<string, () => void> = {
       ArrowLeft: () => this.goTo(this.shown() - 1),
       ArrowRight: () => this.goTo(this.shown() + 1),
