@@ -111,6 +111,12 @@ export class Ctrl {
    * got must be put back.
    */
   boardResets = 0;
+  /**
+   * The game the Game menu chose, other than the one shown: the board shows
+   * its start position, not the game's, until New game (or the menu's
+   * return to the game's own kind, or a move in the game).
+   */
+  preview?: VariantId;
   /** The link whose Copy button reports, and what it says. */
   copied?: { link: string; done: boolean };
   readonly form: NewGameForm;
@@ -197,6 +203,16 @@ export class Ctrl {
     return this.state ? VARIANTS[this.state.variant] : undefined;
   }
 
+  /** What the board shows while the Game menu previews another game: its start position, its first player at the bottom. */
+  previewBoard(): { variant: VariantInfo; orientation: Color; view: BoardView } | undefined {
+    if (!this.preview || !this.state) return undefined;
+    const variant = VARIANTS[this.preview];
+    const [first, second] = colorsOf(variant.id);
+    const view: BoardView = { position: variant.start, lastMove: null, check: false, turn: first, legalMoves: [], movable: 'none' };
+    // Spear is drawn as its seed draws it, White (the second mover) at the bottom.
+    return { variant, orientation: variant.id === 'spear' ? second : first, view };
+  }
+
   /** The move whose position is shown. */
   shown(): number {
     return this.shownPly ?? this.state?.ply ?? 0;
@@ -231,6 +247,8 @@ export class Ctrl {
   boardView(): BoardView | undefined {
     const state = this.state;
     if (!state) return undefined;
+    const preview = this.previewBoard();
+    if (preview) return preview.view;
     const variation = this.mate.variation() ?? this.analysis.variationView(state.variant);
     if (variation) return variation;
     const shown = this.shown();
@@ -261,7 +279,7 @@ export class Ctrl {
    * played).
    */
   arrows(): Arrow[] {
-    if (this.mate.variation() || !this.state) return [];
+    if (this.mate.variation() || !this.state || this.preview) return [];
     const arrows: Arrow[] = [];
     const best = this.analysis.bestMove();
     if (best) arrows.push({ usi: best, kind: 'best' });
@@ -370,6 +388,8 @@ export class Ctrl {
     }
     this.state = next;
     this.receivedAt = this.now();
+    // A new game, or a move in this one, ends a preview: the board shows the game.
+    if (!sameGame || next.ply !== previous?.ply) this.endPreview();
     const seating = Seating.of(next);
     const seatsChanged = seating.sides.join() !== this.seating?.sides.join();
     this.seating = seating;
@@ -460,6 +480,7 @@ export class Ctrl {
   goTo(ply: number): void {
     const state = this.state;
     if (!state) return;
+    this.endPreview();
     const target = Math.max(0, Math.min(ply, state.ply));
     this.shownPly = target >= state.ply ? undefined : target;
     this.changed();
@@ -507,6 +528,31 @@ export class Ctrl {
     this.resultShown = false;
     if (this.state) this.form.variant = this.state.variant;
     void this.newGame();
+  }
+
+  /**
+   * The Game menu chose `variant`: the board shows its start position at
+   * once, and New game (highlighted) starts it with the opponent and clock
+   * chosen after it. Like every choice of the form it takes effect with New
+   * game: a game started by the menu itself would start before the opponent
+   * and clock are chosen, and a slip of the menu would end a game under way.
+   * The menu back on the game's own kind shows the game again.
+   */
+  chooseVariant(variant: VariantId): void {
+    this.form.variant = variant;
+    if (!this.state || this.state.variant === variant) this.endPreview();
+    else {
+      this.preview = variant;
+      this.shownPly = undefined;
+    }
+    this.changed();
+  }
+
+  /** Back to showing the game, the Game menu on its kind. */
+  private endPreview(): void {
+    if (!this.preview) return;
+    this.preview = undefined;
+    if (this.state) this.form.variant = this.state.variant;
   }
 
   /** The form changed: drawn again (the options it shows follow it). */

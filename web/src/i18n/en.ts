@@ -30,6 +30,12 @@ export const en = {
     loading: 'Loading the rules…',
     failed: 'The rules could not be loaded: is the server still running?',
   },
+  player: {
+    you: 'you',
+    opponent: 'your opponent',
+    computer: 'the computer, level {{level}}',
+    perfect: 'the perfect player',
+  },
   variant: {
     spear: 'Spear Shogi (5×5)',
     minishogi: 'Minishogi (5×5)',
@@ -100,6 +106,8 @@ export const en = {
     increment: '{{minutes}} min + {{seconds}} s a move',
   },
   status: {
+    preview: 'The start of {{game}}: New game starts it, with the opponent and clock chosen. The game shown before stays until then.',
+    previewBack: 'Back to the game',
     reviewing: 'Move {{shown}} of {{ply}} (reviewing: › or → steps on, » returns to the game). ',
     toMove: '{{side}} to move',
     check: ' — check!',
@@ -115,7 +123,7 @@ export const en = {
     watching: 'You are watching this game: only its players can move.',
     youPlay: 'You play {{side}}.',
     handicapNote: '{{title}} handicap ({{japanese}}): Uwate ☖ gives it and moves first; Shitate ☗ receives.',
-    mateStep: 'Mate line, move {{step}} of {{length}}: the game itself is unchanged ("Back to the game" returns to it).',
+    mateStep: 'Mate line: move {{step}} of {{length}} (the game is unchanged)',
     variation_one: 'Variation, {{count}} move from the game: the game itself is unchanged ("Back to the game" returns to it).',
     variation_other: 'Variation, {{count}} moves from the game: the game itself is unchanged ("Back to the game" returns to it).',
     impasseWin: '{{side}} may declare impasse (入玉宣言): under the {{rule}}-point rule {{side}} would win.',

@@ -31,6 +31,12 @@ export const ja = {
     loading: 'ルールを読み込んでいます…',
     failed: 'ルールを読み込めませんでした。サーバーは動いていますか？',
   },
+  player: {
+    you: 'あなた',
+    opponent: '対局相手',
+    computer: 'コンピュータ（レベル{{level}}）',
+    perfect: '完全なプレイヤー',
+  },
   variant: {
     spear: '槍将棋（5×5）',
     minishogi: '5五将棋（5×5）',
@@ -101,6 +107,8 @@ export const ja = {
     increment: '{{minutes}}分 + 1手ごとに{{seconds}}秒加算',
   },
   status: {
+    preview: '{{game}}の初期配置です。「新規対局」で、選んだ相手と持ち時間で対局を始めます。それまで前の対局はそのままです。',
+    previewBack: '対局に戻る',
     reviewing: '{{ply}}手中{{shown}}手目（棋譜を再生中：› か → で進む、» で対局に戻る）。',
     toMove: '{{side}}の手番',
     check: '　王手！',
@@ -115,7 +123,7 @@ export const ja = {
     watching: 'この対局を観戦しています：指せるのは対局者だけです。',
     youPlay: 'あなたは{{side}}です。',
     handicapNote: '{{japanese}}：上手 ☖ が駒を落として先に指し、下手 ☗ が受けます。',
-    mateStep: '詰み手順の{{step}}手目／全{{length}}手：対局そのものは変わりません（「対局に戻る」で戻ります）。',
+    mateStep: '詰み手順：{{length}}手中{{step}}手目（対局はそのまま）',
     variation_other: '変化手順、対局から{{count}}手：対局そのものは変わりません（「対局に戻る」で戻ります）。',
     impasseWin: '{{side}}は入玉宣言ができます：{{rule}}点法で{{side}}の勝ちになります。',
     impasseDraw: '{{side}}は入玉宣言ができます：{{rule}}点法で持将棋（引き分け）になります。',

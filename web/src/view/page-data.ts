@@ -18,6 +18,7 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     version: String(state.version),
     shownPly: String(ctrl.shown()),
     mateStep: ctrl.mate.shownStep(),
+    preview: ctrl.preview ?? '',
     turn: state.turn,
     outcome: state.outcome ? state.outcome.reason : '',
     computer: state.opponent.kind === 'computer' ? state.opponent.color : '',
