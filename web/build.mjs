@@ -1,9 +1,11 @@
-// Builds the front end into dist/: index.html, app.js, app.css and the sound/ voices.
+// Builds the front end into dist/: index.html, app.js, app.css, the sound/
+// voices and the rules pages with their pictures (rules.mjs).
 // `node build.mjs` once; `node build.mjs --watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildRules } from './rules.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
@@ -14,6 +16,7 @@ await mkdir(dist, { recursive: true });
 await copyFile(join(here, 'src', 'index.html'), join(dist, 'index.html'));
 await copyFile(join(here, 'src', 'favicon.svg'), join(dist, 'favicon.svg'));
 await cp(join(here, 'src', 'sound', 'voice'), join(dist, 'sound', 'voice'), { recursive: true });
+await buildRules(join(here, '..', 'docs', 'rules'), join(dist, 'rules'));
 
 const options = {
   entryPoints: { app: join(here, 'src', 'main.ts') },

@@ -114,6 +114,34 @@ test('analysis: the bar, three lines and the arrow follow a move and a step back
   await expect(page.locator('.analysis-line')).toHaveCount(0);
 });
 
+/**
+ * The drop arrows whose shaft is drawn: a drop's arrow starts at the hand
+ * piece, so shogiground keys its shape by the piece (`…,sente,gold,5b,…`),
+ * not by a square.
+ */
+const dropShafts = (page: Page): Promise<{ drops: number; drawn: number }> =>
+  page.evaluate(() => {
+    const drops = [...document.querySelectorAll('svg.sg-shapes g[sgHash] line')].filter((line) =>
+      /,(sente|gote),[a-z]+,/.test(line.parentElement?.getAttribute('sgHash') ?? ''),
+    );
+    const drawn = drops.filter((line) => {
+      const style = getComputedStyle(line);
+      return style.stroke !== 'none' && style.stroke !== '' && parseFloat(style.strokeWidth) > 0;
+    });
+    return { drops: drops.length, drawn: drawn.length };
+  });
+
+test('analysis: the arrow of a best move that is a drop has its shaft', async ({ page }) => {
+  // Sente mates at once by dropping the gold on 5b.
+  const state = await createGame(page, { variant: 'shogi', opponent: { kind: 'human' }, position: '4k4/9/4P4/9/9/9/9/9/4K4 b G 1' });
+  await page.goto(`${pageBase(page)}#/game/${state.id}`);
+  await waitBody(page, 'gameId', state.id);
+  await page.check('#analyse');
+  await expect(page.locator('.analysis-line[data-line="0"] button[data-step="0"]')).toHaveAttribute('title', /^G\*5b/, { timeout: 15_000 });
+  await expect(async () => expect((await dropShafts(page)).drops).toBe(1)).toPass({ timeout: 5000 });
+  expect((await dropShafts(page)).drawn, 'the drop arrow has its shaft').toBe(1);
+});
+
 test('analysis: a variation is stepped into on the board', async ({ page }) => {
   const state = await createGame(page, { variant: 'minishogi', opponent: { kind: 'human' } });
   await page.goto(`${pageBase(page)}#/game/${state.id}`);

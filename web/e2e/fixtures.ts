@@ -4,8 +4,8 @@
 // - `context`: one browser context for the whole worker, shared by all tests
 //   (one localStorage, like one browser: the variant, clock and piece set
 //   chosen, and the seats held, carry from test to test);
-// - `page`: a new page in it, at the server's address once the page has its
-//   game, closed after the test (resized first if the test asks another
+// - `page`: a new page in it, at the server's `#/play` once the page has its
+//   new game (start.spec.ts opens the start page itself), closed after the test (resized first if the test asks another
 //   viewport with test.use);
 // - `machines`: pages on other machines, each in a fresh context (its own
 //   localStorage, so its own seats), closed after the test;
@@ -104,7 +104,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (viewport && (viewport.width !== VIEWPORT.width || viewport.height !== VIEWPORT.height)) await page.setViewportSize(viewport);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     try {
-      await page.goto(komaUrl);
+      // `#/play`: a new game as the new-game form stands (the form is
+      // remembered by the browser); the bare address is the start page.
+      await page.goto(`${komaUrl}#/play`);
       await page.waitForFunction(() => !!document.body.dataset.gameId, null, { timeout: 10_000 });
     } catch (error) {
       await failureScreenshot(page, testInfo, 'failure.png');

@@ -1,6 +1,7 @@
 // The layout keeps the game in view (issue 50): on a 1280×900 window and on
 // a 390×844 phone, the board's hands, both clocks, the move buttons, the
-// status and each prompt (a takeback to answer, the result) are inside the
+// status and each prompt (a takeback to answer, the result, another game
+// chosen in the Game menu) are inside the
 // window without scrolling, in every game.
 
 import type { Page } from '@playwright/test';
@@ -77,6 +78,28 @@ async function takebackInView(page: Page): Promise<void> {
   await waitBody(page, 'takeback', '');
 }
 
+/**
+ * Another game chosen in the Game menu: the board previews it, and New game,
+ * which starts it, is in view beside the menu; on a wide window the board
+ * and the way back to the game are in view too.
+ */
+async function previewInView(page: Page, wide: boolean): Promise<void> {
+  await page.selectOption('#variant', 'shogi');
+  await page.selectOption('#opponent', 'human');
+  await page.click('#new-game-button');
+  await waitBody(page, 'variant', 'shogi');
+  // Where a player changes the menu (on a phone, under the game).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('#variant').scrollIntoViewIfNeeded();
+  await page.selectOption('#variant', 'minishogi');
+  await waitBody(page, 'preview', 'minishogi');
+  await allInView(page, ['#variant', '#new-game-button'], 'the menu and New game');
+  if (wide) await allInView(page, ['#preview-back', '#board', '#hand-top', '#hand-bottom'], 'the preview');
+  await page.click('#new-game-button');
+  await waitBody(page, 'variant', 'minishogi');
+  await waitBody(page, 'preview', '');
+}
+
 test.describe('on a 1280×900 window', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -87,6 +110,10 @@ test.describe('on a 1280×900 window', () => {
 
   test('layout: a takeback to answer is in view', async ({ page }) => {
     await takebackInView(page);
+  });
+
+  test('layout: another game chosen, its preview and New game in view', async ({ page }) => {
+    await previewInView(page, true);
   });
 
   test('layout: in Japanese too, whose words are wider', async ({ page }) => {
@@ -115,5 +142,9 @@ test.describe('on a 390×844 phone', () => {
 
   test('layout: phone, a takeback to answer is in view', async ({ page }) => {
     await takebackInView(page);
+  });
+
+  test('layout: phone, another game chosen, New game in view beside the menu', async ({ page }) => {
+    await previewInView(page, false);
   });
 });

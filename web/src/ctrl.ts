@@ -15,14 +15,15 @@ import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNota
 import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
 import { NewGameForm } from './newgame';
 import { ReviewCtrl } from './review';
-import type { Route } from './route';
+import type { PageRoute, Route } from './route';
+import { fetchText, RulesPages } from './rules';
 import { forgetSeats, keepNewGame, keepSeats, Seating } from './seats';
 import type { LiveConnection, LiveHandlers } from './socket';
 import { colorsOf, opposite, sideOf } from './sides';
 import { takebackNews } from './takeback';
 import { SAVE_FORMATS } from './records';
 import type { Server } from './xhr';
-import { isPieceSet, VARIANTS, type PieceSet, type VariantInfo } from './variants';
+import { isPieceSet, VARIANTS, type PieceSet, type VariantId, type VariantInfo } from './variants';
 
 const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
 const STORAGE_SHOGI_NOTATION = 'koma.notation';
@@ -62,7 +63,12 @@ export interface CtrlDeps {
   sounds?: SoundControl;
   /** Puts the page's colours, board and pieces in force (themes.ts's `applyTheme`). */
   applyTheme?: (settings: ThemeSettings) => void;
+  /** Loads a text of the page's own server (a rules page); the browser's fetch by default. */
+  loadText?: (address: string) => Promise<string>;
 }
+
+/** What the page shows: the start page, a game's rules, or the board. */
+export type PageKind = 'start' | 'rules' | 'board';
 
 /**
  * A line of the status: the page's own words (`key` in the message files),
@@ -90,6 +96,10 @@ export interface RecordFields {
 }
 
 export class Ctrl {
+  page: PageKind = 'board';
+  /** The game whose rules are shown (on the rules page). */
+  rulesGame: VariantId = 'spear';
+  readonly rules: RulesPages;
   state?: GameState;
   /** When the state arrived (`now()`): the clocks count from then. */
   receivedAt = 0;
@@ -110,6 +120,12 @@ export class Ctrl {
    * got must be put back.
    */
   boardResets = 0;
+  /**
+   * The game the Game menu chose, other than the one shown: the board shows
+   * its start position, not the game's, until New game (or the menu's
+   * return to the game's own kind, or a move in the game).
+   */
+  preview?: VariantId;
   /** The link whose Copy button reports, and what it says. */
   copied?: { link: string; done: boolean };
   /** Whether premoves are allowed (the Settings switch, kept by the browser). */
@@ -141,6 +157,7 @@ export class Ctrl {
     this.spearNotation = this.storage?.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
     this.premovesOn = this.storage?.getItem(STORAGE_PREMOVES) !== 'off';
     this.form = new NewGameForm(this.storage);
+    this.rules = new RulesPages(deps.loadText ?? fetchText, () => this.redraw());
     this.clock = new ClockCtrl(
       () => this.redraw(),
       () => void this.refresh(),
@@ -148,10 +165,33 @@ export class Ctrl {
     );
   }
 
-  /** Shows the game the address names, or starts one. */
-  async start(route: Route | undefined): Promise<void> {
-    if (route) await this.follow(route);
-    else await this.newGame();
+  /** Shows the page the address names; with none, a new game of the form's. */
+  async start(route: PageRoute | undefined): Promise<void> {
+    await this.go(route ?? { page: 'play' });
+  }
+
+  /**
+   * Shows the page the address names: the start page, a game's rules, a
+   * new game (of the game named, with the form's other choices), or a game.
+   */
+  async go(route: PageRoute): Promise<void> {
+    switch (route.page) {
+      case 'start':
+      case 'rules':
+        this.page = route.page;
+        if (route.page === 'rules') this.rulesGame = route.game;
+        this.redraw();
+        return;
+      case 'play':
+        this.page = 'board';
+        if (route.game) this.form.variant = route.game;
+        await this.newGame();
+        return;
+      case 'game':
+        this.page = 'board';
+        this.redraw();
+        await this.follow(route.game);
+    }
   }
 
   /** Shows the game the address names; a seat link also hands this page a seat. */
@@ -175,6 +215,16 @@ export class Ctrl {
 
   variantInfo(): VariantInfo | undefined {
     return this.state ? VARIANTS[this.state.variant] : undefined;
+  }
+
+  /** What the board shows while the Game menu previews another game: its start position, its first player at the bottom. */
+  previewBoard(): { variant: VariantInfo; orientation: Color; view: BoardView } | undefined {
+    if (!this.preview || !this.state) return undefined;
+    const variant = VARIANTS[this.preview];
+    const [first, second] = colorsOf(variant.id);
+    const view: BoardView = { position: variant.start, lastMove: null, check: false, turn: first, legalMoves: [], movable: 'none' };
+    // Spear is drawn as its seed draws it, White (the second mover) at the bottom.
+    return { variant, orientation: variant.id === 'spear' ? second : first, view };
   }
 
   /** The move whose position is shown. */
@@ -211,6 +261,8 @@ export class Ctrl {
   boardView(): BoardView | undefined {
     const state = this.state;
     if (!state) return undefined;
+    const preview = this.previewBoard();
+    if (preview) return preview.view;
     const variation = this.mate.variation() ?? this.analysis.variationView(state.variant);
     if (variation) return variation;
     const shown = this.shown();
@@ -257,7 +309,7 @@ export class Ctrl {
    * played).
    */
   arrows(): Arrow[] {
-    if (this.mate.variation() || !this.state) return [];
+    if (this.mate.variation() || !this.state || this.preview) return [];
     const arrows: Arrow[] = [];
     const best = this.analysis.bestMove();
     if (best) arrows.push({ usi: best, kind: 'best' });
@@ -366,6 +418,8 @@ export class Ctrl {
     }
     this.state = next;
     this.receivedAt = this.now();
+    // A new game, or a move in this one, ends a preview: the board shows the game.
+    if (!sameGame || next.ply !== previous?.ply) this.endPreview();
     const seating = Seating.of(next);
     const seatsChanged = seating.sides.join() !== this.seating?.sides.join();
     this.seating = seating;
@@ -498,6 +552,7 @@ export class Ctrl {
   goTo(ply: number): void {
     const state = this.state;
     if (!state) return;
+    this.endPreview();
     const target = Math.max(0, Math.min(ply, state.ply));
     this.shownPly = target >= state.ply ? undefined : target;
     // A premove belongs to the game's position: looking back drops it.
@@ -551,6 +606,31 @@ export class Ctrl {
     void this.newGame();
   }
 
+  /**
+   * The Game menu chose `variant`: the board shows its start position at
+   * once, and New game (highlighted) starts it with the opponent and clock
+   * chosen after it. Like every choice of the form it takes effect with New
+   * game: a game started by the menu itself would start before the opponent
+   * and clock are chosen, and a slip of the menu would end a game under way.
+   * The menu back on the game's own kind shows the game again.
+   */
+  chooseVariant(variant: VariantId): void {
+    this.form.variant = variant;
+    if (!this.state || this.state.variant === variant) this.endPreview();
+    else {
+      this.preview = variant;
+      this.shownPly = undefined;
+    }
+    this.changed();
+  }
+
+  /** Back to showing the game, the Game menu on its kind. */
+  private endPreview(): void {
+    if (!this.preview) return;
+    this.preview = undefined;
+    if (this.state) this.form.variant = this.state.variant;
+  }
+
   /** The form changed: drawn again (the options it shows follow it). */
   formChanged(): void {
     this.redraw();
@@ -558,6 +638,7 @@ export class Ctrl {
 
   /** The action of a key pressed on the page, if it has one. */
   keyAction(key: string): (() => void) | undefined {
+    if (this.page !== 'board') return undefined;
     const actions: Record<string, () => void> = {
       ArrowLeft: () => this.goTo(this.shown() - 1),
       ArrowRight: () => this.goTo(this.shown() + 1),

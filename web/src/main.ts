@@ -7,6 +7,7 @@
 import 'chessground/assets/chessground.base.css';
 import './style.css';
 import './themes.css';
+import './pages.css';
 import { attributesModule, classModule, datasetModule, eventListenersModule, init, propsModule, styleModule, type VNode } from 'snabbdom';
 import { Ctrl } from './ctrl';
 import { Ground } from './ground';
@@ -83,7 +84,12 @@ document.addEventListener('keydown', (event) => {
     action();
   }
 });
-window.addEventListener('hashchange', () => void ctrl.follow(routeFromUrl()));
+window.addEventListener('hashchange', () => {
+  const route = routeFromUrl();
+  // Another page (a card's Rules, a link between rules pages) opens at its top.
+  if (route.page === 'start' || route.page === 'rules') window.scrollTo(0, 0);
+  void ctrl.go(route);
+});
 document.addEventListener('visibilitychange', () => ctrl.setPageHidden(document.visibilityState === 'hidden'));
 ctrl.analysis.hidden = document.visibilityState === 'hidden';
 redraw();

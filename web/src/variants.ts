@@ -39,6 +39,8 @@ export interface VariantInfo {
   letterOnKanji: boolean;
   /** The names of the first and second player. */
   players: [string, string];
+  /** The start position (SFEN, or FEN for Pawns-Only Chess), as the server writes it. */
+  start: string;
 }
 
 const face = (
@@ -98,6 +100,7 @@ export const VARIANTS: Record<VariantId, VariantInfo> = {
     faces: SPEAR_FACES,
     letterOnKanji: true,
     players: ['Black', 'White'],
+    start: 'lbsgk/4p/5/P4/KGSBL b - 1',
   },
   minishogi: {
     id: 'minishogi',
@@ -109,6 +112,7 @@ export const VARIANTS: Record<VariantId, VariantInfo> = {
     faces: SHOGI_FACES,
     letterOnKanji: false,
     players: ['Sente', 'Gote'],
+    start: 'rbsgk/4p/5/P4/KGSBR b - 1',
   },
   shogi: {
     id: 'shogi',
@@ -120,6 +124,7 @@ export const VARIANTS: Record<VariantId, VariantInfo> = {
     faces: SHOGI_FACES,
     letterOnKanji: false,
     players: ['Sente', 'Gote'],
+    start: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
   },
   pawns: {
     id: 'pawns',
@@ -131,6 +136,7 @@ export const VARIANTS: Record<VariantId, VariantInfo> = {
     faces: {},
     letterOnKanji: false,
     players: ['White', 'Black'],
+    start: '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1',
   },
 };
 

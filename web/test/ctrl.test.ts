@@ -200,3 +200,51 @@ describe('NewGameForm', () => {
     expect(localStorage.getItem('koma.variant')).toBe('shogi');
   });
 });
+
+describe('Ctrl: the Game menu and the pages', () => {
+  it('previews the chosen game’s start until New game, the game’s own actions waiting', async () => {
+    const state = spearState();
+    const server = fakeServer({ newGame: () => Promise.resolve(state) });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.start(undefined);
+    ctrl.chooseVariant('pawns');
+    expect(server.calls).toHaveLength(1);
+    expect(ctrl.preview).toBe('pawns');
+    expect(ctrl.form.variant).toBe('pawns');
+    expect(ctrl.boardView()).toEqual({
+      position: '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1',
+      lastMove: null,
+      check: false,
+      turn: 'white',
+      legalMoves: [],
+      movable: 'none',
+    });
+    expect(ctrl.previewBoard()!.orientation).toBe('white');
+    expect(ctrl.arrows()).toEqual([]);
+    // The menu back on the game's kind shows the game again.
+    ctrl.chooseVariant('spear');
+    expect(ctrl.preview).toBeUndefined();
+    expect(ctrl.boardView()!.position).toBe(state.position);
+    // A move of the game ends a preview, the menu back on the game.
+    ctrl.chooseVariant('shogi');
+    ctrl.apply(after(state, [played('5d5c', '☗５三歩(54)', 'sente')]));
+    expect(ctrl.preview).toBeUndefined();
+    expect(ctrl.form.variant).toBe('spear');
+  });
+
+  it('shows the start page and the rules pages, and starts a game of the kind asked', async () => {
+    const state = spearState({ variant: 'minishogi' });
+    const server = fakeServer({ newGame: () => Promise.resolve(state) });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.go({ page: 'start' });
+    expect(ctrl.page).toBe('start');
+    expect(server.calls).toEqual([]);
+    expect(ctrl.keyAction('f')).toBeUndefined();
+    await ctrl.go({ page: 'rules', game: 'shogi' });
+    expect([ctrl.page, ctrl.rulesGame]).toEqual(['rules', 'shogi']);
+    await ctrl.go({ page: 'play', game: 'minishogi' });
+    expect(ctrl.page).toBe('board');
+    expect(server.calls[0]).toMatch(/^newGame \["minishogi",/);
+    expect(ctrl.keyAction('f')).toBeDefined();
+  });
+});

@@ -5,6 +5,7 @@ import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
 import type { Ground } from '../ground';
 import { t } from '../i18n';
+import type { Color } from '../api';
 import { colorsOf, opposite, sideName } from '../sides';
 import { clockView } from './clock';
 import { scoreText } from './score';
@@ -14,7 +15,7 @@ export function evalBar(ctrl: Ctrl): VNode {
   const state = ctrl.state;
   const analysis = ctrl.analysis;
   const best = analysis.analysis?.lines[0];
-  if (!state || !analysis.on)
+  if (!state || !analysis.on || ctrl.preview)
     return h('div#eval-bar.eval-bar', { props: { hidden: true } }, [h('div.eval-fill', { style: { height: '50.0%' } }), h('span.eval-text', '')]);
   const [first] = colorsOf(state.variant);
   // The server says what the evaluation means in this game.
@@ -32,35 +33,61 @@ export function evalBar(ctrl: Ctrl): VNode {
 }
 
 /**
+ * Who plays `side`, where that says something: the computer (and its
+ * level), or on two machines you and your opponent. At one screen both
+ * sides are the people there: nothing is said.
+ */
+export function whoPlays(ctrl: Ctrl, side: Color): string {
+  const state = ctrl.state;
+  if (!state) return '';
+  const opponent = state.opponent;
+  if (opponent.kind === 'computer')
+    return opponent.color === side ? (opponent.level === 'perfect' ? t('player.perfect') : t('player.computer', { level: opponent.level })) : t('player.you');
+  const seating = ctrl.seats();
+  if (state.mode === 'shared' && seating && seating.sides.length === 1) return seating.holds(side) ? t('player.you') : t('player.opponent');
+  return '';
+}
+
+/**
  * The board, hands, clocks and evaluation bar. The area is keyed by the
  * game: another game gets fresh elements (each widget leaves its own classes
  * on its elements), and the widget is made and updated by `ground`'s hooks.
  */
 export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
   const state = ctrl.state;
-  const variant = ctrl.variantInfo();
+  // While the Game menu previews another game, the board is that game's start, with no clocks, players or evaluation.
+  const preview = ctrl.previewBoard();
+  const variant = preview?.variant ?? ctrl.variantInfo();
   if (!state || !variant)
     return h('div#board-area.board-area', [h('div.board-box', [h('div#board.board')])]);
-  const bottom = ctrl.orientation;
-  const top = opposite(state.variant, bottom);
+  const bottom = preview?.orientation ?? ctrl.orientation;
+  const top = opposite(variant.id, bottom);
+  const handicap = preview ? undefined : state.handicap;
+  const who = (color: Color): string => (preview ? '' : whoPlays(ctrl, color));
+  const clock = (id: string, color: Color): VNode => (preview ? h(`div#${id}.clock`, { props: { hidden: true } }) : clockView(ctrl, id, color, now));
   const hand = (id: string, color: typeof top, place: 'top' | 'bottom'): VNode => {
-    const name = sideName(state.variant, color, state.handicap);
+    const name = sideName(variant.id, color, handicap);
     // No children: the widget owns what is inside.
     return h(`div#${id}.hand.${id}`, {
       attrs: { 'aria-label': t('board.handLabel', { place: t(`board.${place}`) }), title: t('board.handTitle', { side: name }) },
       dataset: { label: name, color },
     });
   };
+  // Who plays each side, where that says something; in Pawns-Only Chess, which has no hands, the side's name too.
+  const player = (id: string, color: typeof top): VNode => {
+    const plays = who(color);
+    return h(`div#${id}.player-name`, { dataset: { color } }, [h('span.player-side', sideName(variant.id, color, handicap)), ...(plays ? [h('span.player-who', plays)] : [])]);
+  };
   return h(
     'div#board-area.board-area',
     {
       key: variant.id,
-      dataset: { variant: variant.id, widget: variant.widget, top, bottom, clock: state.clock ? 'on' : '' },
+      dataset: { variant: variant.id, widget: variant.widget, top, bottom, clock: state.clock && !preview ? 'on' : '', preview: preview ? 'on' : '' },
       style: { '--files': String(variant.files), '--ranks': String(variant.ranks) },
       hook: ground.hooks({
         variant,
         pieceSet: ctrl.pieceSet,
-        orientation: ctrl.orientation,
+        orientation: bottom,
         view: ctrl.boardView()!,
         resets: ctrl.boardResets,
         arrows: ctrl.arrows(),
@@ -68,9 +95,9 @@ export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
       }),
     },
     [
-      h('div.beside.beside-top', [clockView(ctrl, 'clock-top', top, now), hand('hand-top', top, 'top')]),
+      h('div.beside.beside-top', [player('player-top', top), clock('clock-top', top), hand('hand-top', top, 'top')]),
       h('div.board-box', [evalBar(ctrl), h('div#board.board')]),
-      h('div.beside.beside-bottom', [hand('hand-bottom', bottom, 'bottom'), clockView(ctrl, 'clock-bottom', bottom, now)]),
+      h('div.beside.beside-bottom', [player('player-bottom', bottom), hand('hand-bottom', bottom, 'bottom'), clock('clock-bottom', bottom)]),
     ],
   );
 }

@@ -81,6 +81,8 @@ export function controlsView(ctrl: Ctrl): VNode {
       button('resign', t('controls.resign'), resignTitle, () => ctrl.resign(), { disabled: !!state.outcome, hidden: seating.watching }),
     );
   }
+  // While the board previews another game, the game's own actions wait: they would act unseen.
+  if (ctrl.preview) for (const action of actions) action.data!.props = { ...action.data!.props, disabled: true };
   return h('div.controls', [
     h('span.nav', [
       nav('first', '«', t('controls.firstTitle'), t('controls.first'), () => ctrl.goTo(0), shown === 0),

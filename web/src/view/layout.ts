@@ -1,6 +1,7 @@
-// The whole page as a function of the state: the top bar with the
-// new-game form, the game (status, board, controls, takeback), the panels
-// beside it, and the result box.
+// The whole page as a function of the state: the top bar (with the
+// new-game form on the board's page), then the start page, a game's rules,
+// or the game (status, board, controls, takeback), the panels beside it,
+// and the result box.
 
 import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
@@ -20,6 +21,9 @@ import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
 import { isShogiNotation, SHOGI_NOTATIONS } from '../notation';
 import { statusView } from './status';
+import { startHref } from '../route';
+import { rulesPage } from './rules';
+import { startPage } from './start';
 
 /** The Moves panel, with the choice of notation: Spear's, or the other shogi games'. */
 export function movesPanel(ctrl: Ctrl): VNode {
@@ -104,13 +108,22 @@ export function languageSwitch(ctrl: Ctrl): VNode {
   ]);
 }
 
+/** The top bar: Koma's name, a link to the start page, the language, and on the board's page the new-game form. */
+function topBar(ctrl: Ctrl): VNode {
+  return h('header.top', { hook: { insert: followHeight } }, [
+    h('div.top-title', [
+      h('h1', [h('a#home.home', { attrs: { href: startHref, title: t('start.home') } }, ['Koma ', h('span.kanji', '駒')])]),
+      languageSwitch(ctrl),
+    ]),
+    ...(ctrl.page === 'board' ? [newGameForm(ctrl)] : []),
+  ]);
+}
+
 /** The page, at the moment `now` (the clocks count down to it). */
 export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
+  if (ctrl.page !== 'board') return h('div#app', { class: { 'page-info': true } }, [topBar(ctrl), ctrl.page === 'start' ? startPage(ctrl) : rulesPage(ctrl)]);
   return h('div#app', [
-    h('header.top', { hook: { insert: followHeight } }, [
-      h('div.top-title', [h('h1', ['Koma ', h('span.kanji', '駒')]), languageSwitch(ctrl)]),
-      newGameForm(ctrl),
-    ]),
+    topBar(ctrl),
     // The board and the buttons under it fill the window's height; what
     // changes in height (the status, a prompt, the moves) stands beside it,
     // at the top, so that nothing pushes the board or a prompt out of view.

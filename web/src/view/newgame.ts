@@ -5,7 +5,7 @@ import { h, type VNode } from 'snabbdom';
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
 import { parseTimeControl, TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
-import { VARIANT_IDS } from '../variants';
+import { isVariantId, VARIANT_IDS } from '../variants';
 import { select } from './form';
 
 /** The standard handicaps by API name ('' for none), as the server names them. */
@@ -71,7 +71,9 @@ export function newGameForm(ctrl: Ctrl): VNode {
     [
       h('label', [
         t('form.game'),
-        select('variant', form.variant, VARIANT_IDS.map((id) => [id, t(`variant.${id}`)]), changed((value) => (form.variant = value as typeof form.variant))),
+        select('variant', form.variant, VARIANT_IDS.map((id) => [id, t(`variant.${id}`)]), (value) => {
+          if (isVariantId(value)) ctrl.chooseVariant(value);
+        }),
       ]),
       h('label#handicap-options', { props: { hidden: !shogi } }, [
         t('form.handicap'),
@@ -133,7 +135,8 @@ export function newGameForm(ctrl: Ctrl): VNode {
         ]),
       ]),
       h('label', [t('form.clock'), select('time-control', form.timeControl, TIME_CONTROLS.map((value) => [value, timeControlWords(value)]), changed((value) => (form.timeControl = value)))]),
-      h('button#new-game-button', { attrs: { type: 'submit' } }, t('form.newGame')),
+      // Highlighted while the board previews another game: this starts it.
+      h('button#new-game-button', { attrs: { type: 'submit' }, class: { attention: !!ctrl.preview } }, t('form.newGame')),
     ],
   );
 }

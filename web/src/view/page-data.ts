@@ -7,15 +7,18 @@ import { t } from '../i18n';
 /** The data attributes of <body> for the state. */
 export function pageData(ctrl: Ctrl): Record<string, string> {
   const state = ctrl.state;
-  if (!state) return {};
+  const page = { page: ctrl.page, rules: ctrl.page === 'rules' ? ctrl.rulesGame : '' };
+  if (!state) return page;
   const seating = ctrl.seats()!;
   return {
+    ...page,
     gameId: state.id,
     variant: state.variant,
     ply: String(state.ply),
     version: String(state.version),
     shownPly: String(ctrl.shown()),
     mateStep: ctrl.mate.shownStep(),
+    preview: ctrl.preview ?? '',
     turn: state.turn,
     outcome: state.outcome ? state.outcome.reason : '',
     computer: state.opponent.kind === 'computer' ? state.opponent.color : '',
@@ -30,8 +33,10 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
   };
 }
 
-/** The page's title: the game shown. */
+/** The page's title: the game shown, or its rules. */
 export function pageTitle(ctrl: Ctrl): string {
+  if (ctrl.page === 'start') return 'Koma';
+  if (ctrl.page === 'rules') return `Koma · ${t('rules.title', { game: t(`variantShort.${ctrl.rulesGame}`) })}`;
   const variant = ctrl.variantInfo();
   return variant ? `Koma · ${t(`variant.${variant.id}`)}` : 'Koma';
 }

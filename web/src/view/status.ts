@@ -27,11 +27,20 @@ export function messageText(message: Message): string {
   return message.text ?? '';
 }
 
+/**
+ * `count` as wide as `total` is, padded with figure spaces (as wide as a
+ * digit in tabular figures): a counter stepping from 9 to 10 does not
+ * reflow the line.
+ */
+export function padCount(count: number, total: number): string {
+  return String(count).padStart(String(total).length, '\u2007');
+}
+
 /** What the status line says while a mate line's step or an analysis variation is shown. */
 export function variationText(ctrl: Ctrl): string | undefined {
   const found = ctrl.mate.found;
   if (found && ctrl.mate.step !== undefined && ctrl.mate.variation())
-    return t('status.mateStep', { step: ctrl.mate.step + 1, length: found.line.length });
+    return t('status.mateStep', { step: padCount(ctrl.mate.step + 1, found.line.length), length: found.line.length });
   const variation = ctrl.analysis.variation;
   if (variation.length === 0) return undefined;
   return t('status.variation', { count: variation.length });
@@ -68,6 +77,12 @@ export function statusView(ctrl: Ctrl): VNode {
   const state = ctrl.state;
   const message = h(`div#message.message.${ctrl.message.kind}`, messageText(ctrl.message));
   if (!state) return h('div#status.status', { attrs: { role: 'status', 'aria-live': 'polite' } }, [message]);
+  if (ctrl.preview)
+    return h('div#status.status', { attrs: { role: 'status', 'aria-live': 'polite' } }, [
+      h('div.status-line', [h('span.preview', t('status.preview', { game: t(`variantShort.${ctrl.preview}`) }))]),
+      h('button#preview-back', { attrs: { type: 'button' }, on: { click: () => ctrl.chooseVariant(state.variant) } }, t('status.previewBack')),
+      message,
+    ]);
   const shown = ctrl.shown();
   const reviewing = ctrl.reviewing();
   const variation = variationText(ctrl);
@@ -76,8 +91,9 @@ export function statusView(ctrl: Ctrl): VNode {
   else if (state.outcome && !reviewing) main = h('span.outcome', outcomeText(state));
   else if (!reviewing) main = h('span.turn', turnText(ctrl, state));
   else main = h('span');
+  // One counter: a variation's (the mate line's) replaces the game's.
   const line = h('div.status-line', [
-    reviewing ? t('status.reviewing', { shown, ply: state.ply }) : '',
+    reviewing && !variation ? t('status.reviewing', { shown: padCount(shown, state.ply), ply: state.ply }) : '',
     main,
   ]);
   const notes: [string, string | undefined][] = [
