@@ -58,10 +58,10 @@ export function after(state: GameState, moves: PlayedMove[], overrides: Partial<
 
 /** A live connection that records what it was asked. */
 export class FakeLive implements LiveConnection {
-  analyses: ({ ply: number; moves: string[] } | undefined)[] = [];
+  analyses: ({ ply: number; moves: string[]; lines?: number } | undefined)[] = [];
   reviews: boolean[] = [];
   closed = false;
-  analyse(request?: { ply: number; moves: string[] }): void {
+  analyse(request?: { ply: number; moves: string[]; lines?: number }): void {
     this.analyses.push(request);
   }
   review(start: boolean): void {

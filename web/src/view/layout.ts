@@ -15,6 +15,8 @@ import { select } from './form';
 import { moveList, moveNotes } from './moves';
 import { newGameForm } from './newgame';
 import { reviewPanel } from './review';
+import { learnPanel } from './learn';
+import { reviewGraphBox } from './review-graph';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
@@ -115,8 +117,9 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
     // changes in height (the status, a prompt, the moves) stands beside it,
     // at the top, so that nothing pushes the board or a prompt out of view.
     h('main.layout', [
-      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl)]),
+      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl), reviewGraphBox(ctrl)]),
       h('aside.side', [
+        learnPanel(ctrl),
         h('section.panel.game-status', [statusView(ctrl), takebackView(ctrl)]),
         movesPanel(ctrl),
         invitePanel(ctrl),
