@@ -26,6 +26,7 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     clock: state.clock ? (state.clock.running ?? 'standing') : '',
     analysis: ctrl.analysis.on ? (ctrl.analysis.analysis?.status ?? 'asked') : '',
     review: ctrl.review.status(state),
+    learn: ctrl.learn.active() ? ctrl.learn.status : '',
   };
 }
 

@@ -1,0 +1,100 @@
+// Learn from your mistakes, and the review graph under the board: a short
+// shogi game whose Gote leaves a promoted bishop in its camp is reviewed;
+// the graph is as wide as the board, its pointer line names the move; the
+// mode shows the position before Gote's blunder, the review's better move
+// played on the board is a "Good move", and the summary leads back to the
+// review.
+
+import type { Page } from '@playwright/test';
+import type { GameReview } from '../src/api';
+import { test, expect } from './fixtures';
+import { body, click, pasteRecord, screenshot, squareCenter, waitBody } from './helpers';
+
+/** 8h2b+ takes the bishop; Gote's 9c9d instead of 3a2b leaves the horse in its camp. */
+export const BLUNDER_RECORD = 'position startpos moves 7g7f 3c3d 8h2b+ 9c9d 2b1a';
+
+const apiReview = (page: Page, id: string): Promise<GameReview> =>
+  page.evaluate(async (game) => (await fetch(`/api/games/${game}/review`)).json(), id);
+
+/** Pastes the record and reviews it. */
+export async function reviewedBlunder(page: Page): Promise<GameReview> {
+  await pasteRecord(page, BLUNDER_RECORD, 'shogi');
+  await expect(page.locator('#review-game')).toBeVisible();
+  await page.click('#review-game');
+  await waitBody(page, 'review', 'done', 60_000);
+  return apiReview(page, await body(page, 'gameId'));
+}
+
+/** Starts the mode for Gote and waits for the position's legal moves. */
+export async function learnGote(page: Page): Promise<void> {
+  await page.selectOption('#learn-side', 'gote');
+  await page.click('#learn-button');
+  await waitBody(page, 'learn', 'find');
+  await expect(page.locator('#learn-verdict')).toContainText(/to play|手番/, { timeout: 20_000 });
+}
+
+test('learn: the graph under the board, then the first mistake found with the better move', async ({ page }) => {
+  test.setTimeout(120_000);
+  const review = await reviewedBlunder(page);
+  const blunder = review.moves.find((m) => m.ply === 4)!;
+  expect(blunder.label === 'mistake' || blunder.label === 'blunder', JSON.stringify(blunder)).toBe(true);
+  const better = blunder.better!.usi;
+  expect(better).toMatch(/^\d[a-i]\d[a-i]\+?$/);
+
+  // The graph is at least as wide as the board, its labels at least 12 px.
+  const graph = (await page.locator('#review-graph').boundingBox())!;
+  const board = (await page.locator('#board').boundingBox())!;
+  expect(graph.width).toBeGreaterThanOrEqual(board.width);
+  const fontSize = await page.$eval('#review-graph text.x-tick', (text) => {
+    const drawing = (text as SVGTextElement).ownerSVGElement!;
+    return parseFloat(getComputedStyle(text).fontSize) * (drawing.getBoundingClientRect().width / drawing.viewBox.baseVal.width);
+  });
+  expect(fontSize).toBeGreaterThanOrEqual(12);
+  // The pointer on move 4's point: a line there, and the caption names the move.
+  await page.hover('#review-graph circle.point[data-ply="4"]', { force: true });
+  await expect(page.locator('#review-hover')).toHaveAttribute('data-ply', '4');
+  await expect(page.locator('#review-graph-caption')).toContainText('Move 4, ☖');
+  await screenshot(page, 'review-graph', '#review-graph-box');
+
+  await learnGote(page);
+  await expect(page.locator('#learn-prompt')).toContainText(/^(Mistake|Blunder) 1 of \d+: find a better move than ☖/);
+  await expect(page.locator('#learn-prompt')).toBeInViewport({ ratio: 1 });
+  await waitBody(page, 'shownPly', 3);
+  // The review's better move, played on the board, is good at once.
+  const [from, to] = [better.slice(0, 2), better.slice(2, 4)];
+  await click(page, await squareCenter(page, from));
+  await page.waitForSelector('sq.dest', { timeout: 3000 });
+  await click(page, await squareCenter(page, to));
+  await waitBody(page, 'learn', 'good');
+  await expect(page.locator('#learn-verdict')).toHaveText('Good move!');
+  // Nothing was played in the game.
+  expect(await body(page, 'ply')).toBe('5');
+  await screenshot(page, 'learn');
+
+  // On to the end (one mistake or a few), then back to the review.
+  while ((await body(page, 'learn')) !== 'done') {
+    if (await page.locator('#learn-next').isVisible()) await page.click('#learn-next');
+    else await page.click('#learn-skip');
+  }
+  await expect(page.locator('#learn-prompt')).toContainText(/you found [1-9]\d* of \d+ better moves/);
+  await page.click('#learn-exit');
+  await waitBody(page, 'learn', '');
+  await expect(page.locator('#review-summary')).toBeVisible();
+});
+
+test('learn: a wrong move is put back, then the answer is shown', async ({ page }) => {
+  test.setTimeout(120_000);
+  await reviewedBlunder(page);
+  await learnGote(page);
+  // Playing the blunder again is wrong at once, and the board takes moves again.
+  await click(page, await squareCenter(page, '9c'));
+  await page.waitForSelector('sq.dest', { timeout: 3000 });
+  await click(page, await squareCenter(page, '9d'));
+  await waitBody(page, 'learn', 'wrong');
+  await expect(page.locator('#learn-verdict')).toHaveText('Try again.');
+  await page.click('#learn-answer');
+  await waitBody(page, 'learn', 'shown');
+  await expect(page.locator('#learn-verdict')).toContainText('The answer: ☖');
+  await page.click('#learn-exit');
+  await waitBody(page, 'learn', '');
+});
