@@ -389,7 +389,12 @@ export class Ctrl {
       this.live = this.deps.connect(next.id, {
         onState: (state) => this.apply(state),
         onAnalysis: (analysis) => {
-          if (this.learn.active() ? this.learn.receive(analysis) : this.analysis.receive(analysis)) this.changed();
+          if (this.learn.active()) {
+            if (!this.learn.receive(analysis)) return;
+            // A move judged wrong goes back off the board.
+            if (this.learn.status === 'wrong') this.boardResets++;
+            this.changed();
+          } else if (this.analysis.receive(analysis)) this.changed();
         },
         onError: (message) => {
           if (this.review.refused(message)) this.live?.review(false);
@@ -615,6 +620,12 @@ export class Ctrl {
 
   /** The person played `usi` on the board while learning. */
   private learnMove(usi: string): void {
+    // A move while none is wanted (one is being judged) goes back.
+    if (!this.learn.movable()) {
+      this.boardResets++;
+      this.changed();
+      return;
+    }
     this.learn.play(usi);
     // A wrong move goes back off the board.
     if (this.learn.status === 'wrong') this.boardResets++;

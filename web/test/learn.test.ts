@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Analysis, GameReview, GameState, MoveReview, PositionReview } from '../src/api';
 import { exercisesOf, INACCURACY_LOSS, LearnCtrl, learnSide } from '../src/learn';
-import { after, played, spearState } from './fixtures';
+import { after, fakeServer, makeCtrl, played, spearState } from './fixtures';
 
 const moves = [
   played('5d5c', '☗５三歩(54)', 'sente'),
@@ -146,5 +146,39 @@ describe('learn: the state machine', () => {
     expect(learn.summary()).toEqual({ total: 2, solved: 0, shown: 1, skipped: 1 });
     learn.exit();
     expect(learn.active()).toBe(false);
+  });
+});
+
+describe('learn: on the page', () => {
+  it('turns the analysis off, asks for the position before the mistake, takes a move there and puts the switch back', () => {
+    const { ctrl, lives } = makeCtrl(fakeServer({}));
+    ctrl.apply(reviewed());
+    const live = lives[0];
+    ctrl.setAnalysis(true);
+    ctrl.startLearning('sente');
+    expect(ctrl.analysis.on).toBe(false);
+    expect(live.analyses.at(-1)).toEqual({ ply: 0, moves: [], lines: 1 });
+    expect(ctrl.shown()).toBe(0);
+    expect(ctrl.boardView()?.movable).toBe('none');
+    live.handlers!.onAnalysis(analysis({ legalMoves: ['5d5c', '3e3d', '4e4d'] }));
+    // The legal moves arrived: the engine is told to stop, the board takes Sente's move.
+    expect(live.analyses.at(-1)).toBeUndefined();
+    const view = ctrl.boardView()!;
+    expect(view).toMatchObject({ position: spearState().start, movable: 'sente', legalMoves: ['5d5c', '3e3d', '4e4d'] });
+    // A move on the board is the person's try, not a move of the game.
+    ctrl.playMove('4e4d');
+    expect(ctrl.learn.status).toBe('checking');
+    expect(live.analyses.at(-1)).toEqual({ ply: 0, moves: ['4e4d'], lines: 1 });
+    const resets = ctrl.boardResets;
+    live.handlers!.onAnalysis(analysis({ moves: ['4e4d'], status: 'done', lines: [{ score: { cp: -200, expected: 0.3 }, moves: [] }] }));
+    expect(ctrl.learn.status).toBe('wrong');
+    expect(ctrl.boardResets).toBe(resets + 1);
+    ctrl.playMove('3e3d');
+    expect(ctrl.learn.status).toBe('good');
+    expect(ctrl.boardView()).toMatchObject({ position: 'after 3e3d', lastMove: '3e3d', movable: 'none' });
+    ctrl.stopLearning();
+    expect(ctrl.learn.active()).toBe(false);
+    expect(ctrl.analysis.on).toBe(true);
+    expect(live.analyses.at(-1)).toMatchObject({ ply: 0, lines: 3 });
   });
 });
