@@ -5,9 +5,11 @@
 // played on the board is a "Good move", and the summary leads back to the
 // review.
 
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { GameReview } from '../src/api';
 import { test, expect } from './fixtures';
+import { docsShots } from './env';
 import { body, click, pasteRecord, screenshot, squareCenter, waitBody } from './helpers';
 
 /** 8h2b+ takes the bishop; Gote's 9c9d instead of 3a2b leaves the horse in its camp. */
@@ -19,6 +21,8 @@ const apiReview = (page: Page, id: string): Promise<GameReview> =>
 /** Pastes the record and reviews it. */
 export async function reviewedBlunder(page: Page): Promise<GameReview> {
   await pasteRecord(page, BLUNDER_RECORD, 'shogi');
+  // The record panel closed again, for the pictures.
+  await page.evaluate(() => ((document.getElementById('record-panel') as HTMLDetailsElement).open = false));
   await expect(page.locator('#review-game')).toBeVisible();
   await page.click('#review-game');
   await waitBody(page, 'review', 'done', 60_000);
@@ -54,7 +58,12 @@ test('learn: the graph under the board, then the first mistake found with the be
   await page.hover('#review-graph circle.point[data-ply="4"]', { force: true });
   await expect(page.locator('#review-hover')).toHaveAttribute('data-ply', '4');
   await expect(page.locator('#review-graph-caption')).toContainText('Move 4, ☖');
-  await screenshot(page, 'review-graph', '#review-graph-box');
+  // The picture keeps the pointer's line (the helper's moves the pointer away).
+  await page.waitForTimeout(300);
+  await page.locator('#review-graph-box').screenshot({ path: join(docsShots, 'review-graph.png') });
+  await page.mouse.move(1, 1);
+  // The pointer gone, the caption is the move shown's again.
+  await expect(page.locator('#review-hover')).toHaveCount(0);
 
   await learnGote(page);
   await expect(page.locator('#learn-prompt')).toContainText(/^(Mistake|Blunder) 1 of \d+: find a better move than ☖/);

@@ -29,7 +29,7 @@ export function evalBar(ctrl: Ctrl): VNode {
     : t('board.evaluation');
   return h('div#eval-bar.eval-bar', { props: { hidden: false }, attrs: { title }, dataset: { share: firstShare.toFixed(3) } }, [
     h('div.eval-fill', { style: { height: `${(share * 100).toFixed(1)}%` } }),
-    h('span.eval-text', { class: { top: !bottomAhead, bottom: bottomAhead } }, best ? barText(state.variant, best.score) : ''),
+    h('span.eval-text', { class: { 'at-top': !bottomAhead, 'at-bottom': bottomAhead } }, best ? barText(state.variant, best.score) : ''),
   ]);
 }
 

@@ -117,7 +117,7 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
     // changes in height (the status, a prompt, the moves) stands beside it,
     // at the top, so that nothing pushes the board or a prompt out of view.
     h('main.layout', [
-      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl), reviewGraphBox(ctrl)]),
+      h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl)]),
       h('aside.side', [
         learnPanel(ctrl),
         h('section.panel.game-status', [statusView(ctrl), takebackView(ctrl)]),
@@ -129,6 +129,8 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
         piecesPanel(ctrl),
         settingsPanel(ctrl),
       ]),
+      // Under the board on a wide window, after the panels on a phone (style.css).
+      reviewGraphBox(ctrl),
     ]),
     resultView(ctrl),
   ]);

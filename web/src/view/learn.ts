@@ -9,6 +9,16 @@ import { sideName } from '../sides';
 import { labelWords } from './moves';
 import { moveText } from './move-text';
 
+/**
+ * Brings the prompt into view when the mode starts: the button that starts
+ * it is further down the column, the prompt at its top beside the board.
+ */
+const intoView = {
+  postpatch: (old: VNode, vnode: VNode): void => {
+    if (old.data?.props?.hidden && !vnode.data?.props?.hidden) window.scrollTo({ top: 0 });
+  },
+};
+
 function learnButton(id: string, text: string, action: () => void, primary = false): VNode {
   return h(`button#${id}`, { attrs: { type: 'button' }, class: { primary }, on: { click: action } }, text);
 }
@@ -17,12 +27,12 @@ function learnButton(id: string, text: string, action: () => void, primary = fal
 export function learnPanel(ctrl: Ctrl): VNode {
   const learn = ctrl.learn;
   const state = ctrl.state;
-  if (!state || !learn.active()) return h('section#learn-panel.panel.learn', { props: { hidden: true } });
+  if (!state || !learn.active()) return h('section#learn-panel.panel.learn', { props: { hidden: true }, hook: intoView });
   const side = sideName(state.variant, learn.side!, state.handicap);
   const exit = learnButton('learn-exit', t('learn.exit'), () => ctrl.stopLearning());
   if (learn.status === 'done') {
     const summary = learn.summary();
-    return h('section#learn-panel.panel.learn', { props: { hidden: false }, dataset: { status: 'done' } }, [
+    return h('section#learn-panel.panel.learn', { props: { hidden: false }, hook: intoView, dataset: { status: 'done' } }, [
       h('h2', t('learn.title')),
       h('p#learn-prompt.learn-prompt', t('learn.summary', { solved: summary.solved, total: summary.total })),
       h('p.learn-detail', t('learn.summaryDetail', { shown: summary.shown, skipped: summary.skipped })),
@@ -47,7 +57,7 @@ export function learnPanel(ctrl: Ctrl): VNode {
   const buttons = settled
     ? [learnButton('learn-next', t(learn.index + 1 < learn.exercises.length ? 'learn.next' : 'learn.finish'), () => ctrl.learnAction('next'), true)]
     : [learnButton('learn-answer', t('learn.showAnswer'), () => ctrl.learnAction('answer')), learnButton('learn-skip', t('learn.skip'), () => ctrl.learnAction('skip'))];
-  return h('section#learn-panel.panel.learn', { props: { hidden: false }, dataset: { status: learn.status, ply: String(exercise.ply) } }, [
+  return h('section#learn-panel.panel.learn', { props: { hidden: false }, hook: intoView, dataset: { status: learn.status, ply: String(exercise.ply) } }, [
     h('h2', t('learn.title')),
     h('p#learn-prompt.learn-prompt', prompt),
     h('p#learn-verdict.learn-verdict', { attrs: { 'aria-live': 'polite' }, class: { good: learn.status === 'good', wrong: learn.status === 'wrong' } }, verdicts[learn.status]),

@@ -148,7 +148,6 @@ export function reviewGraph(
       on: {
         click: (event: MouseEvent) => actions.pick(plyOf(event)),
         mousemove: (event: MouseEvent) => actions.hover(plyOf(event)),
-        mouseleave: () => actions.hover(undefined),
       },
     }),
   );
@@ -182,6 +181,8 @@ export function reviewGraph(
     'svg#review-graph.review-graph',
     {
       attrs: { role: 'img', 'aria-label': t('graph.label'), viewBox: `0 0 ${scales.width} ${GRAPH_HEIGHT}`, width: scales.width, height: GRAPH_HEIGHT },
+      // The pointer leaving the drawing (from the plot or from a point) ends the hover line.
+      on: { mouseleave: () => actions.hover(undefined) },
     },
     parts,
   );
