@@ -1,11 +1,12 @@
 // The layout keeps the game in view (issue 50): on a 1280×900 window and on
 // a 390×844 phone, the board's hands, both clocks, the move buttons, the
-// status and each prompt (a takeback to answer, the result) are inside the
-// window without scrolling, in every game.
+// status and each prompt (a takeback to answer, the result, Learn from
+// your mistakes) are inside the window without scrolling, in every game.
 
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { body, createGame, dragMove, pageBase, waitBody } from './helpers';
+import { learnGote, reviewedBlunder } from './learn-helpers';
 
 /** Starts `variant` at this screen with a clock, from the top bar. */
 async function clockedGame(page: Page, variant: string): Promise<void> {
@@ -77,6 +78,17 @@ async function takebackInView(page: Page): Promise<void> {
   await waitBody(page, 'takeback', '');
 }
 
+/** Learn from your mistakes started from the review panel: its prompt, its buttons and the board in view. */
+async function learnPromptInView(page: Page): Promise<void> {
+  test.setTimeout(120_000);
+  await reviewedBlunder(page);
+  await page.locator('#learn-button').scrollIntoViewIfNeeded();
+  await learnGote(page);
+  await allInView(page, ['#learn-prompt', '#learn-verdict', '#learn-answer', '#learn-skip', '#learn-exit', '#hand-top', '#hand-bottom'], 'Learn from your mistakes');
+  await page.click('#learn-exit');
+  await waitBody(page, 'learn', '');
+}
+
 test.describe('on a 1280×900 window', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -87,6 +99,10 @@ test.describe('on a 1280×900 window', () => {
 
   test('layout: a takeback to answer is in view', async ({ page }) => {
     await takebackInView(page);
+  });
+
+  test("layout: Learn from your mistakes' prompt is in view", async ({ page }) => {
+    await learnPromptInView(page);
   });
 
   test('layout: in Japanese too, whose words are wider', async ({ page }) => {
@@ -115,5 +131,9 @@ test.describe('on a 390×844 phone', () => {
 
   test('layout: phone, a takeback to answer is in view', async ({ page }) => {
     await takebackInView(page);
+  });
+
+  test("layout: phone, Learn from your mistakes' prompt is in view", async ({ page }) => {
+    await learnPromptInView(page);
   });
 });
