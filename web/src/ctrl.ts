@@ -398,6 +398,8 @@ export class Ctrl {
         },
         onError: (message) => {
           if (this.review.refused(message)) this.live?.review(false);
+          // A refused request is not sent again on its own (it would be refused again).
+          else if (this.learn.active() && this.learn.refused(message)) this.boardResets++;
           else if (!this.analysis.refused(message)) return;
           this.changed();
         },

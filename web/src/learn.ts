@@ -65,6 +65,8 @@ export class LearnCtrl {
   legal: string[] = [];
   /** How much of the expected score the move tried gave up, once judged by the search. */
   loss?: number;
+  /** The server's refusal of the mode's last request (its sentence, in English). */
+  failure?: string;
   private game?: GameState;
   private review?: GameReview;
 
@@ -122,10 +124,23 @@ export class LearnCtrl {
     return null;
   }
 
+  /**
+   * The server refused a request while the mode waits for one: the
+   * refusal is shown, and a move being judged is given back (another may
+   * be tried, or the answer shown). Returns whether it was the mode's.
+   */
+  refused(message: string): boolean {
+    if (!this.request()) return false;
+    this.failure = message;
+    if (this.status === 'checking') this.status = 'find';
+    return true;
+  }
+
   /** Takes the server's analysis: returns whether it changed anything. */
   receive(analysis: Analysis): boolean {
     const request = this.request();
     if (!request || analysis.ply !== request.ply || analysis.moves.join(' ') !== request.moves.join(' ')) return false;
+    this.failure = undefined;
     if (request.moves.length === 0) {
       this.legal = analysis.legalMoves ?? [];
       return true;
@@ -160,6 +175,7 @@ export class LearnCtrl {
     if (!exercise || !this.movable()) return;
     this.tried = usi;
     this.loss = undefined;
+    this.failure = undefined;
     if (usi === exercise.better?.usi) this.solved();
     else if (usi === exercise.played.usi) this.status = 'wrong';
     else this.status = 'checking';
@@ -200,6 +216,7 @@ export class LearnCtrl {
     this.status = 'find';
     this.tried = undefined;
     this.loss = undefined;
+    this.failure = undefined;
     this.legal = [];
   }
 

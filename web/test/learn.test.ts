@@ -126,6 +126,21 @@ describe('learn: the state machine', () => {
     expect(learn.status).toBe('good');
   });
 
+  it("takes the server's refusal: the move being judged is given back", () => {
+    const learn = new LearnCtrl();
+    learn.start(reviewed(), 'sente');
+    expect(learn.refused('Analysis is not offered here.')).toBe(true);
+    expect(learn.failure).toBe('Analysis is not offered here.');
+    learn.receive(analysis({ legalMoves: ['5d5c', '3e3d', '4e4d'] }));
+    expect(learn.failure).toBeUndefined();
+    learn.play('4e4d');
+    expect(learn.refused('Too many messages.')).toBe(true);
+    expect(learn.status).toBe('find');
+    expect(learn.movable()).toBe(true);
+    // Nothing asked: a refusal is someone else's.
+    expect(learn.refused('other')).toBe(false);
+  });
+
   it('shows the answer, skips, and sums up', () => {
     const state = reviewed();
     const review = state.review!;

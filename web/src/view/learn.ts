@@ -60,7 +60,12 @@ export function learnPanel(ctrl: Ctrl): VNode {
   return h('section#learn-panel.panel.learn', { props: { hidden: false }, hook: intoView, dataset: { status: learn.status, ply: String(exercise.ply) } }, [
     h('h2', t('learn.title')),
     h('p#learn-prompt.learn-prompt', prompt),
-    h('p#learn-verdict.learn-verdict', { attrs: { 'aria-live': 'polite' }, class: { good: learn.status === 'good', wrong: learn.status === 'wrong' } }, verdicts[learn.status]),
+    h(
+      'p#learn-verdict.learn-verdict',
+      { attrs: { 'aria-live': 'polite' }, class: { good: learn.status === 'good', wrong: learn.status === 'wrong' || !!learn.failure } },
+      // The server's refusal, in English, else the page's words.
+      learn.failure ?? verdicts[learn.status],
+    ),
     h('div.learn-buttons', [...buttons, exit]),
   ]);
 }
