@@ -557,6 +557,8 @@ export class Ctrl {
   }
 
   setAnalysis(on: boolean): void {
+    // Learn from your mistakes holds the connection's one analysis: the switch waits for its end.
+    if (this.learn.active()) return;
     this.analysis.setOn(on);
     this.changed();
   }

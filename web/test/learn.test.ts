@@ -175,6 +175,9 @@ describe('learn: on the page', () => {
     expect(live.analyses.at(-1)).toEqual({ ply: 0, moves: [], lines: 1 });
     expect(ctrl.shown()).toBe(0);
     expect(ctrl.boardView()?.movable).toBe('none');
+    // The switch waits for the mode's end: the connection has one analysis.
+    ctrl.setAnalysis(true);
+    expect(ctrl.analysis.on).toBe(false);
     live.handlers!.onAnalysis(analysis({ legalMoves: ['5d5c', '3e3d', '4e4d'] }));
     // The legal moves arrived: the engine is told to stop, the board takes Sente's move.
     expect(live.analyses.at(-1)).toBeUndefined();

@@ -195,6 +195,7 @@ export const en = {
     speed: ', {{speed}} kN/s',
     lines: 'Multiple lines ',
     linesTitle: "How many of the engine's best lines to show (1 to 5); changing it starts the analysis again",
+    learning: 'Off while you learn from your mistakes',
     finished: ' (finished)',
     going: '…',
     stepTitle: '{{usi}}: show the line up to here',

@@ -194,6 +194,7 @@ export const ja = {
     speed: '、{{speed}} kN/秒',
     lines: '候補手の数 ',
     linesTitle: 'エンジンの読み筋をいくつ表示するか（1～5）。変えると検討をやり直します',
+    learning: '悪手から学ぶ間は使えません',
     finished: '（完了）',
     going: '…',
     stepTitle: '{{usi}}：ここまでの手順を盤に表示',

@@ -120,8 +120,9 @@ export function analysisPanel(ctrl: Ctrl): VNode {
     h('h2', t('analysis.title')),
     h('label.analysis-switch', [
       h('input#analyse', {
-        attrs: { type: 'checkbox' },
-        props: { checked: ctrl.analysis.on },
+        attrs: { type: 'checkbox', title: ctrl.learn.active() ? t('analysis.learning') : '' },
+        // Learn from your mistakes uses the connection's one analysis meanwhile.
+        props: { checked: ctrl.analysis.on, disabled: ctrl.learn.active() },
         on: { change: (event: Event) => ctrl.setAnalysis((event.target as HTMLInputElement).checked) },
       }),
       t('analysis.switch'),
