@@ -82,6 +82,22 @@ test('analysis: the bar, three lines and the arrow follow a move and a step back
   expect(share > 0.2 && share < 0.8, `an even opening: Sente's share ${share}`).toBe(true);
   const scores = await page.$$eval('.analysis-score', (spans) => spans.map((s) => s.textContent ?? ''));
   expect(scores.every((s) => /^[+−±]\d+$/.test(s)), `scores in centipawns: ${scores}`).toBe(true);
+  // Depth, nodes and the speed beside them.
+  await expect(page.locator('#analysis-status')).toContainText(/Depth \d+, [\d,]+ nodes, [\d.]+ s, [\d.,]+ kN\/s/);
+  // The bar's number: horizontal text of 12 px or more, as the lines write it.
+  const label = page.locator('#eval-bar .eval-text');
+  await expect(label).toHaveText(/^([+−±]\d+|−?M\d+)$/);
+  const size = await label.evaluate((span) => ({ font: parseFloat(getComputedStyle(span).fontSize), box: span.getBoundingClientRect() }));
+  expect(size.font).toBeGreaterThanOrEqual(12);
+  expect(size.box.width, 'written across, not up the bar').toBeGreaterThan(size.box.height);
+  // Multiple lines: 5, then 1, each asked again; the choice is kept.
+  await page.selectOption('#analysis-multipv', '5');
+  await expect(page.locator('.analysis-line')).toHaveCount(5, { timeout: 15_000 });
+  await page.selectOption('#analysis-multipv', '1');
+  await expect(page.locator('.analysis-line')).toHaveCount(1, { timeout: 15_000 });
+  expect(await page.evaluate(() => localStorage.getItem('koma.analysisLines'))).toBe('1');
+  await page.selectOption('#analysis-multipv', '3');
+  await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
 
   // A move played: the analysis follows to Sente's turn.
   await play(page, state, '3c3d', 1, 'gote');

@@ -1,12 +1,13 @@
 // The layout keeps the game in view (issue 50): on a 1280×900 window and on
 // a 390×844 phone, the board's hands, both clocks, the move buttons, the
 // status and each prompt (a takeback to answer, the result, another game
-// chosen in the Game menu) are inside the
-// window without scrolling, in every game.
+// chosen in the Game menu, Learn from your mistakes) are inside the window
+// without scrolling, in every game.
 
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { body, createGame, dragMove, pageBase, waitBody } from './helpers';
+import { learnGote, reviewedBlunder } from './learn-helpers';
 
 /** Starts `variant` at this screen with a clock, from the top bar. */
 async function clockedGame(page: Page, variant: string): Promise<void> {
@@ -100,6 +101,17 @@ async function previewInView(page: Page, wide: boolean): Promise<void> {
   await waitBody(page, 'preview', '');
 }
 
+/** Learn from your mistakes started from the review panel: its prompt, its buttons and the board in view. */
+async function learnPromptInView(page: Page): Promise<void> {
+  test.setTimeout(120_000);
+  await reviewedBlunder(page);
+  await page.locator('#learn-button').scrollIntoViewIfNeeded();
+  await learnGote(page);
+  await allInView(page, ['#learn-prompt', '#learn-verdict', '#learn-answer', '#learn-skip', '#learn-exit', '#hand-top', '#hand-bottom'], 'Learn from your mistakes');
+  await page.click('#learn-exit');
+  await waitBody(page, 'learn', '');
+}
+
 test.describe('on a 1280×900 window', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -114,6 +126,10 @@ test.describe('on a 1280×900 window', () => {
 
   test('layout: another game chosen, its preview and New game in view', async ({ page }) => {
     await previewInView(page, true);
+  });
+
+  test("layout: Learn from your mistakes' prompt is in view", async ({ page }) => {
+    await learnPromptInView(page);
   });
 
   test('layout: in Japanese too, whose words are wider', async ({ page }) => {
@@ -146,5 +162,9 @@ test.describe('on a 390×844 phone', () => {
 
   test('layout: phone, another game chosen, New game in view beside the menu', async ({ page }) => {
     await previewInView(page, false);
+  });
+
+  test("layout: phone, Learn from your mistakes' prompt is in view", async ({ page }) => {
+    await learnPromptInView(page);
   });
 });

@@ -14,6 +14,25 @@ import type { VariantId } from './variants';
 export interface AnalysisRequest {
   ply: number;
   moves: string[];
+  /** The best lines wanted (MultiPV), 1 to MAX_LINES. */
+  lines: number;
+}
+
+/** The lines the server gives (docs/API.md): 1 to 5, 3 unless the viewer chose. */
+export const MIN_LINES = 1;
+export const MAX_LINES = 5;
+export const DEFAULT_LINES = 3;
+export const STORAGE_LINES = 'koma.analysisLines';
+
+/** The number of lines kept by the browser, when it is one the server gives. */
+export function readLines(stored: string | null | undefined): number {
+  const lines = Number(stored);
+  return Number.isInteger(lines) && lines >= MIN_LINES && lines <= MAX_LINES && stored?.trim() === String(lines) ? lines : DEFAULT_LINES;
+}
+
+/** The engine's speed in thousands of nodes a second, or undefined before a millisecond has passed. */
+export function kiloNodesPerSecond(nodes: number, milliseconds: number): number | undefined {
+  return milliseconds > 0 ? nodes / milliseconds : undefined;
 }
 
 export class AnalysisCtrl {
@@ -23,6 +42,8 @@ export class AnalysisCtrl {
   failure?: string;
   /** Whether the page is hidden (the analysis pauses). */
   hidden = false;
+  /** The best lines asked for (MultiPV). */
+  lines = DEFAULT_LINES;
   /** Moves stepped into from the lines, from the move shown. */
   variation: PlayedMove[] = [];
   /** The lines shown whole (by index); the others show one row. */
@@ -57,7 +78,8 @@ export class AnalysisCtrl {
 
   /** Takes a message from the server: only the analysis of what is asked now is kept. Returns whether it was. */
   receive(analysis: Analysis): boolean {
-    if (JSON.stringify({ ply: analysis.ply, moves: analysis.moves }) !== this.requestJson) return false;
+    const lines = analysis.multiPv ?? DEFAULT_LINES;
+    if (JSON.stringify({ ply: analysis.ply, moves: analysis.moves, lines }) !== this.requestJson) return false;
     this.analysis = analysis;
     this.failure = undefined;
     return true;
@@ -81,7 +103,7 @@ export class AnalysisCtrl {
       this.variation = [];
       this.variationBase = base;
     }
-    const request = this.active() ? { ply, moves: this.variation.map((move) => move.usi) } : undefined;
+    const request = this.active() ? { ply, moves: this.variation.map((move) => move.usi), lines: this.lines } : undefined;
     const json = request ? JSON.stringify(request) : undefined;
     // A new game has a new connection, which has been asked nothing yet.
     const key = json ? `${state.id} ${json}` : undefined;
@@ -91,6 +113,11 @@ export class AnalysisCtrl {
     this.analysis = undefined;
     this.failure = undefined;
     return request ?? null;
+  }
+
+  /** Sets the number of lines (clamped to what the server gives); the next sync asks again. */
+  setLines(lines: number): void {
+    this.lines = Math.max(MIN_LINES, Math.min(MAX_LINES, Math.round(lines) || DEFAULT_LINES));
   }
 
   /** Steps into `line` up to its move `step` (0 for the first), after the variation already shown. */

@@ -248,6 +248,10 @@ export interface Analysis {
   type: 'analysis';
   ply: number;
   moves: string[];
+  /** The lines asked for (MultiPV); older servers leave it out. */
+  multiPv?: number;
+  /** Every legal move in the position analysed (USI/UCI). */
+  legalMoves?: string[];
   status: 'waiting' | 'running' | 'done';
   depth: number;
   nodes: number;

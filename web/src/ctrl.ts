@@ -6,10 +6,11 @@
 // holds no seat of a game only watches it.
 
 import { ApiError, type Color, type GameState } from './api';
-import { AnalysisCtrl } from './analysis';
+import { AnalysisCtrl, readLines, STORAGE_LINES } from './analysis';
 import type { Arrow, BoardView } from './board';
 import { ClockCtrl } from './clock';
 import { setLanguage, t, type Language } from './i18n';
+import { LearnCtrl } from './learn';
 import { MateCtrl } from './mate';
 import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNotation, type SpearNotation } from './notation';
 import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
@@ -126,6 +127,10 @@ export class Ctrl {
    * return to the game's own kind, or a move in the game).
    */
   preview?: VariantId;
+  /** The review graph's width in pixels, as the page shows it. */
+  graphWidth = 600;
+  /** The move under the pointer on the review graph, if any. */
+  graphHover?: number;
   /** The link whose Copy button reports, and what it says. */
   copied?: { link: string; done: boolean };
   /** Whether premoves are allowed (the Settings switch, kept by the browser). */
@@ -136,6 +141,11 @@ export class Ctrl {
   readonly analysis = new AnalysisCtrl();
   readonly mate = new MateCtrl();
   readonly review = new ReviewCtrl();
+  readonly learn = new LearnCtrl();
+  /** The analysis request Learn from your mistakes sent last (its JSON), so that each is sent once. */
+  private learnRequest?: string;
+  /** Whether the Analysis switch was on when Learn from your mistakes began: it is put back after. */
+  private analysisBeforeLearn = false;
   readonly clock: ClockCtrl;
   readonly record: RecordFields = { text: '', format: '', variant: '', saveFormat: '' };
   private live?: LiveConnection;
@@ -158,6 +168,7 @@ export class Ctrl {
     this.premovesOn = this.storage?.getItem(STORAGE_PREMOVES) !== 'off';
     this.form = new NewGameForm(this.storage);
     this.rules = new RulesPages(deps.loadText ?? fetchText, () => this.redraw());
+    this.analysis.lines = readLines(this.storage?.getItem(STORAGE_LINES));
     this.clock = new ClockCtrl(
       () => this.redraw(),
       () => void this.refresh(),
@@ -263,6 +274,8 @@ export class Ctrl {
     if (!state) return undefined;
     const preview = this.previewBoard();
     if (preview) return preview.view;
+    const learning = this.learnView(state);
+    if (learning) return learning;
     const variation = this.mate.variation() ?? this.analysis.variationView(state.variant);
     if (variation) return variation;
     const shown = this.shown();
@@ -284,6 +297,26 @@ export class Ctrl {
       legalMoves: state.outcome ? [] : state.legalMoves,
       movable: sides.length === 0 ? 'none' : sides.length === 1 ? sides[0] : 'both',
       premovable: !!this.premoveSide(),
+    };
+  }
+
+  /** The board while learning from mistakes: the position before the mistake, movable by the side learning while a move is wanted. */
+  private learnView(state: GameState): BoardView | undefined {
+    const learn = this.learn;
+    const ply = learn.beforePly();
+    if (!learn.active() || ply === undefined) return undefined;
+    const exercise = learn.current()!;
+    if (learn.status === 'good' && learn.tried === exercise.better?.usi && exercise.better)
+      return { position: exercise.better.position, lastMove: exercise.better.usi, check: exercise.better.check, turn: this.turnAt(ply + 1), legalMoves: [], movable: 'none' };
+    // While a move is judged, or found, the widget keeps it where the player put it.
+    const keep = learn.status === 'checking' || learn.status === 'good';
+    return {
+      position: ply === 0 ? state.start : state.moves[ply - 1].position,
+      lastMove: ply === 0 ? null : state.moves[ply - 1].usi,
+      check: ply === 0 ? false : state.moves[ply - 1].check,
+      turn: this.turnAt(ply),
+      legalMoves: learn.legal,
+      movable: learn.movable() || keep ? learn.side! : 'none',
     };
   }
 
@@ -310,6 +343,10 @@ export class Ctrl {
    */
   arrows(): Arrow[] {
     if (this.mate.variation() || !this.state || this.preview) return [];
+    if (this.learn.active()) {
+      const answer = this.learn.status === 'shown' ? this.learn.current()?.better : undefined;
+      return answer ? [{ usi: answer.usi, kind: 'better', color: answer.color }] : [];
+    }
     const arrows: Arrow[] = [];
     const best = this.analysis.bestMove();
     if (best) arrows.push({ usi: best, kind: 'best' });
@@ -428,16 +465,25 @@ export class Ctrl {
     if (!sameGame) this.deps.sounds?.stop();
     this.deps.sounds?.onState(sameGame ? (previous ?? null) : null, next, seating.sides.length === 1 ? seating.sides[0] : null);
     if (!sameGame) {
+      if (this.learn.active()) this.learn.exit();
+      this.learnRequest = undefined;
       this.shownPly = undefined;
       this.live?.close();
       this.clock.clear();
       this.live = this.deps.connect(next.id, {
         onState: (state) => this.apply(state),
         onAnalysis: (analysis) => {
-          if (this.analysis.receive(analysis)) this.changed();
+          if (this.learn.active()) {
+            if (!this.learn.receive(analysis)) return;
+            // A move judged wrong goes back off the board.
+            if (this.learn.status === 'wrong') this.boardResets++;
+            this.changed();
+          } else if (this.analysis.receive(analysis)) this.changed();
         },
         onError: (message) => {
           if (this.review.refused(message)) this.live?.review(false);
+          // A refused request is not sent again on its own (it would be refused again).
+          else if (this.learn.active() && this.learn.refused(message)) this.boardResets++;
           else if (!this.analysis.refused(message)) return;
           this.changed();
         },
@@ -506,10 +552,21 @@ export class Ctrl {
       this.mate.sync(state, shown);
       const request = this.analysis.sync(state, shown);
       if (request !== undefined) this.live?.analyse(request ?? undefined);
+      this.syncLearn();
       this.review.sync(state);
       this.clock.sync(state, this.receivedAt);
     }
     this.redraw();
+  }
+
+  /** Sends Learn from your mistakes' analysis request when it changed (a stop when it needs none). */
+  private syncLearn(): void {
+    if (!this.learn.active()) return;
+    const request = this.learn.request();
+    const json = JSON.stringify(request);
+    if (json === this.learnRequest) return;
+    this.learnRequest = json;
+    this.live?.analyse(request ?? undefined);
   }
 
   /** Shows a message in the status. */
@@ -522,6 +579,10 @@ export class Ctrl {
 
   /** A move made on the board (USI/UCI). */
   playMove(usi: string): void {
+    if (this.learn.active()) {
+      this.learnMove(usi);
+      return;
+    }
     void this.change((state, seating) => this.deps.server.playMove(state.id, usi, state.ply, seating.tokenFor(state.turn)), true);
   }
 
@@ -653,7 +714,17 @@ export class Ctrl {
   }
 
   setAnalysis(on: boolean): void {
+    // Learn from your mistakes holds the connection's one analysis: the switch waits for its end.
+    if (this.learn.active()) return;
     this.analysis.setOn(on);
+    this.changed();
+  }
+
+  /** The number of the engine's lines (MultiPV, 1 to 5), kept by the browser: the analysis starts again with it. */
+  setAnalysisLines(lines: number): void {
+    this.analysis.setLines(lines);
+    this.storage?.setItem(STORAGE_LINES, String(this.analysis.lines));
+    this.analysis.openLines.clear();
     this.changed();
   }
 
@@ -697,10 +768,88 @@ export class Ctrl {
     this.changed();
   }
 
+  // ---- Learn from your mistakes ----
+
+  /** Starts Learn from your mistakes for `side` in the reviewed game shown. */
+  startLearning(side: Color): void {
+    const state = this.state;
+    if (!state || !this.learn.start(state, side)) return;
+    this.analysisBeforeLearn = this.analysis.on;
+    this.analysis.setOn(false);
+    this.mate.show(undefined);
+    this.learnRequest = undefined;
+    this.learnMoved();
+  }
+
+  /** The person played `usi` on the board while learning. */
+  private learnMove(usi: string): void {
+    // A move while none is wanted (one is being judged) goes back.
+    if (!this.learn.movable()) {
+      this.boardResets++;
+      this.changed();
+      return;
+    }
+    this.learn.play(usi);
+    // A wrong move goes back off the board.
+    if (this.learn.status === 'wrong') this.boardResets++;
+    this.learnMoved();
+  }
+
+  /** Shows the answer, skips, or goes on (`next`); the board follows. */
+  learnAction(action: 'answer' | 'skip' | 'next' | 'retry'): void {
+    if (action === 'answer') this.learn.showAnswer();
+    else if (action === 'skip') this.learn.skip();
+    else if (action === 'next') this.learn.next();
+    else if (this.state) this.learn.start(this.state, this.learn.side!);
+    this.boardResets++;
+    this.learnMoved();
+  }
+
+  /** Leaves Learn from your mistakes: back to the review, the Analysis switch as it was. */
+  stopLearning(): void {
+    if (!this.learn.active()) return;
+    this.learn.exit();
+    this.learnRequest = undefined;
+    this.live?.analyse(undefined);
+    this.analysis.setOn(this.analysisBeforeLearn);
+    this.boardResets++;
+    this.changed();
+  }
+
+  /** The move list follows the position learnt from. */
+  private learnMoved(): void {
+    const ply = this.learn.beforePly();
+    if (ply !== undefined && this.state) this.shownPly = ply >= this.state.ply ? undefined : ply;
+    this.changed();
+  }
+
   askReview(): void {
     if (!this.review.ask()) return;
     this.live?.review(true);
     this.changed();
+  }
+
+  /** The review graph's box is `width` pixels wide: it is drawn again at that width. */
+  setGraphWidth(width: number): void {
+    const rounded = Math.round(width);
+    if (rounded <= 0 || rounded === this.graphWidth) return;
+    this.graphWidth = rounded;
+    this.redraw();
+  }
+
+  /** The side chosen for Learn from your mistakes, when the person chose one. */
+  learnChoice?: Color;
+
+  chooseLearnSide(side: Color): void {
+    this.learnChoice = side;
+    this.redraw();
+  }
+
+  /** The pointer rests on move `ply` of the review graph (`undefined`: it left). */
+  hoverGraph(ply: number | undefined): void {
+    if (ply === this.graphHover) return;
+    this.graphHover = ply;
+    this.redraw();
   }
 
   setSpearNotation(notation: SpearNotation): void {

@@ -17,7 +17,7 @@ export interface LiveHandlers {
 /** What the state needs of a live connection (a stand-in in the unit tests). */
 export interface LiveConnection {
   /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
-  analyse(request?: { ply: number; moves: string[] }): void;
+  analyse(request?: { ply: number; moves: string[]; lines: number }): void;
   /** Asks for the game's review (`false`: stops it). */
   review(start: boolean): void;
   close(): void;
@@ -41,7 +41,7 @@ export class Live implements LiveConnection {
   }
 
   /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
-  analyse(request?: { ply: number; moves: string[] }): void {
+  analyse(request?: { ply: number; moves: string[]; lines: number }): void {
     const text = request ? JSON.stringify({ type: 'analyse', ...request }) : JSON.stringify({ type: 'stop-analysis' });
     if (text === this.analysisRequest || (!request && !this.analysisRequest)) return;
     this.analysisRequest = request ? text : undefined;

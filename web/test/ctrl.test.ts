@@ -166,7 +166,24 @@ describe('Ctrl: analysis follows the position shown', () => {
     ctrl.setAnalysis(true);
     ctrl.goTo(0);
     ctrl.setAnalysis(false);
-    expect(live.analyses).toEqual([{ ply: 1, moves: [] }, { ply: 0, moves: [] }, undefined]);
+    expect(live.analyses).toEqual([{ ply: 1, moves: [], lines: 3 }, { ply: 0, moves: [], lines: 3 }, undefined]);
+  });
+
+  it('asks for the number of lines chosen, kept by the browser, and starts again when it changes', async () => {
+    const state = after(spearState(), [played('5d5c', '☗５三歩(54)', 'sente')]);
+    const { ctrl, lives } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    const live = lives[0];
+    ctrl.setAnalysis(true);
+    ctrl.setAnalysisLines(5);
+    ctrl.setAnalysisLines(9);
+    expect(live.analyses).toEqual([{ ply: 1, moves: [], lines: 3 }, { ply: 1, moves: [], lines: 5 }]);
+    expect(localStorage.getItem('koma.analysisLines')).toBe('5');
+    ctrl.setAnalysisLines(1);
+    expect(live.analyses.at(-1)).toEqual({ ply: 1, moves: [], lines: 1 });
+    // An analysis of other lines than asked is not shown.
+    expect(ctrl.analysis.receive({ type: 'analysis', ply: 1, moves: [], multiPv: 5, status: 'running', depth: 1, nodes: 1, milliseconds: 1, lines: [], engines: { thinking: 1, cap: 1 } })).toBe(false);
+    expect(ctrl.analysis.receive({ type: 'analysis', ply: 1, moves: [], multiPv: 1, status: 'running', depth: 1, nodes: 1, milliseconds: 1, lines: [], engines: { thinking: 1, cap: 1 } })).toBe(true);
   });
 
   it('is not offered against the computer before the game ends', () => {

@@ -3,7 +3,7 @@
 import type { VNode } from 'snabbdom';
 import { ApiError, type GameState, type PlayedMove } from '../src/api';
 import { Ctrl } from '../src/ctrl';
-import type { LiveConnection } from '../src/socket';
+import type { LiveConnection, LiveHandlers } from '../src/socket';
 import type { Server } from '../src/xhr';
 
 export const SENTE_TOKEN = 'a'.repeat(32);
@@ -58,10 +58,12 @@ export function after(state: GameState, moves: PlayedMove[], overrides: Partial<
 
 /** A live connection that records what it was asked. */
 export class FakeLive implements LiveConnection {
-  analyses: ({ ply: number; moves: string[] } | undefined)[] = [];
+  analyses: ({ ply: number; moves: string[]; lines?: number } | undefined)[] = [];
   reviews: boolean[] = [];
   closed = false;
-  analyse(request?: { ply: number; moves: string[] }): void {
+  /** What the page gave the connection, by which a test sends it messages. */
+  constructor(readonly handlers?: LiveHandlers) {}
+  analyse(request?: { ply: number; moves: string[]; lines?: number }): void {
     this.analyses.push(request);
   }
   review(start: boolean): void {
@@ -95,8 +97,8 @@ export function makeCtrl(server: Server): { ctrl: Ctrl; lives: FakeLive[]; redra
   const ctrl = new Ctrl(
     {
       server,
-      connect: () => {
-        const live = new FakeLive();
+      connect: (_id, handlers) => {
+        const live = new FakeLive(handlers);
         lives.push(live);
         return live;
       },

@@ -17,15 +17,17 @@ use crate::refusal::Refusal;
 use crate::state::{EvaluationJson, MoveJson};
 use koma_analysis::Evaluation;
 use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
-use koma_rules::{Game, Move, Position};
+use koma_rules::{Game, Move};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-/// The lines each analysis shows (MultiPV).
-pub const LINES: u32 = 3;
+/// The lines an analysis shows (MultiPV) when the request names none.
+pub const DEFAULT_LINES: u32 = 3;
+/// The most lines a request may ask for; more (or none) is refused.
+pub const MAX_LINES: u32 = 5;
 /// The engine's table per analysis, MiB.
 const TABLE_MEGABYTES: usize = 32;
 /// The longest variation a request may step into.
@@ -166,9 +168,10 @@ impl Drop for EngineJob {
     }
 }
 
-/// `{"type": "analyse", "ply": 12, "moves": ["7g7f"]}`: the position after
-/// move `ply` of the game (the last when absent), then the variation
-/// `moves` played from there.
+/// `{"type": "analyse", "ply": 12, "moves": ["7g7f"], "lines": 3}`: the
+/// position after move `ply` of the game (the last when absent), then the
+/// variation `moves` played from there, with `lines` best lines (1 to
+/// [`MAX_LINES`], [`DEFAULT_LINES`] when absent).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyseRequest {
@@ -178,6 +181,9 @@ pub struct AnalyseRequest {
     /// A variation from there, in USI/UCI.
     #[serde(default)]
     pub moves: Vec<String>,
+    /// The best lines wanted (MultiPV); [`DEFAULT_LINES`] when absent.
+    #[serde(default)]
+    pub lines: Option<u32>,
 }
 
 /// How busy the server's engines are.
@@ -209,6 +215,13 @@ pub struct AnalysisJson {
     pub ply: usize,
     /// The variation from there, as asked.
     pub moves: Vec<String>,
+    /// The lines asked for (the position may have fewer legal moves).
+    #[serde(rename = "multiPv")]
+    pub multi_pv: u32,
+    /// Every legal move in the position analysed (USI/UCI), so that a
+    /// page may let the viewer play one there.
+    #[serde(rename = "legalMoves")]
+    pub legal_moves: Vec<String>,
     /// `"waiting"` (for an engine), `"running"` or `"done"`.
     pub status: &'static str,
     /// The depth completed.
@@ -230,11 +243,19 @@ pub struct Target {
     ply: usize,
     variation: Vec<Move>,
     asked: Vec<String>,
+    lines: u32,
+    legal: Vec<String>,
 }
 
-/// Checks `request` against `game`: the move exists and the variation is
-/// legal.
+/// Checks `request` against `game`: the move exists, the variation is
+/// legal and the number of lines is one the server gives.
 pub fn target(game: AnyGame, request: AnalyseRequest) -> Result<Target, Refusal> {
+    let lines = request.lines.unwrap_or(DEFAULT_LINES);
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err(Refusal::bad_request(format!(
+            "An analysis shows from 1 to {MAX_LINES} lines, not {lines}."
+        )));
+    }
     let ply = match request.ply {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => game.ply(),
@@ -256,19 +277,24 @@ pub fn target(game: AnyGame, request: AnalyseRequest) -> Result<Target, Refusal>
         AnyGame::Shogi(g) => parse_variation(g, ply, &request.moves),
         AnyGame::Pawns(g) => parse_variation(g, ply, &request.moves),
     }?;
+    let (variation, legal) = variation;
     Ok(Target {
         game,
         ply,
         variation,
         asked: request.moves,
+        lines,
+        legal,
     })
 }
 
-fn parse_variation<P: Position>(
+/// The variation `texts` played from move `ply` of `game`, and the legal
+/// moves (USI/UCI) in the position it reaches.
+fn parse_variation<P: Served>(
     game: &Game<P>,
     ply: usize,
     texts: &[String],
-) -> Result<Vec<Move>, Refusal> {
+) -> Result<(Vec<Move>, Vec<String>), Refusal> {
     let mut position = game.positions()[ply].clone();
     let mut moves = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
@@ -286,7 +312,12 @@ fn parse_variation<P: Position>(
         position.play_unchecked(m);
         moves.push(m);
     }
-    Ok(moves)
+    let legal = position
+        .legal_moves()
+        .iter()
+        .map(|&m| P::move_to_text(m))
+        .collect();
+    Ok((moves, legal))
 }
 
 /// Starts analysing `target`: waits for an engine (saying so on `out`
@@ -298,11 +329,14 @@ pub fn start(
     out: mpsc::UnboundedSender<String>,
 ) -> EngineJob {
     let (ply, asked) = (target.ply, target.asked.clone());
+    let (multi_pv, legal_moves) = (target.lines, target.legal.clone());
     let waiting = move |engines| {
         serde_json::to_string(&AnalysisJson {
             kind: "analysis",
             ply,
             moves: asked,
+            multi_pv,
+            legal_moves,
             status: "waiting",
             depth: 0,
             nodes: 0,
@@ -368,6 +402,8 @@ fn think<P: Served + Evaluate>(
         kind: "analysis",
         ply: target.ply,
         moves: target.asked.clone(),
+        multi_pv: target.lines,
+        legal_moves: target.legal.clone(),
         status,
         depth,
         nodes,
@@ -381,8 +417,8 @@ fn think<P: Served + Evaluate>(
         return;
     }
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
-    engine.options.multipv = LINES;
-    let wanted = (LINES as usize).min(legal);
+    engine.options.multipv = target.lines;
+    let wanted = (target.lines as usize).min(legal);
     // The lines of the depth under way, and of the last depth completed:
     // a search stopped within a depth ends with the complete set.
     let mut lines: Vec<LineJson> = Vec::new();
@@ -421,3 +457,7 @@ fn think<P: Served + Evaluate>(
 #[cfg(test)]
 #[path = "analysis_notations.rs"]
 mod notations;
+
+#[cfg(test)]
+#[path = "analysis_lines.rs"]
+mod lines;

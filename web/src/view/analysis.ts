@@ -4,13 +4,37 @@
 
 import { h, type VNode } from 'snabbdom';
 import type { AnalysisLine, GameState } from '../api';
-import { AnalysisCtrl } from '../analysis';
+import { AnalysisCtrl, kiloNodesPerSecond, MAX_LINES, MIN_LINES } from '../analysis';
 import type { Ctrl } from '../ctrl';
-import { t } from '../i18n';
+import { language, t } from '../i18n';
+import { select } from './form';
 import { MateCtrl } from '../mate';
 import { mateView } from './mate';
 import { moveText } from './move-text';
 import { scoreText } from './score';
+
+/** The search's nodes, seconds and speed (kN/s) written as the page's language writes numbers. */
+export function searchFigures(nodes: number, milliseconds: number): { nodes: string; seconds: string; speed?: string } {
+  const locale = language() === 'ja' ? 'ja-JP' : 'en-US';
+  const perSecond = kiloNodesPerSecond(nodes, milliseconds);
+  return {
+    nodes: nodes.toLocaleString(locale),
+    seconds: (milliseconds / 1000).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    speed: perSecond === undefined ? undefined : perSecond.toLocaleString(locale, { maximumFractionDigits: perSecond < 10 ? 1 : 0 }),
+  };
+}
+
+/** The choice of how many lines the engine shows (MultiPV). */
+function linesChoice(ctrl: Ctrl): VNode {
+  const options: [string, string][] = [];
+  for (let n = MIN_LINES; n <= MAX_LINES; n++) options.push([String(n), String(n)]);
+  return h('label.analysis-lines-choice', [
+    t('analysis.lines'),
+    select('analysis-multipv', String(ctrl.analysis.lines), options, (value) => ctrl.setAnalysisLines(Number(value)), {
+      title: t('analysis.linesTitle'),
+    }),
+  ]);
+}
 
 /** What the panel says of the engine's work, and whether it is a refusal. */
 export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
@@ -22,14 +46,15 @@ export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
   const analysis = panel.analysis;
   if (!analysis) return { text: t('analysis.asking'), error: false };
   if (analysis.status === 'waiting') return { text: t('analysis.waiting', { cap: analysis.engines.cap }), error: false };
-  const seconds = (analysis.milliseconds / 1000).toFixed(1);
-  const nodes = analysis.nodes.toLocaleString('en');
+  const { seconds, nodes, speed } = searchFigures(analysis.nodes, analysis.milliseconds);
   const text =
     analysis.lines.length === 0
       ? analysis.nodes === 0
         ? t('analysis.over')
         : t('analysis.noDepth', { seconds })
-      : t('analysis.depth', { depth: analysis.depth, nodes, seconds }) + t(analysis.status === 'done' ? 'analysis.finished' : 'analysis.going');
+      : t('analysis.depth', { depth: analysis.depth, nodes, seconds }) +
+        (speed ? t('analysis.speed', { speed }) : '') +
+        t(analysis.status === 'done' ? 'analysis.finished' : 'analysis.going');
   return { text, error: false };
 }
 
@@ -95,12 +120,14 @@ export function analysisPanel(ctrl: Ctrl): VNode {
     h('h2', t('analysis.title')),
     h('label.analysis-switch', [
       h('input#analyse', {
-        attrs: { type: 'checkbox' },
-        props: { checked: ctrl.analysis.on },
+        attrs: { type: 'checkbox', title: ctrl.learn.active() ? t('analysis.learning') : '' },
+        // Learn from your mistakes uses the connection's one analysis meanwhile.
+        props: { checked: ctrl.analysis.on, disabled: ctrl.learn.active() },
         on: { change: (event: Event) => ctrl.setAnalysis((event.target as HTMLInputElement).checked) },
       }),
       t('analysis.switch'),
     ]),
+    linesChoice(ctrl),
     h('div#analysis-status.analysis-status', { attrs: { 'aria-live': 'polite' }, class: { error: status.error } }, status.text),
     h('ol#analysis-lines.analysis-lines', state ? lines.map((line, index) => lineItem(ctrl, state, line, index)) : []),
     variationPath(ctrl),

@@ -8,7 +8,7 @@ import { t } from '../i18n';
 import type { Color } from '../api';
 import { colorsOf, opposite, sideName } from '../sides';
 import { clockView } from './clock';
-import { scoreText } from './score';
+import { barText, firstAhead, scoreText } from './score';
 
 /** The evaluation bar in the board's frame: the bottom side's share of the expected score. */
 export function evalBar(ctrl: Ctrl): VNode {
@@ -23,12 +23,14 @@ export function evalBar(ctrl: Ctrl): VNode {
   // The fill is the bottom side's share, growing from the bottom.
   const share = ctrl.orientation === first ? firstShare : 1 - firstShare;
   const score = best ? scoreText(state.variant, best.score) : '';
+  // The label stands at the end of the side ahead: the bottom when it is the bottom side.
+  const bottomAhead = best ? firstAhead(best.score) === (ctrl.orientation === first) : true;
   const title = best
     ? t('board.evalTitle', { score, depth: analysis.analysis?.depth ?? 0, side: sideName(state.variant, first), percent: Math.round(firstShare * 100) })
     : t('board.evaluation');
   return h('div#eval-bar.eval-bar', { props: { hidden: false }, attrs: { title }, dataset: { share: firstShare.toFixed(3) } }, [
     h('div.eval-fill', { style: { height: `${(share * 100).toFixed(1)}%` } }),
-    h('span.eval-text', score),
+    h('span.eval-text', { class: { 'at-top': !bottomAhead, 'at-bottom': bottomAhead } }, best ? barText(state.variant, best.score) : ''),
   ]);
 }
 

@@ -16,6 +16,8 @@ import { select } from './form';
 import { moveList, moveNotes } from './moves';
 import { newGameForm } from './newgame';
 import { reviewPanel } from './review';
+import { learnPanel } from './learn';
+import { reviewGraphBox } from './review-graph';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
@@ -130,6 +132,7 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
     h('main.layout', [
       h('section.play', [boardArea(ctrl, ground, now), controlsView(ctrl)]),
       h('aside.side', [
+        learnPanel(ctrl),
         h('section.panel.game-status', [statusView(ctrl), takebackView(ctrl)]),
         movesPanel(ctrl),
         invitePanel(ctrl),
@@ -139,6 +142,8 @@ export function view(ctrl: Ctrl, ground: Ground, now: number): VNode {
         piecesPanel(ctrl),
         settingsPanel(ctrl),
       ]),
+      // Under the board on a wide window, after the panels on a phone (style.css).
+      reviewGraphBox(ctrl),
     ]),
     resultView(ctrl),
   ]);

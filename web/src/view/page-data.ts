@@ -30,6 +30,7 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     analysis: ctrl.analysis.on ? (ctrl.analysis.analysis?.status ?? 'asked') : '',
     review: ctrl.review.status(state),
     premove: ctrl.premove?.usi ?? '',
+    learn: ctrl.learn.active() ? ctrl.learn.status : '',
   };
 }
 

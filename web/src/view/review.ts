@@ -7,7 +7,9 @@ import { AnalysisCtrl } from '../analysis';
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
 import { colorsOf, sideName } from '../sides';
-import { reviewGraph } from './review-graph';
+import { exercisesOf, learnSide } from '../learn';
+import type { Color } from '../api';
+import { select } from './form';
 
 function summary(state: GameState, review: GameReview): VNode {
   const head = ['', t('review.accuracy'), '?!', '?', '??'].map((title) => {
@@ -54,6 +56,33 @@ function progressView(ctrl: Ctrl, state: GameState, running: boolean): VNode {
   ]);
 }
 
+/** Learn from your mistakes: the side (the page's own when it plays one) and the button. */
+function learnStart(ctrl: Ctrl, state: GameState, review: GameReview): VNode {
+  const sides = ctrl.seats()?.sides ?? [];
+  const chosen = ctrl.learnChoice && colorsOf(state.variant).includes(ctrl.learnChoice) ? ctrl.learnChoice : learnSide(state, sides);
+  const count = chosen ? exercisesOf(state, review, chosen).length : 0;
+  return h('div#learn-start.learn-start', [
+    h(
+      'button#learn-button',
+      {
+        attrs: { type: 'button', title: t('learn.buttonTitle') },
+        props: { disabled: !chosen || count === 0 },
+        on: { click: () => chosen && ctrl.startLearning(chosen) },
+      },
+      t('learn.button'),
+    ),
+    h('label.learn-side', [
+      t('learn.side'),
+      select(
+        'learn-side',
+        chosen ?? '',
+        colorsOf(state.variant).map((color: Color) => [color, t('learn.sideOption', { side: sideName(state.variant, color, state.handicap), count: exercisesOf(state, review, color).length })]),
+        (value) => ctrl.chooseLearnSide(value as Color),
+      ),
+    ]),
+  ]);
+}
+
 /** The review panel for the game shown. */
 export function reviewPanel(ctrl: Ctrl): VNode {
   const state = ctrl.state;
@@ -76,6 +105,6 @@ export function reviewPanel(ctrl: Ctrl): VNode {
       t('review.button'),
     ),
     progressView(ctrl, state, running),
-    ...(review ? [reviewGraph(state, review, ctrl.shown(), (ply) => ctrl.goTo(ply)), summary(state, review)] : []),
+    ...(review ? [summary(state, review), learnStart(ctrl, state, review)] : []),
   ]);
 }
