@@ -1,4 +1,4 @@
-// The guide's pictures are in the repository: every docs/screenshots/*.png
+// The guide's pictures are in the repository: every docs/screenshots/ picture
 // that a page of docs/ (or the README) shows must exist, so that a fresh
 // clone shows the guide whole. The browser tests write them
 // (e2e/helpers.ts `screenshot`); commit them after a run that changes them.
@@ -22,7 +22,7 @@ describe('the guide’s screenshots', () => {
     for (const page of pages()) {
       const text = readFileSync(join(repo, page), 'utf8');
       // A picture's path is relative to the page that shows it.
-      for (const [, path] of text.matchAll(/\(([^)\s]*screenshots\/[^)\s]+\.png)\)/g)) {
+      for (const [, path] of text.matchAll(/\(([^)\s]*screenshots\/[^)\s]+\.(?:png|jpg))\)/g)) {
         if (!existsSync(join(repo, dirname(page), path))) missing.push(`${page}: ${path}`);
       }
     }

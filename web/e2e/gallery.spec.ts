@@ -1,0 +1,90 @@
+// The guide's gallery (docs/GUI.md, "Every game, both languages, both
+// themes"): each game after a few moves, in English and Japanese, light and
+// dark, on a wide window and on a phone, written to
+// docs/screenshots/gallery/. Each picture comes from a browser context of its
+// own, whose language and theme are set before the page loads, so nothing
+// leaks into the other tests' shared context. The pictures are JPEG: 32 of
+// them as PNG would weigh several megabytes.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { clickMove, newGame, waitBody } from './helpers';
+import { docsShots } from './env';
+
+const gallery = join(docsShots, 'gallery');
+
+/** A few moves of each game, as square pairs to click. */
+const OPENINGS: Record<string, [string, string][]> = {
+  spear: [
+    ['5d', '5c'],
+    ['1b', '1c'],
+  ],
+  minishogi: [
+    ['5d', '5c'],
+    ['1b', '1c'],
+  ],
+  shogi: [
+    ['7g', '7f'],
+    ['3c', '3d'],
+    ['2g', '2f'],
+  ],
+  pawns: [
+    ['e2', 'e4'],
+    ['d7', 'd5'],
+    ['e4', 'd5'],
+  ],
+};
+
+const SIZES = {
+  wide: { width: 1280, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** A page in a context of its own, in this language and theme. */
+async function openPage(browser: Browser, komaUrl: string, size: keyof typeof SIZES, language: string, theme: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: SIZES[size], baseURL: komaUrl });
+  await context.addInitScript(
+    ([language, theme]) => {
+      localStorage.setItem('koma.language', language);
+      localStorage.setItem('koma.theme', theme);
+    },
+    [language, theme],
+  );
+  const page = await context.newPage();
+  await page.goto(`${komaUrl}#/play`);
+  await page.waitForFunction(() => !!document.body.dataset.gameId, null, { timeout: 10_000 });
+  return page;
+}
+
+for (const [variant, moves] of Object.entries(OPENINGS)) {
+  test(`gallery: ${variant} in both languages and themes, wide and on a phone`, async ({ browser, komaUrl }) => {
+    test.setTimeout(120_000);
+    await mkdir(gallery, { recursive: true });
+    for (const size of ['wide', 'phone'] as const) {
+      for (const language of ['en', 'ja']) {
+        for (const theme of ['light', 'dark']) {
+          const page = await openPage(browser, komaUrl, size, language, theme);
+          try {
+            await newGame(page, variant);
+            for (const [from, to] of moves) await clickMove(page, from, to);
+            await waitBody(page, 'ply', moves.length);
+            expect(await page.evaluate(() => document.documentElement.lang), 'the page language').toBe(language);
+            expect(await page.evaluate(() => document.documentElement.dataset.theme), 'the theme').toBe(theme);
+            await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+            await page.mouse.move(1, 1);
+            await page.waitForTimeout(300); // animations end
+            await page.screenshot({
+              path: join(gallery, `${variant}-${language}-${theme}-${size}.jpg`),
+              type: 'jpeg',
+              quality: 75,
+            });
+          } finally {
+            await page.context().close();
+          }
+        }
+      }
+    }
+  });
+}
