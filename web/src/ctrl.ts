@@ -7,13 +7,12 @@
 
 import { ApiError, type Color, type GameState } from './api';
 import { AnalysisCtrl, readLines, STORAGE_LINES } from './analysis';
-import type { Arrow, BoardView } from './board';
 import { ClockCtrl } from './clock';
-import { setLanguage, t, type Language } from './i18n';
+import { PageSettings, type SoundSettings } from './page-settings';
+import { t } from './i18n';
 import { LearnCtrl } from './learn';
 import { MateCtrl } from './mate';
-import { currentShogiNotation, isShogiNotation, setShogiNotation, type ShogiNotation, type SpearNotation } from './notation';
-import { DEFAULT_THEME_SETTINGS, readThemeSettings, writeThemeSettings, type ThemeSettings } from './themes';
+import type { ThemeSettings } from './themes';
 import { NewGameForm } from './newgame';
 import { ReviewCtrl } from './review';
 import type { PageRoute, Route } from './route';
@@ -24,10 +23,8 @@ import { colorsOf, opposite, sideOf } from './sides';
 import { takebackNews } from './takeback';
 import { SAVE_FORMATS } from './records';
 import type { Server } from './xhr';
-import { isPieceSet, VARIANTS, type PieceSet, type VariantId, type VariantInfo } from './variants';
+import { VARIANTS, type VariantId, type VariantInfo } from './variants';
 
-const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
-const STORAGE_SHOGI_NOTATION = 'koma.notation';
 const STORAGE_PREMOVES = 'koma.premoves';
 
 /** A move made while the other side was to move, kept until its reply. */
@@ -42,14 +39,9 @@ export interface Premove {
  * The board's sounds as the state uses them (sound/index.ts's `Sounds`):
  * told of every state, and of the settings the page changes.
  */
-export interface SoundControl {
+export interface SoundControl extends SoundSettings {
   onState(previous: GameState | null, next: GameState, mySide: Color | null): void;
   stop(): void;
-  readonly volume: number;
-  readonly muted: boolean;
-  setVolume(volume: number): void;
-  setMuted(muted: boolean): void;
-  setLang(lang: Language): void;
 }
 
 /** What the state needs from outside: the server, the live connection, the address bar, the clock. */
@@ -109,9 +101,8 @@ export class Ctrl {
   /** The move whose position is shown; `undefined` follows the game. */
   shownPly?: number;
   orientation: Color = 'sente';
-  spearNotation: SpearNotation;
-  /** The page's colours, the board's and the piece set (themes.ts), as kept by the browser. */
-  theme: ThemeSettings;
+  /** How the page looks and sounds, as kept by the browser. */
+  readonly settings: PageSettings;
   message: Message = { kind: 'info' };
   /** Whether the box naming the winner is open. */
   resultShown = false;
@@ -161,10 +152,7 @@ export class Ctrl {
   ) {
     this.now = deps.now ?? (() => performance.now());
     this.storage = deps.storage ?? globalThis.localStorage;
-    this.theme = this.storage ? readThemeSettings(this.storage) : { ...DEFAULT_THEME_SETTINGS };
-    const notation = this.storage?.getItem(STORAGE_SHOGI_NOTATION);
-    if (isShogiNotation(notation)) setShogiNotation(notation);
-    this.spearNotation = this.storage?.getItem(STORAGE_SPEAR_NOTATION) === 'japanese' ? 'japanese' : 'seed';
+    this.settings = new PageSettings({ storage: this.storage, sounds: deps.sounds, applyTheme: deps.applyTheme }, redraw);
     this.premovesOn = this.storage?.getItem(STORAGE_PREMOVES) !== 'off';
     this.form = new NewGameForm(this.storage);
     this.rules = new RulesPages(deps.loadText ?? fetchText, () => this.redraw());
@@ -228,16 +216,6 @@ export class Ctrl {
     return this.state ? VARIANTS[this.state.variant] : undefined;
   }
 
-  /** What the board shows while the Game menu previews another game: its start position, its first player at the bottom. */
-  previewBoard(): { variant: VariantInfo; orientation: Color; view: BoardView } | undefined {
-    if (!this.preview || !this.state) return undefined;
-    const variant = VARIANTS[this.preview];
-    const [first, second] = colorsOf(variant.id);
-    const view: BoardView = { position: variant.start, lastMove: null, check: false, turn: first, legalMoves: [], movable: 'none' };
-    // Spear is drawn as its seed draws it, White (the second mover) at the bottom.
-    return { variant, orientation: variant.id === 'spear' ? second : first, view };
-  }
-
   /** The move whose position is shown. */
   shown(): number {
     return this.shownPly ?? this.state?.ply ?? 0;
@@ -268,58 +246,6 @@ export class Ctrl {
     return ply % 2 === 0 ? starter : opposite(state.variant, starter);
   }
 
-  /** What the board shows: a variation, an earlier position, or the game with what this page may play. */
-  boardView(): BoardView | undefined {
-    const state = this.state;
-    if (!state) return undefined;
-    const preview = this.previewBoard();
-    if (preview) return preview.view;
-    const learning = this.learnView(state);
-    if (learning) return learning;
-    const variation = this.mate.variation() ?? this.analysis.variationView(state.variant);
-    if (variation) return variation;
-    const shown = this.shown();
-    if (shown < state.ply)
-      return {
-        position: shown === 0 ? state.start : state.moves[shown - 1].position,
-        lastMove: shown === 0 ? null : state.moves[shown - 1].usi,
-        check: false,
-        turn: this.turnAt(shown),
-        legalMoves: [],
-        movable: 'none',
-      };
-    const sides = this.seats()?.sides ?? [];
-    return {
-      position: state.position,
-      lastMove: state.lastMove,
-      check: state.check,
-      turn: state.turn,
-      legalMoves: state.outcome ? [] : state.legalMoves,
-      movable: sides.length === 0 ? 'none' : sides.length === 1 ? sides[0] : 'both',
-      premovable: !!this.premoveSide(),
-    };
-  }
-
-  /** The board while learning from mistakes: the position before the mistake, movable by the side learning while a move is wanted. */
-  private learnView(state: GameState): BoardView | undefined {
-    const learn = this.learn;
-    const ply = learn.beforePly();
-    if (!learn.active() || ply === undefined) return undefined;
-    const exercise = learn.current()!;
-    if (learn.status === 'good' && learn.tried === exercise.better?.usi && exercise.better)
-      return { position: exercise.better.position, lastMove: exercise.better.usi, check: exercise.better.check, turn: this.turnAt(ply + 1), legalMoves: [], movable: 'none' };
-    // While a move is judged, or found, the widget keeps it where the player put it.
-    const keep = learn.status === 'checking' || learn.status === 'good';
-    return {
-      position: ply === 0 ? state.start : state.moves[ply - 1].position,
-      lastMove: ply === 0 ? null : state.moves[ply - 1].usi,
-      check: ply === 0 ? false : state.moves[ply - 1].check,
-      turn: this.turnAt(ply),
-      legalMoves: learn.legal,
-      movable: learn.movable() || keep ? learn.side! : 'none',
-    };
-  }
-
   /**
    * The side the person at this screen may premove for: on, in a game
    * that goes on against the computer or a person on another machine
@@ -333,27 +259,6 @@ export class Ctrl {
     if (this.reviewing() || this.mate.variation() || this.analysis.variationView(state.variant)) return undefined;
     const sides = this.seats()?.sides ?? [];
     return sides.length === 1 ? sides[0] : undefined;
-  }
-
-  /**
-   * The arrows on the board, none while a mate line is shown: the engine's
-   * best move in the position shown, and the move the review found better
-   * than the one played to reach it (as lichess draws it, beside the move
-   * played).
-   */
-  arrows(): Arrow[] {
-    if (this.mate.variation() || !this.state || this.preview) return [];
-    if (this.learn.active()) {
-      const answer = this.learn.status === 'shown' ? this.learn.current()?.better : undefined;
-      return answer ? [{ usi: answer.usi, kind: 'better', color: answer.color }] : [];
-    }
-    const arrows: Arrow[] = [];
-    const best = this.analysis.bestMove();
-    if (best) arrows.push({ usi: best, kind: 'best' });
-    const shown = this.shown();
-    const better = shown > 0 ? this.state.review?.moves[shown - 1]?.better : undefined;
-    if (better) arrows.push({ usi: better.usi, kind: 'better', color: this.state.moves[shown - 1].color });
-    return arrows;
   }
 
   // ---- talking to the server ----
@@ -849,63 +754,6 @@ export class Ctrl {
   hoverGraph(ply: number | undefined): void {
     if (ply === this.graphHover) return;
     this.graphHover = ply;
-    this.redraw();
-  }
-
-  setSpearNotation(notation: SpearNotation): void {
-    this.spearNotation = notation;
-    this.storage?.setItem(STORAGE_SPEAR_NOTATION, notation);
-    this.redraw();
-  }
-
-  /** Changes the page's language (remembered by the browser). */
-  setLanguage(next: Language): void {
-    setLanguage(next);
-    this.deps.sounds?.setLang(next);
-    this.redraw();
-  }
-
-  /** The piece set chosen. */
-  get pieceSet(): PieceSet {
-    return this.theme.pieces;
-  }
-
-  setPieceSet(set: PieceSet): void {
-    this.setTheme({ ...this.theme, pieces: isPieceSet(set) ? set : 'kanji' });
-  }
-
-  /** Changes the page's colours, the board's or the piece set, and keeps the choice. */
-  setTheme(settings: ThemeSettings): void {
-    this.theme = settings;
-    if (this.storage) writeThemeSettings(settings, this.storage);
-    this.deps.applyTheme?.(settings);
-    this.redraw();
-  }
-
-  /** How shogi and minishogi moves are written. */
-  get shogiNotation(): ShogiNotation {
-    return currentShogiNotation();
-  }
-
-  setShogiNotation(notation: ShogiNotation): void {
-    setShogiNotation(notation);
-    this.storage?.setItem(STORAGE_SHOGI_NOTATION, notation);
-    this.redraw();
-  }
-
-  /** The sounds' volume (0 to 100) and mute, when the page has sound. */
-  get sound(): { volume: number; muted: boolean } | undefined {
-    const sounds = this.deps.sounds;
-    return sounds && { volume: sounds.volume, muted: sounds.muted };
-  }
-
-  setVolume(volume: number): void {
-    this.deps.sounds?.setVolume(volume);
-    this.redraw();
-  }
-
-  setMuted(muted: boolean): void {
-    this.deps.sounds?.setMuted(muted);
     this.redraw();
   }
 

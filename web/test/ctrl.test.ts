@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api';
 import { messageText } from '../src/view/status';
 import { after, fakeServer, GOTE_TOKEN, makeCtrl, played, SENTE_TOKEN, spearState } from './fixtures';
+import { arrows, boardView, previewBoard } from '../src/board-view';
 
 /** Lets the promises of a change settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -20,7 +21,7 @@ describe('Ctrl: starting and following games', () => {
     // Both seats of a game at one screen are this page's; Spear is drawn as its seed draws it, White at the bottom.
     expect(ctrl.seats()!.sides).toEqual(['sente', 'gote']);
     expect(ctrl.orientation).toBe('gote');
-    expect(ctrl.boardView()!.movable).toBe('both');
+    expect(boardView(ctrl)!.movable).toBe('both');
   });
 
   it('keeps the newest state of a game: an older version is dropped', async () => {
@@ -40,7 +41,7 @@ describe('Ctrl: starting and following games', () => {
     await ctrl.start(undefined);
     expect(ctrl.orientation).toBe('gote');
     expect(ctrl.computerThinking()).toBe(true);
-    expect(ctrl.boardView()!.movable).toBe('gote');
+    expect(boardView(ctrl)!.movable).toBe('gote');
   });
 });
 
@@ -62,7 +63,7 @@ describe('Ctrl: stepping through the moves', () => {
     ctrl.goTo(1);
     expect(ctrl.shown()).toBe(1);
     expect(ctrl.reviewing()).toBe(true);
-    const view = ctrl.boardView()!;
+    const view = boardView(ctrl)!;
     expect(view.position).toBe('p1');
     expect(view.lastMove).toBe('5d5c');
     expect(view.movable).toBe('none');
@@ -70,7 +71,7 @@ describe('Ctrl: stepping through the moves', () => {
     expect(view.turn).toBe('gote');
     ctrl.goTo(-5);
     expect(ctrl.shown()).toBe(0);
-    expect(ctrl.boardView()!.position).toBe(ctrl.state!.start);
+    expect(boardView(ctrl)!.position).toBe(ctrl.state!.start);
     ctrl.goTo(99);
     expect(ctrl.shownPly).toBeUndefined();
     expect(ctrl.reviewing()).toBe(false);
@@ -140,7 +141,7 @@ describe('Ctrl: changes sent to the server', () => {
     await ctrl.start(undefined);
     ctrl.apply({ ...state, version: 2, outcome: { winner: 'gote', reason: 'resignation', message: 'Gote wins: Sente resigned.' } });
     expect(ctrl.resultShown).toBe(true);
-    expect(ctrl.boardView()!.legalMoves).toEqual([]);
+    expect(boardView(ctrl)!.legalMoves).toEqual([]);
     ctrl.closeResult();
     expect(ctrl.resultShown).toBe(false);
   });
@@ -228,7 +229,7 @@ describe('Ctrl: the Game menu and the pages', () => {
     expect(server.calls).toHaveLength(1);
     expect(ctrl.preview).toBe('pawns');
     expect(ctrl.form.variant).toBe('pawns');
-    expect(ctrl.boardView()).toEqual({
+    expect(boardView(ctrl)).toEqual({
       position: '8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1',
       lastMove: null,
       check: false,
@@ -236,12 +237,12 @@ describe('Ctrl: the Game menu and the pages', () => {
       legalMoves: [],
       movable: 'none',
     });
-    expect(ctrl.previewBoard()!.orientation).toBe('white');
-    expect(ctrl.arrows()).toEqual([]);
+    expect(previewBoard(ctrl)!.orientation).toBe('white');
+    expect(arrows(ctrl)).toEqual([]);
     // The menu back on the game's kind shows the game again.
     ctrl.chooseVariant('spear');
     expect(ctrl.preview).toBeUndefined();
-    expect(ctrl.boardView()!.position).toBe(state.position);
+    expect(boardView(ctrl)!.position).toBe(state.position);
     // A move of the game ends a preview, the menu back on the game.
     ctrl.chooseVariant('shogi');
     ctrl.apply(after(state, [played('5d5c', '☗５三歩(54)', 'sente')]));

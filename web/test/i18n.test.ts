@@ -54,7 +54,7 @@ describe('the language', () => {
 
   it('is remembered when switched on the page', () => {
     const { ctrl } = makeCtrl(fakeServer({}));
-    ctrl.setLanguage('ja');
+    ctrl.settings.setLanguage('ja');
     expect(language()).toBe('ja');
     expect(localStorage.getItem('koma.language')).toBe('ja');
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Analysis, GameReview, GameState, MoveReview, PositionReview } from '../src/api';
 import { exercisesOf, INACCURACY_LOSS, LearnCtrl, learnSide } from '../src/learn';
 import { after, fakeServer, makeCtrl, played, spearState } from './fixtures';
+import { boardView } from '../src/board-view';
 
 const moves = [
   played('5d5c', '☗５三歩(54)', 'sente'),
@@ -174,14 +175,14 @@ describe('learn: on the page', () => {
     expect(ctrl.analysis.on).toBe(false);
     expect(live.analyses.at(-1)).toEqual({ ply: 0, moves: [], lines: 1 });
     expect(ctrl.shown()).toBe(0);
-    expect(ctrl.boardView()?.movable).toBe('none');
+    expect(boardView(ctrl)?.movable).toBe('none');
     // The switch waits for the mode's end: the connection has one analysis.
     ctrl.setAnalysis(true);
     expect(ctrl.analysis.on).toBe(false);
     live.handlers!.onAnalysis(analysis({ legalMoves: ['5d5c', '3e3d', '4e4d'] }));
     // The legal moves arrived: the engine is told to stop, the board takes Sente's move.
     expect(live.analyses.at(-1)).toBeUndefined();
-    const view = ctrl.boardView()!;
+    const view = boardView(ctrl)!;
     expect(view).toMatchObject({ position: spearState().start, movable: 'sente', legalMoves: ['5d5c', '3e3d', '4e4d'] });
     // A move on the board is the person's try, not a move of the game.
     ctrl.playMove('4e4d');
@@ -193,7 +194,7 @@ describe('learn: on the page', () => {
     expect(ctrl.boardResets).toBe(resets + 1);
     ctrl.playMove('3e3d');
     expect(ctrl.learn.status).toBe('good');
-    expect(ctrl.boardView()).toMatchObject({ position: 'after 3e3d', lastMove: '3e3d', movable: 'none' });
+    expect(boardView(ctrl)).toMatchObject({ position: 'after 3e3d', lastMove: '3e3d', movable: 'none' });
     ctrl.stopLearning();
     expect(ctrl.learn.active()).toBe(false);
     expect(ctrl.analysis.on).toBe(true);

@@ -5,6 +5,7 @@ import { Ctrl } from '../src/ctrl';
 import { predropDests, premoveDests, premovePromotion } from '../src/premove';
 import { VARIANTS } from '../src/variants';
 import { after, fakeServer, makeCtrl, played, SENTE_TOKEN, spearState } from './fixtures';
+import { boardView } from '../src/board-view';
 
 /** Lets the promises of a change settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -36,7 +37,7 @@ describe('Ctrl: premoves', () => {
   it('keeps a premove while the computer thinks and plays it on its reply, as a normal move', async () => {
     const { ctrl, server, moved } = await waitingForTheComputer();
     expect(ctrl.premoveSide()).toBe('sente');
-    expect(ctrl.boardView()!.premovable).toBe(true);
+    expect(boardView(ctrl)!.premovable).toBe(true);
     ctrl.setPremove('4e4d');
     expect(ctrl.premove).toEqual({ usi: '4e4d', ply: 1 });
     // The same state again (the WebSocket's copy of the answer) keeps it.
@@ -119,7 +120,7 @@ describe('Ctrl: premoves', () => {
     third.ctrl.setPremove('4e4d');
     third.ctrl.setPremovesOn(false);
     expect(third.ctrl.premove, 'switched off').toBeUndefined();
-    expect(third.ctrl.boardView()!.premovable).toBe(false);
+    expect(boardView(third.ctrl)!.premovable).toBe(false);
     third.ctrl.setPremove('4e4d');
     expect(third.ctrl.premove, 'none is kept while off').toBeUndefined();
   });
@@ -138,7 +139,7 @@ describe('Ctrl: premoves', () => {
     const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
     await ctrl.start(undefined);
     expect(ctrl.premoveSide()).toBeUndefined();
-    expect(ctrl.boardView()!.premovable).toBe(false);
+    expect(boardView(ctrl)!.premovable).toBe(false);
     const resets = ctrl.boardResets;
     ctrl.setPremove('4e4d');
     expect(ctrl.premove).toBeUndefined();

@@ -7,6 +7,7 @@ import { moveText } from '../src/view/move-text';
 import { movesPanel } from '../src/view/layout';
 import { settingsPanel } from '../src/view/settings';
 import { byId, FakeLive, fakeServer, GOTE_TOKEN, hidden, spearState, text } from './fixtures';
+import { arrows } from '../src/board-view';
 
 /** 3a2b in shogi after 7g7f 3c3d 8h2b+, as the server sends it. */
 const RECAPTURE: PlayedMove = {
@@ -125,19 +126,19 @@ describe('Ctrl: sounds, theme and notation', () => {
     const storage = memoryStorage();
     const applied: ThemeSettings[] = [];
     const ctrl = ctrlWith(undefined, storage, applied);
-    expect(ctrl.theme).toEqual({ theme: 'auto', board: 'kaya', pieces: 'kanji' });
-    ctrl.setTheme({ ...ctrl.theme, theme: 'dark', board: 'slate' });
-    ctrl.setPieceSet('two-kanji');
+    expect(ctrl.settings.theme).toEqual({ theme: 'auto', board: 'kaya', pieces: 'kanji' });
+    ctrl.settings.setTheme({ ...ctrl.settings.theme, theme: 'dark', board: 'slate' });
+    ctrl.settings.setPieceSet('two-kanji');
     expect(applied.at(-1)).toEqual({ theme: 'dark', board: 'slate', pieces: 'two-kanji' });
-    expect(ctrlWith(undefined, storage).theme).toEqual({ theme: 'dark', board: 'slate', pieces: 'two-kanji' });
+    expect(ctrlWith(undefined, storage).settings.theme).toEqual({ theme: 'dark', board: 'slate', pieces: 'two-kanji' });
     expect(storage.items.get('koma.pieces')).toBe('two-kanji');
   });
 
   it('keeps the notation chosen for the next visit', () => {
     const storage = memoryStorage();
-    ctrlWith(undefined, storage).setShogiNotation('western');
+    ctrlWith(undefined, storage).settings.setShogiNotation('western');
     setShogiNotation('kif');
-    expect(ctrlWith(undefined, storage).shogiNotation).toBe('western');
+    expect(ctrlWith(undefined, storage).settings.shogiNotation).toBe('western');
   });
 });
 
@@ -181,10 +182,10 @@ describe('Ctrl: arrows', () => {
       },
     } as unknown as GameState;
     ctrl.apply(reviewed);
-    expect(ctrl.arrows()).toEqual([{ usi: 'G*3c', kind: 'better', color: 'sente' }]);
+    expect(arrows(ctrl)).toEqual([{ usi: 'G*3c', kind: 'better', color: 'sente' }]);
     // At the start no move was played: nothing was better.
     ctrl.goTo(0);
-    expect(ctrl.arrows()).toEqual([]);
+    expect(arrows(ctrl)).toEqual([]);
   });
 });
 

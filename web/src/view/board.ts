@@ -2,6 +2,7 @@
 // widget), the clocks beside the hands, and the evaluation bar.
 
 import { h, type VNode } from 'snabbdom';
+import { arrows, boardView, previewBoard } from '../board-view';
 import type { Ctrl } from '../ctrl';
 import type { Ground } from '../ground';
 import { t } from '../i18n';
@@ -58,7 +59,7 @@ export function whoPlays(ctrl: Ctrl, side: Color): string {
 export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
   const state = ctrl.state;
   // While the Game menu previews another game, the board is that game's start, with no clocks, players or evaluation.
-  const preview = ctrl.previewBoard();
+  const preview = previewBoard(ctrl);
   const variant = preview?.variant ?? ctrl.variantInfo();
   if (!state || !variant)
     return h('div#board-area.board-area', [h('div.board-box', [h('div#board.board')])]);
@@ -88,11 +89,11 @@ export function boardArea(ctrl: Ctrl, ground: Ground, now: number): VNode {
       style: { '--files': String(variant.files), '--ranks': String(variant.ranks) },
       hook: ground.hooks({
         variant,
-        pieceSet: ctrl.pieceSet,
+        pieceSet: ctrl.settings.pieceSet,
         orientation: bottom,
-        view: ctrl.boardView()!,
+        view: boardView(ctrl)!,
         resets: ctrl.boardResets,
-        arrows: ctrl.arrows(),
+        arrows: arrows(ctrl),
         premove: ctrl.premove?.usi,
       }),
     },

@@ -38,10 +38,10 @@ export function movesPanel(ctrl: Ctrl): VNode {
       t('moves.notation'),
       select(
         'shogi-notation',
-        ctrl.shogiNotation,
+        ctrl.settings.shogiNotation,
         SHOGI_NOTATIONS.map((notation) => [notation, t(`moves.notations.${notation}`)]),
         (value) => {
-          if (isShogiNotation(value)) ctrl.setShogiNotation(value);
+          if (isShogiNotation(value)) ctrl.settings.setShogiNotation(value);
         },
         { title: t('moves.shogiNotationTitle') },
       ),
@@ -50,13 +50,13 @@ export function movesPanel(ctrl: Ctrl): VNode {
       t('moves.notation'),
       select(
         'notation',
-        ctrl.spearNotation,
+        ctrl.settings.spearNotation,
         [['seed', t('moves.seed')], ['japanese', t('moves.japanese')]],
-        (value) => ctrl.setSpearNotation(value === 'japanese' ? 'japanese' : 'seed'),
+        (value) => ctrl.settings.setSpearNotation(value === 'japanese' ? 'japanese' : 'seed'),
         { title: t('moves.notationTitle') },
       ),
     ]),
-    state ? moveList(state, ctrl.shown(), (ply) => ctrl.goTo(ply), { spear: ctrl.spearNotation }) : h('ol#move-list.move-list'),
+    state ? moveList(state, ctrl.shown(), (ply) => ctrl.goTo(ply), { spear: ctrl.settings.spearNotation }) : h('ol#move-list.move-list'),
     state ? moveNotes(state, ctrl.shown()) : h('div#move-notes.move-notes', { props: { hidden: true } }),
   ]);
 }
@@ -106,7 +106,7 @@ function followHeight(vnode: VNode): void {
 export function languageSwitch(ctrl: Ctrl): VNode {
   return h('label.language', [
     t('app.language') + ' ',
-    select('language', language(), LANGUAGES, (value) => ctrl.setLanguage(value === 'ja' ? 'ja' : 'en'), { title: t('app.languageTitle') }),
+    select('language', language(), LANGUAGES, (value) => ctrl.settings.setLanguage(value === 'ja' ? 'ja' : 'en'), { title: t('app.languageTitle') }),
   ]);
 }
 

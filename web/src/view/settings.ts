@@ -13,14 +13,14 @@ const isThemeChoice = (text: string): text is ThemeChoice => THEME_CHOICES.some(
 
 /** The sounds' mute and volume; nothing where the page has no sound. */
 function soundControls(ctrl: Ctrl): VNode[] {
-  const sound = ctrl.sound;
+  const sound = ctrl.settings.sound;
   if (!sound) return [];
   return [
     h('label.sound-mute', [
       h('input#sound-muted', {
         attrs: { type: 'checkbox' },
         props: { checked: sound.muted },
-        on: { change: (event: Event) => ctrl.setMuted((event.target as HTMLInputElement).checked) },
+        on: { change: (event: Event) => ctrl.settings.setMuted((event.target as HTMLInputElement).checked) },
       }),
       ' ' + t('settings.mute'),
     ]),
@@ -29,7 +29,7 @@ function soundControls(ctrl: Ctrl): VNode[] {
       h('input#sound-volume', {
         attrs: { type: 'range', min: '0', max: '100', step: '5', 'aria-label': t('settings.volume') },
         props: { value: String(sound.volume), disabled: sound.muted },
-        on: { change: (event: Event) => ctrl.setVolume(Number((event.target as HTMLInputElement).value)) },
+        on: { change: (event: Event) => ctrl.settings.setVolume(Number((event.target as HTMLInputElement).value)) },
       }),
     ]),
   ];
@@ -49,7 +49,7 @@ function premoveSwitch(ctrl: Ctrl): VNode {
 
 /** The Settings panel: page theme, board colours, sound, premoves. */
 export function settingsPanel(ctrl: Ctrl): VNode {
-  const theme = ctrl.theme;
+  const theme = ctrl.settings.theme;
   return h('details#settings-panel.panel', [
     h('summary', t('settings.title')),
     h('label', [
@@ -59,7 +59,7 @@ export function settingsPanel(ctrl: Ctrl): VNode {
         theme.theme,
         THEME_CHOICES.map((choice) => [choice.id, t(`settings.themes.${choice.id}`)]),
         (value) => {
-          if (isThemeChoice(value)) ctrl.setTheme({ ...theme, theme: value });
+          if (isThemeChoice(value)) ctrl.settings.setTheme({ ...theme, theme: value });
         },
       ),
     ]),
@@ -70,7 +70,7 @@ export function settingsPanel(ctrl: Ctrl): VNode {
         theme.board,
         BOARD_PALETTES.map((palette) => [palette.id, t(`settings.boards.${palette.id}`)]),
         (value) => {
-          if (isBoardPaletteId(value)) ctrl.setTheme({ ...theme, board: value });
+          if (isBoardPaletteId(value)) ctrl.settings.setTheme({ ...theme, board: value });
         },
       ),
     ]),

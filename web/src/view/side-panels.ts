@@ -148,17 +148,17 @@ export function piecesPanel(ctrl: Ctrl): VNode {
       t('pieces.drawWith'),
       select(
         'piece-set',
-        ctrl.pieceSet,
+        ctrl.settings.pieceSet,
         PIECE_SETS.map((set) => [set.id, t(`pieces.sets.${set.id}`)]),
         (value) => {
-          if (isPieceSet(value)) ctrl.setPieceSet(value);
+          if (isPieceSet(value)) ctrl.settings.setPieceSet(value);
         },
       ),
     ]),
     h(
       'ul#legend.legend',
       variant
-        ? legendEntries(variant, ctrl.pieceSet).map((entry) => h('li', [h('span.legend-piece', { style: { backgroundImage: entry.image } }), entry.text]))
+        ? legendEntries(variant, ctrl.settings.pieceSet).map((entry) => h('li', [h('span.legend-piece', { style: { backgroundImage: entry.image } }), entry.text]))
         : [],
     ),
   ]);
