@@ -88,7 +88,10 @@ export function arrows(ctrl: Ctrl): Arrow[] {
   const best = ctrl.analysis.bestMove();
   if (best) arrows.push({ usi: best, kind: 'best' });
   const shown = ctrl.shown();
-  const better = shown > 0 ? ctrl.state.review?.moves[shown - 1]?.better : undefined;
+  // Only beside a move the review found fault with, as its notes name it:
+  // a move that lost a hair is not worth an arrow.
+  const judged = shown > 0 ? ctrl.state.review?.moves[shown - 1] : undefined;
+  const better = judged?.label ? judged.better : undefined;
   if (better) arrows.push({ usi: better.usi, kind: 'better', color: ctrl.state.moves[shown - 1].color });
   return arrows;
 }

@@ -186,6 +186,11 @@ describe('Ctrl: arrows', () => {
     // At the start no move was played: nothing was better.
     ctrl.goTo(0);
     expect(arrows(ctrl)).toEqual([]);
+    // A move that lost a hair, with no label, gets no arrow (nor any words).
+    const slight = { ...reviewed, version: 3, review: { moves: [{ ...reviewed.review!.moves[0], loss: 0.01, label: undefined }] } } as unknown as GameState;
+    ctrl.apply(slight);
+    ctrl.goTo(1);
+    expect(arrows(ctrl)).toEqual([]);
   });
 });
 
