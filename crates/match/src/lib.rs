@@ -48,7 +48,7 @@ UCI_Variant) after their other options unless the game is shogi.
 
 Example (Fairy-Stockfish against itself, Spear, 10 games at 1 s + 0.05 s):
   koma match --variant spear --games 10 --tc 1+0.05 \\
-    --each cmd=/tmp/fsf/src/stockfish option.VariantPath=/work/shared/fsf/variants.ini \\
+    --each cmd=/tmp/fsf/src/stockfish option.VariantPath=testdata/fsf/variants.ini \\
     --engine1 name=A --engine2 name=B --random-plies 4 --records games/")]
 pub struct MatchArgs {
     /// The game: spear, minishogi, shogi or pawns.
