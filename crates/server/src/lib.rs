@@ -44,6 +44,7 @@ mod postgres_store;
 mod rate;
 mod record_notes;
 mod refusal;
+mod rematch;
 mod requests;
 mod review;
 mod review_kept;
