@@ -53,6 +53,18 @@ export const en = {
     clock: 'Clock',
     newGame: 'New game',
   },
+  rematch: {
+    ask: 'Rematch',
+    offered: 'Rematch offered: waiting for your opponent.',
+    cancel: 'Cancel the offer',
+    offeredToYou: 'Your opponent offers a rematch.',
+    accept: 'Accept',
+    decline: 'Decline',
+    declined: 'Your opponent declined the rematch.',
+    cancelled: 'Your opponent cancelled the rematch offer.',
+    starting: 'Starting the rematch…',
+    watch: 'Watch the rematch',
+  },
   handicap: {
     none: 'none (even game)',
     lance: 'Lance (香落ち)',

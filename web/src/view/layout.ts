@@ -8,6 +8,7 @@ import type { Ground } from '../ground';
 import { language, LANGUAGES, t } from '../i18n';
 import { sideName } from '../sides';
 import { outcomeText } from './outcome';
+import { rematchView } from './rematch';
 import { analysisPanel } from './analysis';
 import { boardArea } from './board';
 import { controlsView, takebackView } from './controls';
@@ -77,6 +78,7 @@ export function resultView(ctrl: Ctrl): VNode {
       h('div.result-box', { attrs: { role: 'alertdialog', 'aria-labelledby': 'result-title' } }, [
         h('h2#result-title', title),
         h('p#result-detail', detail),
+        ...(state && outcome ? rematchView(ctrl, state) : []),
         h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, t('result.close')),
         h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, t('result.newGame')),
       ]),

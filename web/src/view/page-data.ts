@@ -3,6 +3,7 @@
 
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
+import { rematchPrompt } from '../rematch';
 
 /** The data attributes of <body> for the state. */
 export function pageData(ctrl: Ctrl): Record<string, string> {
@@ -26,6 +27,7 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     clock: state.clock ? (state.clock.running ?? 'standing') : '',
     analysis: ctrl.analysis.on ? (ctrl.analysis.analysis?.status ?? 'asked') : '',
     review: ctrl.review.status(state),
+    rematch: rematchPrompt(state, seating),
   };
 }
 
