@@ -54,7 +54,7 @@ async function everyGameInView(page: Page, wide: boolean): Promise<void> {
     await allInView(page, [...BUTTONS, ...hands, '#clock-top', '#clock-bottom', ...moves], `${variant} after two moves`);
     await page.click('#resign');
     await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
-    await allInView(page, ['#result-title', '#result-close', '#result-new'], `${variant}: the result`);
+    await allInView(page, ['#result-title', '#result-rematch', '#result-close', '#result-new'], `${variant}: the result`);
     await page.click('#result-close');
   }
 }
