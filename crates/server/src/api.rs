@@ -4,6 +4,7 @@
 use super::app::{blocking, App};
 use super::assets;
 use super::client::ClientKey;
+use super::details::DetailsRequest;
 use super::json_errors::json_error_sentence;
 use super::refusal::Refusal;
 use super::rematch::{RematchAnswer, RematchRequest};
@@ -43,6 +44,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/declare", post(declare))
         .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/details", post(details))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/mate", get(mate))
         .route("/api/games/{id}/review", get(review))
@@ -325,6 +327,21 @@ async fn rematch(
         Ok(RematchAnswer::Game { state, .. }) => Json(state).into_response(),
         Err(refusal) => refusal.into_response(),
     }
+}
+
+/// `POST /api/games/{id}/details`: the players' names, the event and the
+/// like, and the opening comment, as a player edits them.
+async fn details(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let request: DetailsRequest = match json_body(&headers, body, app.body_timeout).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal.into_response(),
+    };
+    answer(blocking(move || app.games.edit_details(&id, request)).await)
 }
 
 /// `GET /api/games/{id}/review`: the game's review, once one was made

@@ -30,6 +30,7 @@ mod clock;
 mod computer;
 mod computer_pool;
 mod connections;
+mod details;
 mod idle_io;
 mod json_errors;
 mod live;
