@@ -26,6 +26,8 @@ import type { Server } from './xhr';
 import { isPieceSet, VARIANTS, type PieceSet, type VariantInfo } from './variants';
 
 const STORAGE_SPEAR_NOTATION = 'koma.spearNotation';
+/** The record's header fields a player may edit, as the API names them. */
+export const DETAIL_FIELDS = ['sente', 'gote', 'event', 'site', 'startTime', 'timeControl', 'opening'];
 const STORAGE_SHOGI_NOTATION = 'koma.notation';
 
 /**
@@ -369,6 +371,7 @@ export class Ctrl {
       this.deps.showGameId(next.id);
       this.form.variant = next.variant;
       this.resultShown = false;
+      this.details = undefined;
       this.record.saveFormat = this.saveFormatFor(next);
     } else if (this.shownPly !== undefined && this.shownPly > next.ply) {
       this.shownPly = undefined;
@@ -490,6 +493,36 @@ export class Ctrl {
   /** Declines the other player's offer of a rematch, or cancels this page's own. */
   declineRematch(): void {
     void this.change((state, seating) => this.deps.server.rematch(state.id, seating.tokenFor(), true));
+  }
+
+  /** The record's details being edited (the form's fields), if the form is open. */
+  details?: Record<string, string>;
+
+  /** Opens the form of the record's details, filled with the game's. */
+  editDetails(): void {
+    const state = this.state;
+    if (!state) return;
+    const text = (key: string): string => (typeof state.headers[key] === 'string' ? (state.headers[key] as string) : '');
+    this.details = Object.fromEntries(DETAIL_FIELDS.map((key) => [key, text(key)]));
+    this.details.comment = (state.comments ?? []).join('\n');
+    this.redraw();
+  }
+
+  /** Closes the form of the record's details, keeping nothing. */
+  cancelDetails(): void {
+    this.details = undefined;
+    this.redraw();
+  }
+
+  /** Saves the record's details: the server checks and keeps them, and the form closes. */
+  saveDetails(): void {
+    const details = this.details;
+    if (!details) return;
+    void this.change(async (state, seating) => {
+      const next = await this.deps.server.editDetails(state.id, seating.tokenFor(), details);
+      this.details = undefined;
+      return next;
+    });
   }
 
   /** Follows the players to their rematch, for a page that watches. */

@@ -63,6 +63,10 @@ export const declare = (id: string, ply: number, token?: string): Promise<GameSt
 export const rematch = (id: string, token?: string, decline = false): Promise<GameState> =>
   call('POST', `/api/games/${encodeURIComponent(id)}/rematch`, decline ? { token, decline } : { token });
 
+/** The record's details a player edited (docs/API.md): each field given replaces the game's. */
+export const editDetails = (id: string, token: string | undefined, details: Record<string, string>): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/details`, { token, ...details });
+
 /** Opens pasted text; `format` and `variant` may be left to the server. */
 export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {
   const body: Record<string, string> = { text };
@@ -138,6 +142,7 @@ export interface Server {
   resign: typeof resign;
   declare: typeof declare;
   rematch: typeof rematch;
+  editDetails: typeof editDetails;
   openText: typeof openText;
   openFile: typeof openFile;
   saveRecord: typeof saveRecord;

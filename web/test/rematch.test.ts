@@ -1,3 +1,4 @@
+// Rematch and the record details edited: what the state asks of the server and shows.
 import { describe, expect, it } from 'vitest';
 import type { GameState } from '../src/api';
 import { rematchPrompt } from '../src/rematch';
@@ -53,5 +54,23 @@ describe('Rematch', () => {
     expect(rematchPrompt(offered, watching)).toBe('none');
     expect(rematchPrompt({ ...offered, rematch: { ...offered.rematch!, game: 'fedcba9876543210' } }, watching)).toBe('watch');
     expect(rematchPrompt({ ...offered, outcome: null }, watching)).toBe('none');
+  });
+});
+
+describe('Record details', () => {
+  it('opens filled with the game, saves through the server, and closes', async () => {
+    const state = spearState({ headers: { sente: 'Ann', event: 'Cup' }, comments: ['Hello', 'there'] });
+    const saved = spearState({ version: 2, headers: { sente: 'Ann', event: 'Final' } });
+    const server = fakeServer({ newGame: () => Promise.resolve(state), editDetails: () => Promise.resolve(saved) });
+    const { ctrl } = makeCtrl(server);
+    await ctrl.start(undefined);
+    ctrl.editDetails();
+    expect(ctrl.details).toMatchObject({ sente: 'Ann', gote: '', event: 'Cup', comment: 'Hello\nthere' });
+    ctrl.details!.event = 'Final';
+    ctrl.saveDetails();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(server.calls.at(-1)).toContain('"event":"Final"');
+    expect(ctrl.details).toBeUndefined();
+    expect(ctrl.state!.headers.event).toBe('Final');
   });
 });

@@ -355,6 +355,12 @@ export const en = {
     handicap: 'Handicap',
     opening: 'Opening',
   },
+  details: {
+    edit: 'Edit details',
+    comment: 'Comment',
+    save: 'Save',
+    cancel: 'Cancel',
+  },
   settings: {
     title: 'Settings',
     theme: 'Page',

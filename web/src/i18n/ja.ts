@@ -347,6 +347,12 @@ export const ja = {
     handicap: '手合割',
     opening: '戦型',
   },
+  details: {
+    edit: '対局情報を編集',
+    comment: 'コメント',
+    save: '保存',
+    cancel: 'キャンセル',
+  },
   settings: {
     title: '設定',
     theme: '画面',

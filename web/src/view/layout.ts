@@ -19,6 +19,7 @@ import { reviewPanel } from './review';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
+import { detailsEditor } from './details';
 import { isShogiNotation, SHOGI_NOTATIONS } from '../notation';
 import { statusView } from './status';
 
@@ -29,6 +30,7 @@ export function movesPanel(ctrl: Ctrl): VNode {
   return h('section.panel', [
     h('h2', t('moves.title')),
     gameInfo(state),
+    detailsEditor(ctrl),
     h('label#shogi-notation-options.notation-options', { props: { hidden: !shogiLike } }, [
       t('moves.notation'),
       select(
