@@ -227,6 +227,33 @@ mod tests {
     }
 
     #[test]
+    fn pawns_details_are_written_as_pgn_tags() {
+        let games = games();
+        let new_game: NewGame =
+            serde_json::from_value(serde_json::json!({ "variant": "pawns" })).unwrap();
+        let state = games.create(new_game).unwrap();
+        let token = state.seats.as_ref().unwrap()["white"].clone();
+        games
+            .edit_details(
+                &state.id,
+                request(serde_json::json!({
+                    "token": token, "sente": "Ann", "gote": "Ben", "event": "Pawn cup",
+                    "comment": "Before the first move.",
+                })),
+            )
+            .unwrap();
+        let pgn = String::from_utf8(games.record(&state.id, Some("pgn")).unwrap().bytes).unwrap();
+        for tag in [
+            "[White \"Ann\"]",
+            "[Black \"Ben\"]",
+            "[Event \"Pawn cup\"]",
+            "{Before the first move.}",
+        ] {
+            assert!(pgn.contains(tag), "{tag} in\n{pgn}");
+        }
+    }
+
+    #[test]
     fn hostile_details_are_refused_with_the_field_named() {
         let games = games();
         let (id, token) = shogi(&games);
