@@ -1,8 +1,8 @@
 // The layout keeps the game in view (issue 50): on a 1280×900 window and on
 // a 390×844 phone, the board's hands, both clocks, the move buttons, the
-// status and each prompt (a takeback to answer, the result, another game
-// chosen in the Game menu, Learn from your mistakes) are inside the window
-// without scrolling, in every game.
+// status and each prompt (a takeback to answer, the result, a rematch
+// offered, another game chosen in the Game menu, Learn from your mistakes)
+// are inside the window without scrolling, in every game.
 
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
@@ -56,7 +56,7 @@ async function everyGameInView(page: Page, wide: boolean): Promise<void> {
     await allInView(page, [...BUTTONS, ...hands, '#clock-top', '#clock-bottom', ...moves], `${variant} after two moves`);
     await page.click('#resign');
     await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
-    await allInView(page, ['#result-title', '#result-close', '#result-new'], `${variant}: the result`);
+    await allInView(page, ['#result-title', '#result-rematch', '#result-close', '#result-new'], `${variant}: the result`);
     await page.click('#result-close');
   }
 }
@@ -112,6 +112,38 @@ async function learnPromptInView(page: Page): Promise<void> {
   await waitBody(page, 'learn', '');
 }
 
+/**
+ * A rematch offered by the other machine in a game this page plays: the
+ * result box asks, and its Accept and Decline are in view.
+ */
+async function rematchInView(page: Page): Promise<void> {
+  const state = await createGame(page, { variant: 'shogi', mode: 'shared', clock: { initial: 300, byoyomi: 10 } });
+  await page.goto(`${pageBase(page)}#/game/${state.id}/sente/${state.seats!.sente}`);
+  await waitBody(page, 'seats', 'sente');
+  await dragMove(page, '7g', '7f');
+  await page.click('#resign');
+  await page.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+  await page.click('#result-close');
+  // The other player, on its machine, offers a rematch.
+  const status = await page.evaluate(
+    async ([id, token]) =>
+      (
+        await fetch(`/api/games/${id}/rematch`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token }),
+        })
+      ).status,
+    [state.id, state.seats!.gote],
+  );
+  expect(status, 'the offer is made').toBe(200);
+  await waitBody(page, 'rematch', 'answer');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await allInView(page, ['#rematch-prompt', '#rematch-accept', '#rematch-decline', '#result-title'], 'a rematch to answer');
+  await page.click('#rematch-decline');
+  await waitBody(page, 'rematch', 'ask');
+}
+
 test.describe('on a 1280×900 window', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -130,6 +162,10 @@ test.describe('on a 1280×900 window', () => {
 
   test("layout: Learn from your mistakes' prompt is in view", async ({ page }) => {
     await learnPromptInView(page);
+  });
+
+  test('layout: a rematch to answer is in view', async ({ page }) => {
+    await rematchInView(page);
   });
 
   test('layout: in Japanese too, whose words are wider', async ({ page }) => {
@@ -166,5 +202,9 @@ test.describe('on a 390×844 phone', () => {
 
   test("layout: phone, Learn from your mistakes' prompt is in view", async ({ page }) => {
     await learnPromptInView(page);
+  });
+
+  test('layout: phone, a rematch to answer is in view', async ({ page }) => {
+    await rematchInView(page);
   });
 });

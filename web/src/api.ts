@@ -126,6 +126,19 @@ export interface GameState {
   review?: GameReview;
   /** The computer's move waiting for an engine (all busy with other games), as at this state. */
   computerWaiting?: ComputerWaiting;
+  /** A finished game's rematch: the offer waiting, the last one dropped, the new game once made. */
+  rematch?: RematchState;
+}
+
+/** A finished game's rematch as the server keeps it (docs/API.md, "Rematch"). */
+export interface RematchState {
+  /** The side that offered, waiting for the other's answer. */
+  offeredBy: Color | null;
+  /** The side that last dropped an offer: the other's, declined, or its own (`cancelled`). */
+  declinedBy: Color | null;
+  cancelled: boolean;
+  /** The new game's id, once made. */
+  game: string | null;
 }
 
 /** Where the computer's move stands in the server's queue for an engine. */

@@ -21,6 +21,7 @@ import { forgetSeats, keepNewGame, keepSeats, Seating } from './seats';
 import type { LiveConnection, LiveHandlers } from './socket';
 import { colorsOf, opposite, sideOf } from './sides';
 import { takebackNews } from './takeback';
+import { rematchNews } from './rematch';
 import { SAVE_FORMATS } from './records';
 import type { Server } from './xhr';
 import { VARIANTS, type VariantId, type VariantInfo } from './variants';
@@ -34,6 +35,8 @@ export interface Premove {
   /** The game's ply when it was made: it is played only after a later move. */
   ply: number;
 }
+/** The record's header fields a player may edit, as the API names them. */
+export const DETAIL_FIELDS = ['sente', 'gote', 'event', 'site', 'startTime', 'timeControl', 'opening'];
 
 /**
  * The board's sounds as the state uses them (sound/index.ts's `Sounds`):
@@ -142,6 +145,8 @@ export class Ctrl {
   private live?: LiveConnection;
   /** The change on its way to the server, if any. */
   private pending?: Promise<void>;
+  /** The finished game whose rematch this page is moving to, once asked. */
+  private joining?: string;
   private readonly now: () => number;
   private readonly storage?: Pick<Storage, 'getItem' | 'setItem'>;
 
@@ -401,6 +406,7 @@ export class Ctrl {
       this.deps.showGameId(next.id);
       this.form.variant = next.variant;
       this.resultShown = false;
+      this.details = undefined;
       this.record.saveFormat = this.saveFormatFor(next);
     } else if (this.shownPly !== undefined && this.shownPly > next.ply) {
       this.shownPly = undefined;
@@ -409,9 +415,16 @@ export class Ctrl {
     const news = sameGame && previous ? takebackNews(previous, next, seating) : undefined;
     if (news) this.message = { kind: 'info', ...news };
     if (sameGame && previous && !previous.outcome && next.outcome) this.resultShown = true;
+    // The other player's offer, decline or cancel is answered in the result box.
+    if (rematchNews(sameGame ? previous : undefined, next, seating)) this.resultShown = true;
     const premove = this.premoveToPlay(next, sameGame);
     this.changed();
     if (premove) this.playMove(premove);
+    // The rematch was made (the other player accepted this page's offer):
+    // this page asks for its own seat in it and moves there.
+    // Seen happen, not on opening an old game whose rematch was played.
+    const made = next.rematch?.game && sameGame && !previous?.rematch?.game;
+    if (made && next.outcome && !seating.watching) void this.joinRematch(next.id);
   }
 
   /**
@@ -563,6 +576,80 @@ export class Ctrl {
   closeResult(): void {
     this.resultShown = false;
     this.redraw();
+  }
+
+  /**
+   * Rematch from the result box: at one screen the same game starts at once
+   * with the colours swapped; between two machines this offers one, or
+   * accepts the other player's offer (then both pages move to the new game).
+   */
+  rematch(): void {
+    void this.change(async (state, seating) => this.enterRematch(await this.deps.server.rematch(state.id, seating.tokenFor())));
+  }
+
+  /** Declines the other player's offer of a rematch, or cancels this page's own. */
+  declineRematch(): void {
+    void this.change((state, seating) => this.deps.server.rematch(state.id, seating.tokenFor(), true));
+  }
+
+  /** The record's details being edited (the form's fields), if the form is open. */
+  details?: Record<string, string>;
+
+  /** Opens the form of the record's details, filled with the game's. */
+  editDetails(): void {
+    const state = this.state;
+    if (!state) return;
+    const text = (key: string): string => (typeof state.headers[key] === 'string' ? (state.headers[key] as string) : '');
+    this.details = Object.fromEntries(DETAIL_FIELDS.map((key) => [key, text(key)]));
+    this.details.comment = (state.comments ?? []).join('\n');
+    this.redraw();
+  }
+
+  /** Closes the form of the record's details, keeping nothing. */
+  cancelDetails(): void {
+    this.details = undefined;
+    this.redraw();
+  }
+
+  /** Saves the record's details: the server checks and keeps them, and the form closes. */
+  saveDetails(): void {
+    const details = this.details;
+    if (!details) return;
+    void this.change(async (state, seating) => {
+      const next = await this.deps.server.editDetails(state.id, seating.tokenFor(), details);
+      this.details = undefined;
+      return next;
+    });
+  }
+
+  /** Follows the players to their rematch, for a page that watches. */
+  watchRematch(): void {
+    const next = this.state?.rematch?.game;
+    if (next) void this.openGame(next);
+  }
+
+  /** Keeps this page's seats in the new game that a rematch answer brings. */
+  private enterRematch(next: GameState): GameState {
+    if (next.id !== this.state?.id) keepNewGame(next);
+    return next;
+  }
+
+  /** Asks once for this page's seat in the rematch of `id`, and moves there. */
+  private async joinRematch(id: string): Promise<void> {
+    if (this.joining === id) return;
+    this.joining = id;
+    // This page's own request (an acceptance) may bring the new game itself.
+    if (this.pending) await this.pending.catch(() => undefined);
+    const state = this.state;
+    if (state?.id !== id) return;
+    try {
+      const next = this.enterRematch(await this.deps.server.rematch(id, this.seats()?.tokenFor()));
+      if (this.state?.id === id) this.apply(next);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.joining = undefined;
+      this.say(refusal(error));
+    }
   }
 
   /** New game from the result box: the game just played again. */

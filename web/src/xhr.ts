@@ -54,6 +54,19 @@ export const resign = (id: string, ply: number, token?: string): Promise<GameSta
 export const declare = (id: string, ply: number, token?: string): Promise<GameState> =>
   call('POST', `/api/games/${encodeURIComponent(id)}/declare`, { ply, token });
 
+/**
+ * Asks for a rematch of a finished game (at one screen: made at once), or
+ * accepts the other player's offer, or with `decline` declines it or
+ * cancels one's own. The answer is the finished game while an offer waits,
+ * else the new game with this seat's tokens in it.
+ */
+export const rematch = (id: string, token?: string, decline = false): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/rematch`, decline ? { token, decline } : { token });
+
+/** The record's details a player edited (docs/API.md): each field given replaces the game's. */
+export const editDetails = (id: string, token: string | undefined, details: Record<string, string>): Promise<GameState> =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/details`, { token, ...details });
+
 /** Opens pasted text; `format` and `variant` may be left to the server. */
 export const importText = (text: string, format?: string, variant?: string): Promise<GameState> => {
   const body: Record<string, string> = { text };
@@ -128,6 +141,8 @@ export interface Server {
   undo: typeof undo;
   resign: typeof resign;
   declare: typeof declare;
+  rematch: typeof rematch;
+  editDetails: typeof editDetails;
   openText: typeof openText;
   openFile: typeof openFile;
   saveRecord: typeof saveRecord;

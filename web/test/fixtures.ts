@@ -79,7 +79,7 @@ export function fakeServer(answers: Partial<Server>): Server & { calls: string[]
   const calls: string[] = [];
   const missing = (name: string) => () => Promise.reject(new ApiError(`${name} was not expected`, 500));
   const server = {} as Record<string, unknown>;
-  for (const name of ['newGame', 'getGame', 'playMove', 'undo', 'resign', 'declare', 'openText', 'openFile', 'saveRecord', 'findMate']) {
+  for (const name of ['newGame', 'getGame', 'playMove', 'undo', 'resign', 'declare', 'rematch', 'editDetails', 'openText', 'openFile', 'saveRecord', 'findMate']) {
     const answer = (answers as Record<string, (...args: unknown[]) => unknown>)[name] ?? missing(name);
     server[name] = (...args: unknown[]) => {
       calls.push(`${name} ${JSON.stringify(args)}`);

@@ -105,7 +105,7 @@ fn describe(shown: &str, report: &Report) -> String {
     text
 }
 
-/// `1,200 games, 1 damaged; 2 problems with the file; schema 5`.
+/// `1,200 games, 1 damaged; 2 problems with the file; schema 6`.
 fn summary(report: &Report) -> String {
     let plural = |n: u64, one: &str, many: &str| {
         format!("{} {}", thousands(n), if n == 1 { one } else { many })

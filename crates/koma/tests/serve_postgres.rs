@@ -309,7 +309,7 @@ fn foreign_tables_and_a_newer_schema_are_refused() {
 }
 
 #[test]
-fn a_database_of_schema_2_is_brought_to_schema_5_and_its_shogi_games_keep_27_points() {
+fn a_database_of_schema_2_is_brought_to_schema_6_and_its_shogi_games_keep_27_points() {
     let db = database();
     let id = {
         let server = serve(&db);
@@ -321,7 +321,7 @@ fn a_database_of_schema_2_is_brought_to_schema_5_and_its_shogi_games_keep_27_poi
     admin
         .batch_execute(
             "ALTER TABLE koma_games DROP COLUMN impasse, DROP COLUMN notes, DROP COLUMN review, \
-             DROP COLUMN checksum; UPDATE koma_schema SET version = 2",
+             DROP COLUMN checksum, DROP COLUMN rematch; UPDATE koma_schema SET version = 2",
         )
         .unwrap();
     let server = serve(&db);
@@ -332,7 +332,7 @@ fn a_database_of_schema_2_is_brought_to_schema_5_and_its_shogi_games_keep_27_poi
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 5);
+    assert_eq!(version, 6);
     let game = Game::create(&server, json!({ "variant": "shogi", "impasse": "24" }));
     assert_eq!(game.state(&server)["impasse"]["rule"], 24);
 }
@@ -353,7 +353,8 @@ fn a_changed_row_answers_500_and_the_other_games_are_served() {
     let mut admin = connect(&db.url);
     admin
         .batch_execute(
-            "ALTER TABLE koma_games DROP COLUMN checksum; UPDATE koma_schema SET version = 4",
+            "ALTER TABLE koma_games DROP COLUMN checksum, DROP COLUMN rematch; \
+             UPDATE koma_schema SET version = 4",
         )
         .unwrap();
     let server = serve(&db);
@@ -368,7 +369,7 @@ fn a_changed_row_answers_500_and_the_other_games_are_served() {
             .unwrap();
         (row.get(0), row.get(1))
     };
-    assert_eq!((version, unsummed), (5, 0));
+    assert_eq!((version, unsummed), (6, 0));
 
     admin
         .execute(
@@ -389,4 +390,51 @@ fn a_changed_row_answers_500_and_the_other_games_are_served() {
     assert_eq!(one.post_move(&server, 1, "3c3d").status, 500);
     assert_eq!(two.state(&server)["variant"], "minishogi");
     two.play(&server, 0, "5d5c");
+}
+
+/// Schema 6: a database of schema 5 gets the rematch column and its rows
+/// keep their checksums; a rematch offered through one server is accepted
+/// through another, and there is one new game, whoever asks after.
+#[test]
+fn a_database_of_schema_5_gets_rematches_that_two_servers_share() {
+    let db = database();
+    let game = {
+        let server = serve(&db);
+        let game = Game::create(&server, json!({ "variant": "spear", "mode": "shared" }));
+        game.play(&server, 0, "5d5c");
+        game
+    };
+    let mut admin = connect(&db.url);
+    admin
+        .batch_execute(
+            "ALTER TABLE koma_games DROP COLUMN rematch; UPDATE koma_schema SET version = 5",
+        )
+        .unwrap();
+    let (one, two) = (serve(&db), serve(&db));
+    assert_eq!(usi_list(&game.state(&two)), ["5d5c"], "the checksum holds");
+    let version: i64 = admin
+        .query_one("SELECT version FROM koma_schema", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(version, 6);
+    let path = format!("/api/games/{}/rematch", game.id);
+    let resign = format!("/api/games/{}/resign", game.id);
+    assert_eq!(
+        one.post_exactly(&resign, &json!({ "ply": 1, "token": game.gote }))
+            .status,
+        200
+    );
+    let offer = one.post_exactly(&path, &json!({ "token": game.sente }));
+    assert_eq!(offer.status, 200);
+    assert_eq!(offer.json()["rematch"]["offeredBy"], "sente");
+    let accepted = two.post_exactly(&path, &json!({ "token": game.gote }));
+    assert_eq!(accepted.status, 201);
+    let made = accepted.json();
+    let seats: Vec<&String> = made["seats"].as_object().unwrap().keys().collect();
+    assert_eq!(seats, ["sente"], "the accepter plays the other side now");
+    let joined = one.post_exactly(&path, &json!({ "token": game.sente }));
+    assert_eq!(joined.status, 200);
+    assert_eq!(joined.json()["id"], made["id"]);
+    assert!(joined.json()["seats"]["gote"].is_string());
+    assert_eq!(game.state(&one)["rematch"]["game"], made["id"]);
 }

@@ -4,8 +4,10 @@
 use super::app::{blocking, App};
 use super::assets;
 use super::client::ClientKey;
+use super::details::DetailsRequest;
 use super::json_errors::json_error_sentence;
 use super::refusal::Refusal;
+use super::rematch::{RematchAnswer, RematchRequest};
 use super::requests::{ChangeRequest, DeclareRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::service::NewGame;
 use super::state;
@@ -41,6 +43,8 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/declare", post(declare))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/details", post(details))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/mate", get(mate))
         .route("/api/games/{id}/review", get(review))
@@ -294,6 +298,50 @@ async fn declare(
     body: Body,
 ) -> Response {
     change::<DeclareRequest>(app, id, headers, body).await
+}
+
+/// `POST /api/games/{id}/rematch`: the finished game with the offer made
+/// or dropped (`200`), or the new game with the asker's seats (`201` when
+/// this request made it, `200` after).
+async fn rematch(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let request: RematchRequest = match json_body(&headers, body, app.body_timeout).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let answer = blocking(move || {
+        app.games
+            .rematch(&id, request.token.as_deref(), request.decline)
+    })
+    .await;
+    match answer {
+        Ok(RematchAnswer::Offer(state)) => Json(state).into_response(),
+        Ok(RematchAnswer::Game {
+            state,
+            created: true,
+        }) => created(state),
+        Ok(RematchAnswer::Game { state, .. }) => Json(state).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `POST /api/games/{id}/details`: the players' names, the event and the
+/// like, and the opening comment, as a player edits them.
+async fn details(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let request: DetailsRequest = match json_body(&headers, body, app.body_timeout).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal.into_response(),
+    };
+    answer(blocking(move || app.games.edit_details(&id, request)).await)
 }
 
 /// `GET /api/games/{id}/review`: the game's review, once one was made

@@ -5,8 +5,8 @@
 //! table named `koma_games` so as not to collide with other programs'
 //! tables in the same database, beside `koma_schema` (the schema's
 //! version). A database of schema 2 (before impasse rules), 3 (before
-//! record notes and reviews) or 4 (before row checksums) is brought to
-//! schema 5. A database holding a newer schema, or tables of those names
+//! record notes and reviews), 4 (before row checksums) or 5 (before
+//! rematches) is brought to schema 6. A database holding a newer schema, or tables of those names
 //! that are not Koma's, is refused rather than written into.
 //!
 //! Each row's checksum is compared at every read, as in the SQLite file:
@@ -43,7 +43,7 @@ use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 5;
+const SCHEMA_VERSION: i64 = 6;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
@@ -73,13 +73,14 @@ CREATE TABLE koma_games (
     impasse TEXT,
     notes TEXT,
     review TEXT,
-    checksum TEXT
+    checksum TEXT,
+    rematch TEXT
 );
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
 ";
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
-const EXPECTED: [(&str, &str); 19] = [
+const EXPECTED: [(&str, &str); 20] = [
     ("id", "text"),
     ("variant", "text"),
     ("start", "text"),
@@ -99,6 +100,7 @@ const EXPECTED: [(&str, &str); 19] = [
     ("notes", "text"),
     ("review", "text"),
     ("checksum", "text"),
+    ("rematch", "text"),
 ];
 
 /// Brings a database of schema 2 to schema 3: its shogi games keep the
@@ -123,15 +125,21 @@ ALTER TABLE koma_games ADD COLUMN checksum TEXT;
 UPDATE koma_schema SET version = 5;
 ";
 
+/// Brings a database of schema 5 to schema 6: its games have no rematch.
+const MIGRATE_5_TO_6: &str = "
+ALTER TABLE koma_games ADD COLUMN rematch TEXT;
+UPDATE koma_schema SET version = 6;
+";
+
 /// Writes a row with its checksum (a new game replaces any with its id,
 /// as in memory) and notifies, in one statement.
 const INSERT: &str = "
 WITH written AS (
     INSERT INTO koma_games (id, variant, start, moves, declared_winner, declared_reason,
         headers, opponent, version, seats, mode, takeback, clock, impasse, notes, review,
-        created_at, updated_at, checksum)
+        created_at, updated_at, checksum, rematch)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-        $19)
+        $19, $20)
     ON CONFLICT (id) DO UPDATE SET variant = EXCLUDED.variant, start = EXCLUDED.start,
         moves = EXCLUDED.moves, declared_winner = EXCLUDED.declared_winner,
         declared_reason = EXCLUDED.declared_reason, headers = EXCLUDED.headers,
@@ -139,7 +147,8 @@ WITH written AS (
         seats = EXCLUDED.seats, mode = EXCLUDED.mode, takeback = EXCLUDED.takeback,
         clock = EXCLUDED.clock, impasse = EXCLUDED.impasse, notes = EXCLUDED.notes,
         review = EXCLUDED.review, created_at = EXCLUDED.created_at,
-        updated_at = EXCLUDED.updated_at, checksum = EXCLUDED.checksum
+        updated_at = EXCLUDED.updated_at, checksum = EXCLUDED.checksum,
+        rematch = EXCLUDED.rematch
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
 
@@ -150,7 +159,7 @@ WITH written AS (
     UPDATE koma_games SET variant = $2, start = $3, moves = $4, declared_winner = $5,
         declared_reason = $6, headers = $7, opponent = $8, version = $9, seats = $10,
         mode = $11, takeback = $12, clock = $13, impasse = $14, notes = $15, review = $16,
-        created_at = $17, updated_at = $18, checksum = $19
+        created_at = $17, updated_at = $18, checksum = $19, rematch = $20
     WHERE id = $1
     RETURNING id, version)
 SELECT pg_notify('koma_games', id || ' ' || version) FROM written";
@@ -246,17 +255,23 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(older @ 2..=4) if has_games => {
+            Some(older @ 2..=5) if has_games => {
                 if older < 3 {
                     transaction.batch_execute(MIGRATE_2_TO_3).await?;
                 }
                 if older < 4 {
                     transaction.batch_execute(MIGRATE_3_TO_4).await?;
                 }
-                transaction.batch_execute(MIGRATE_4_TO_5).await?;
-                add_checksums(&transaction).await?;
+                if older < 5 {
+                    transaction.batch_execute(MIGRATE_4_TO_5).await?;
+                }
+                transaction.batch_execute(MIGRATE_5_TO_6).await?;
+                // With every column in place, as it reads them all.
+                if older < 5 {
+                    add_checksums(&transaction).await?;
+                }
             }
-            Some(2..=4) => {}
+            Some(2..=5) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \
@@ -373,6 +388,7 @@ fn read_row(row: &tokio_postgres::Row) -> Result<(Row, Option<String>), tokio_po
             impasse: row.try_get(13)?,
             notes: row.try_get(14)?,
             review: row.try_get(15)?,
+            rematch: row.try_get(19)?,
             created_at: row.try_get(16)?,
             updated_at: row.try_get(17)?,
         },
@@ -461,6 +477,7 @@ async fn write(
                 &row.created_at,
                 &row.updated_at,
                 &row.checksum(),
+                &row.rematch,
             ],
         )
         .await

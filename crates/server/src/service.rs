@@ -147,13 +147,13 @@ pub struct OpponentRequest {
 }
 
 /// What a new game is made of besides its position and moves.
-struct Setup {
-    headers: HeadersView,
-    notes: RecordNotes,
-    opponent: Opponent,
-    mode: Mode,
-    clock: Option<Clock>,
-    impasse: Option<ImpasseRule>,
+pub(super) struct Setup {
+    pub(super) headers: HeadersView,
+    pub(super) notes: RecordNotes,
+    pub(super) opponent: Opponent,
+    pub(super) mode: Mode,
+    pub(super) clock: Option<Clock>,
+    pub(super) impasse: Option<ImpasseRule>,
 }
 
 /// The games, their watchers and the computer.
@@ -352,6 +352,13 @@ impl Games {
 
     /// Keeps a new game and returns its state, with its seat tokens.
     fn insert(self: &Arc<Self>, game: AnyGame, setup: Setup) -> Result<GameState, Refusal> {
+        let stored = Self::new_stored(&game, setup)?;
+        self.keep(stored, &game, |_| true)
+    }
+
+    /// A new game's stored form: a fresh id, version 1, and fresh seat
+    /// tokens for the sides a person plays.
+    pub(super) fn new_stored(game: &AnyGame, setup: Setup) -> Result<StoredGame, Refusal> {
         let Setup {
             headers,
             notes,
@@ -373,35 +380,61 @@ impl Games {
             headers,
             opponent,
             version: 1,
-            seats: Some(seats.clone()),
+            seats: Some(seats),
             mode,
             takeback: None,
             clock,
             impasse,
             notes,
             review: None,
+            rematch: None,
         };
         if let Some(clock) = &mut stored.clock {
             clock.restart(game.ply(), game.outcome().is_some(), clock::now_ms());
         }
+        Ok(stored)
+    }
+
+    /// Keeps the new game `stored` (replayed as `game`) and returns its
+    /// state, with the tokens of the seats that `shown` allows.
+    pub(super) fn keep(
+        self: &Arc<Self>,
+        stored: StoredGame,
+        game: &AnyGame,
+        shown: impl Fn(Color) -> bool,
+    ) -> Result<GameState, Refusal> {
         self.store.insert(stored.clone()).map_err(|e| match e {
             StoreError::Failed(message) => Refusal::internal(message),
             // A store with no room left (memory) says so.
             StoreError::Refused(refusal) => refusal,
             StoreError::NotFound => Refusal::internal("the game could not be kept"),
         })?;
-        self.after_change(&stored, &game);
-        let mut state = self.with_waiting(GameState::new(&stored, &game));
+        self.after_change(&stored, game);
+        let state = self.with_waiting(GameState::new(&stored, game));
+        Ok(Self::with_seats(state, &stored, shown))
+    }
+
+    /// `state` of `stored` with the tokens of the seats that `shown`
+    /// allows, as only the answer that gives a player a game carries them.
+    pub(super) fn with_seats(
+        mut state: GameState,
+        stored: &StoredGame,
+        shown: impl Fn(Color) -> bool,
+    ) -> GameState {
+        let Some(seats) = &stored.seats else {
+            return state;
+        };
         state.seats = Some(
             Color::ALL
                 .into_iter()
+                .filter(|&color| shown(color))
                 .filter_map(|color| {
                     let token = seats.of(color)?;
-                    Some((names::color_name(variant, color), token.reveal()))
+                    Some((names::color_name(stored.variant, color), token.reveal()))
                 })
                 .collect::<BTreeMap<_, _>>(),
         );
-        Ok(state)
+        state
     }
 
     /// The side the computer plays, if it plays.

@@ -8,7 +8,7 @@ use super::sqlite_schema::{
     check_layout, integrity_problems, is_damage, read_row, schema_version, APPLICATION_ID,
     SCHEMA_VERSION,
 };
-use super::store_row::COLUMNS;
+use super::store_row::{COLUMNS, COLUMNS_OF_SCHEMA_5};
 use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
 
@@ -128,14 +128,20 @@ pub fn check(path: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Report, 
         report.problems.push(format!("the file {why}"));
         return Ok(report);
     }
-    if version < SCHEMA_VERSION {
+    if version < 5 {
         report.notes.push(format!(
             "schema {version} keeps no checksums, so the games were not checked one by one; \
              koma serve brings the file to schema {SCHEMA_VERSION} and adds them"
         ));
         return Ok(report);
     }
-    check_games(&connection, &mut report, progress);
+    // Schema 5 has every column but the rematch (schema 6): read as NULL.
+    let columns = if version < 6 {
+        COLUMNS_OF_SCHEMA_5
+    } else {
+        COLUMNS
+    };
+    check_games(&connection, columns, &mut report, progress);
     Ok(report)
 }
 
@@ -169,14 +175,19 @@ fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
 
 /// Reads every game's row, comparing it with its checksum and reading it
 /// as a game, into `report`.
-fn check_games(connection: &Connection, report: &mut Report, progress: &mut dyn FnMut(Progress)) {
+fn check_games(
+    connection: &Connection,
+    columns: &str,
+    report: &mut Report,
+    progress: &mut dyn FnMut(Progress),
+) {
     let total: u64 = connection
         .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))
         .map_or(0, |n| n.max(0) as u64);
     progress(Progress::Games { done: 0, total });
     let walk = (|| -> rusqlite::Result<()> {
         let mut statement = connection.prepare(&format!(
-            "SELECT rowid, {COLUMNS} FROM games ORDER BY rowid"
+            "SELECT rowid, {columns} FROM games ORDER BY rowid"
         ))?;
         let mut rows = statement.query([])?;
         while let Some(row) = rows.next()? {

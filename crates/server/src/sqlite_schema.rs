@@ -11,12 +11,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// The tables of a new file.
 pub const SCHEMA: &str = "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 5.
+    -- The version of this schema: 6.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -63,7 +63,10 @@ CREATE TABLE games (
     -- Schema 5. SHA-256 of the other columns, 64 hex digits (see
     -- store_row.rs); NULL only for a row that could not be read as a game
     -- when schema 4 was brought to 5, which stays damaged.
-    checksum TEXT
+    checksum TEXT,
+    rematch TEXT
+    -- Schema 6, rematch: the rematch of a finished game as JSON (the
+    -- offer, its answer, the id of the new game); NULL for none.
 ) STRICT;
 ";
 
@@ -99,6 +102,12 @@ ALTER TABLE games ADD COLUMN checksum TEXT;
 UPDATE koma_schema SET version = 5;
 ";
 
+/// Brings a file of schema 5 to schema 6: its games have no rematch.
+const MIGRATE_5_TO_6: &str = "
+ALTER TABLE games ADD COLUMN rematch TEXT;
+UPDATE koma_schema SET version = 6;
+";
+
 /// A column of the `games` table as `PRAGMA table_info` shows it.
 struct Column {
     name: &'static str,
@@ -120,7 +129,7 @@ const fn column(name: &'static str, kind: &'static str, not_null: bool, since: i
 
 /// The columns of `games`, in the order a file of each schema has them
 /// (each migration adds its columns at the end). `id` is the primary key.
-const GAMES: [Column; 19] = [
+const GAMES: [Column; 20] = [
     column("id", "TEXT", true, 1),
     column("variant", "TEXT", true, 1),
     column("start", "TEXT", true, 1),
@@ -140,6 +149,7 @@ const GAMES: [Column; 19] = [
     column("notes", "TEXT", false, 4),
     column("review", "TEXT", false, 4),
     column("checksum", "TEXT", false, 5),
+    column("rematch", "TEXT", false, 6),
 ];
 
 /// What SQLite's `PRAGMA integrity_check` found: nothing when the file
@@ -304,6 +314,12 @@ pub fn migrate(connection: &Connection, from: i64) -> rusqlite::Result<()> {
     }
     if from < 5 {
         connection.execute_batch(MIGRATE_4_TO_5)?;
+    }
+    if from < 6 {
+        connection.execute_batch(MIGRATE_5_TO_6)?;
+    }
+    // With every column in place, as `add_checksums` reads them all.
+    if from < 5 {
         add_checksums(connection)?;
     }
     Ok(())
@@ -362,6 +378,7 @@ pub fn read_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<(Row,
             impasse: row.get(at(13))?,
             notes: row.get(at(14))?,
             review: row.get(at(15))?,
+            rematch: row.get(at(19))?,
             created_at: row.get(at(16))?,
             updated_at: row.get(at(17))?,
         },

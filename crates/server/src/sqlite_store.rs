@@ -272,15 +272,15 @@ impl SqliteStore {
         let sql = if new {
             "INSERT OR REPLACE INTO games (id, variant, start, moves, declared_winner, \
              declared_reason, headers, opponent, version, seats, mode, takeback, clock, \
-             impasse, notes, review, created_at, updated_at, checksum) \
+             impasse, notes, review, created_at, updated_at, checksum, rematch) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-             ?17, ?18, ?19)"
+             ?17, ?18, ?19, ?20)"
         } else {
             "UPDATE games SET variant = ?2, start = ?3, moves = ?4, declared_winner = ?5, \
              declared_reason = ?6, headers = ?7, opponent = ?8, version = ?9, seats = ?10, \
              mode = ?11, takeback = ?12, clock = ?13, impasse = ?14, notes = ?15, \
-             review = ?16, created_at = ?17, updated_at = ?18, checksum = ?19 \
-             WHERE id = ?1"
+             review = ?16, created_at = ?17, updated_at = ?18, checksum = ?19, \
+             rematch = ?20 WHERE id = ?1"
         };
         connection.execute(
             sql,
@@ -303,7 +303,8 @@ impl SqliteStore {
                 row.review,
                 row.created_at,
                 row.updated_at,
-                row.checksum()
+                row.checksum(),
+                row.rematch
             ],
         )
     }
@@ -437,7 +438,7 @@ mod tests {
     use crate::seats::{Mode, Seats, Token};
     use crate::sqlite_schema::{MIGRATE_1_TO_2, MIGRATE_2_TO_3};
     use crate::state::HeadersView;
-    use crate::store::Declared;
+    use crate::store::{Declared, Rematch};
     use koma_rules::Variant;
 
     fn game(id: u64) -> StoredGame {
@@ -504,6 +505,12 @@ mod tests {
                     },
                 ],
             }),
+            rematch: Some(Rematch {
+                offered_by: Some("sente".into()),
+                declined_by: Some("gote".into()),
+                cancelled: false,
+                game: None,
+            }),
         }
     }
 
@@ -549,6 +556,7 @@ mod tests {
         draw.impasse = None;
         draw.notes = RecordNotes::default();
         draw.review = None;
+        draw.rematch = None;
         {
             let store = SqliteStore::open(&temp.file()).unwrap();
             store.insert(game(1)).unwrap();
@@ -738,6 +746,44 @@ mod tests {
             .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_file_of_schema_5_keeps_its_checksums_and_gets_rematches() {
+        let temp = Temp::new("migrate-5");
+        let path = temp.file();
+        let mut old = game(5);
+        old.rematch = None;
+        {
+            // A file as schema 5 wrote it: no rematch column.
+            let store = SqliteStore::open(&path).unwrap();
+            store.insert(old.clone()).unwrap();
+            store
+                .lock()
+                .execute_batch(
+                    "ALTER TABLE games DROP COLUMN rematch; UPDATE koma_schema SET version = 5;",
+                )
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.get(old.id).unwrap(), old, "its checksum still holds");
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let made: GameId = "00000000000000ee".parse().unwrap();
+        store
+            .update(old.id, &mut |game| {
+                game.rematch = Some(Rematch {
+                    game: Some(made),
+                    ..Rematch::default()
+                });
+                Ok(())
+            })
+            .unwrap();
+        let back = store.get(old.id).unwrap().rematch.unwrap();
+        assert_eq!(back.game, Some(made));
     }
 
     #[test]

@@ -97,6 +97,10 @@ pub struct GameState {
     pub takeback: Option<&'static str>,
     /// The clocks of a timed game, as at the moment of this state.
     pub clock: Option<ClockView>,
+    /// A finished game's rematch: the offer waiting, the last one
+    /// dropped, the new game once made. Left out before anyone asks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<crate::store::Rematch>,
     /// The seat tokens by side: only in the answer that creates the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<BTreeMap<&'static str, String>>,

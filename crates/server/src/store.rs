@@ -143,6 +143,32 @@ pub struct StoredGame {
     /// A change to the moves drops it.
     #[serde(default)]
     pub review: Option<StoredReview>,
+    /// A finished game's rematch: the offer, its answer and the new game
+    /// (schema 6). `None` until a player asks for one.
+    #[serde(default)]
+    pub rematch: Option<Rematch>,
+}
+
+/// A finished game's rematch, as kept with the game and shown in its
+/// state: an offer waiting for the other player's answer, the last answer
+/// that dropped one, and the new game once it is made. A game has at most
+/// one rematch: once `game` is set it never changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rematch {
+    /// The side (its name) that offered a rematch, waiting for an answer.
+    #[serde(default)]
+    pub offered_by: Option<String>,
+    /// The side that last dropped an offer: the other side's, declined,
+    /// or its own, cancelled.
+    #[serde(default)]
+    pub declined_by: Option<String>,
+    /// Whether that drop was the offerer cancelling its own offer.
+    #[serde(default)]
+    pub cancelled: bool,
+    /// The new game, once the rematch is made.
+    #[serde(default)]
+    pub game: Option<GameId>,
 }
 
 impl StoredGame {
@@ -241,6 +267,7 @@ impl StoredGame {
             impasse: None,
             notes: RecordNotes::default(),
             review: None,
+            rematch: None,
         }
     }
 }

@@ -17,7 +17,7 @@ use super::record_notes::RecordNotes;
 use super::review_kept::StoredReview;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
-use super::store::{Declared, GameId, StoreError, StoredGame};
+use super::store::{Declared, GameId, Rematch, StoreError, StoredGame};
 use koma_rules::{ImpasseRule, Variant};
 use sha2::{Digest, Sha256};
 
@@ -40,16 +40,25 @@ pub struct Row {
     pub impasse: Option<String>,
     pub notes: Option<String>,
     pub review: Option<String>,
+    /// Schema 6: the rematch as JSON; NULL for none.
+    pub rematch: Option<String>,
     /// Milliseconds since 1970-01-01 UTC.
     pub created_at: i64,
     pub updated_at: i64,
 }
 
-/// The columns read and written: [`Row`]'s, in its order, then the
-/// checksum.
+/// The columns read and written: [`Row`]'s, in its order but for
+/// `rematch`, then the checksum, then `rematch` (schema 6 added it after
+/// the checksum).
 pub const COLUMNS: &str = "id, variant, start, moves, declared_winner, declared_reason, headers, \
      opponent, version, seats, mode, takeback, clock, impasse, notes, review, created_at, \
-     updated_at, checksum";
+     updated_at, checksum, rematch";
+
+/// [`COLUMNS`] as a table of schema 5, which has no `rematch`, gives
+/// them: `NULL` in its place.
+pub const COLUMNS_OF_SCHEMA_5: &str = "id, variant, start, moves, declared_winner, \
+     declared_reason, headers, opponent, version, seats, mode, takeback, clock, impasse, notes, \
+     review, created_at, updated_at, checksum, NULL";
 
 /// One column's value in the checksum's input.
 enum Field<'a> {
@@ -110,6 +119,10 @@ impl Row {
                 Some(review) => Some(json("review", serde_json::to_string(review))?),
                 None => None,
             },
+            rematch: match &game.rematch {
+                Some(rematch) => Some(json("rematch", serde_json::to_string(rematch))?),
+                None => None,
+            },
             created_at,
             updated_at,
         })
@@ -121,7 +134,8 @@ impl Row {
     /// integer, or `T`, the length in eight little-endian bytes and the
     /// UTF-8 bytes for a text, after the line `koma games row 1`. The
     /// names and lengths make the input unambiguous: no two different rows
-    /// give the same bytes.
+    /// give the same bytes. `rematch` (schema 6) comes last and only when
+    /// it is not NULL, so that the rows of schema 5 keep their checksums.
     pub fn checksum(&self) -> String {
         fn text(value: &Option<String>) -> Field<'_> {
             match value {
@@ -149,9 +163,13 @@ impl Row {
             ("created_at", Field::Integer(self.created_at)),
             ("updated_at", Field::Integer(self.updated_at)),
         ];
+        let rematch = self
+            .rematch
+            .as_deref()
+            .map(|text| ("rematch", Field::Text(text)));
         let mut hasher = Sha256::new();
         hasher.update(b"koma games row 1\n");
-        for (name, field) in fields {
+        for (name, field) in fields.into_iter().chain(rematch) {
             hasher.update(name.as_bytes());
             hasher.update(b"=");
             match field {
@@ -231,6 +249,13 @@ impl Row {
             ),
             None => None,
         };
+        let rematch: Option<Rematch> = match &self.rematch {
+            Some(text) => Some(
+                serde_json::from_str(text)
+                    .map_err(|e| format!("its rematch cannot be read: {e}"))?,
+            ),
+            None => None,
+        };
         Ok(StoredGame {
             id,
             variant,
@@ -250,6 +275,7 @@ impl Row {
             impasse,
             notes,
             review,
+            rematch,
         })
     }
 

@@ -134,6 +134,7 @@ impl GameState {
                 .clock
                 .as_ref()
                 .map(|c| c.view(variant, view.turn, clock::now_ms())),
+            rematch: stored.rematch.clone(),
             seats: None,
             comments: stored.notes.comments.clone(),
             review: stored

@@ -82,6 +82,18 @@ export const en = {
     clock: 'Clock',
     newGame: 'New game',
   },
+  rematch: {
+    ask: 'Rematch',
+    offered: 'Rematch offered: waiting for your opponent.',
+    cancel: 'Cancel the offer',
+    offeredToYou: 'Your opponent offers a rematch.',
+    accept: 'Accept',
+    decline: 'Decline',
+    declined: 'Your opponent declined the rematch.',
+    cancelled: 'Your opponent cancelled the rematch offer.',
+    starting: 'Starting the rematch…',
+    watch: 'Watch the rematch',
+  },
   handicap: {
     none: 'none (even game)',
     lance: 'Lance (香落ち)',
@@ -400,6 +412,12 @@ export const en = {
     timeControl: 'Time',
     handicap: 'Handicap',
     opening: 'Opening',
+  },
+  details: {
+    edit: 'Edit details',
+    comment: 'Comment',
+    save: 'Save',
+    cancel: 'Cancel',
   },
   settings: {
     title: 'Settings',

@@ -83,6 +83,18 @@ export const ja = {
     clock: '持ち時間',
     newGame: '新規対局',
   },
+  rematch: {
+    ask: '再戦',
+    offered: '再戦を申し込みました。相手の返事を待っています。',
+    cancel: '申し込みを取り消す',
+    offeredToYou: '相手が再戦を申し込んでいます。',
+    accept: '受ける',
+    decline: '断る',
+    declined: '相手は再戦を断りました。',
+    cancelled: '相手は再戦の申し込みを取り消しました。',
+    starting: '再戦を始めています…',
+    watch: '再戦を観戦する',
+  },
   handicap: {
     none: 'なし（平手）',
     lance: '香落ち',
@@ -392,6 +404,12 @@ export const ja = {
     timeControl: '持ち時間',
     handicap: '手合割',
     opening: '戦型',
+  },
+  details: {
+    edit: '対局情報を編集',
+    comment: 'コメント',
+    save: '保存',
+    cancel: 'キャンセル',
   },
   settings: {
     title: '設定',

@@ -9,6 +9,7 @@ import type { Ground } from '../ground';
 import { language, LANGUAGES, t } from '../i18n';
 import { sideName } from '../sides';
 import { outcomeText } from './outcome';
+import { rematchView } from './rematch';
 import { analysisPanel } from './analysis';
 import { boardArea } from './board';
 import { controlsView, takebackView } from './controls';
@@ -21,6 +22,7 @@ import { reviewGraphBox } from './review-graph';
 import { invitePanel, piecesPanel, recordPanel } from './side-panels';
 import { settingsPanel } from './settings';
 import { gameInfo } from './game-info';
+import { detailsEditor } from './details';
 import { isShogiNotation, SHOGI_NOTATIONS } from '../notation';
 import { statusView } from './status';
 import { startHref } from '../route';
@@ -34,6 +36,7 @@ export function movesPanel(ctrl: Ctrl): VNode {
   return h('section.panel', [
     h('h2', t('moves.title')),
     gameInfo(state),
+    detailsEditor(ctrl),
     h('label#shogi-notation-options.notation-options', { props: { hidden: !shogiLike } }, [
       t('moves.notation'),
       select(
@@ -83,6 +86,7 @@ export function resultView(ctrl: Ctrl): VNode {
       h('div.result-box', { attrs: { role: 'alertdialog', 'aria-labelledby': 'result-title' } }, [
         h('h2#result-title', title),
         h('p#result-detail', detail),
+        ...(state && outcome ? rematchView(ctrl, state) : []),
         h('button#result-close', { attrs: { type: 'button' }, on: { click: () => ctrl.closeResult() } }, t('result.close')),
         h('button#result-new', { attrs: { type: 'button' }, on: { click: () => ctrl.newGameAfterResult() } }, t('result.newGame')),
       ]),

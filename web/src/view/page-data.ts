@@ -3,6 +3,7 @@
 
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
+import { rematchPrompt } from '../rematch';
 
 /** The data attributes of <body> for the state. */
 export function pageData(ctrl: Ctrl): Record<string, string> {
@@ -31,6 +32,7 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     review: ctrl.review.status(state),
     premove: ctrl.premove?.usi ?? '',
     learn: ctrl.learn.active() ? ctrl.learn.status : '',
+    rematch: rematchPrompt(state, seating),
   };
 }
 
