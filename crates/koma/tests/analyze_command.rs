@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{koma, real_record_names, scratch, shared_record, usi_of};
+use common::{koma, real_record, real_record_names, scratch, usi_of};
 use koma_records::file::load;
 use koma_records::AnyRecord;
 
@@ -23,7 +23,7 @@ fn move_comments(path: &str) -> Vec<Vec<String>> {
 }
 
 #[test]
-fn every_shared_record_is_reviewed_and_its_annotated_kif_reads_back_with_the_comments() {
+fn every_real_record_is_reviewed_and_its_annotated_kif_reads_back_with_the_comments() {
     for name in real_record_names() {
         let record = real_record(&name);
         let out = scratch(&format!("{name}.kifu"));

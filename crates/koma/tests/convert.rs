@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{koma, real_record_names, scratch, shared_record, usi_of};
+use common::{koma, real_record, real_record_names, scratch, usi_of};
 
 #[test]
-fn every_shared_record_survives_every_format() {
+fn every_real_record_survives_every_format() {
     let names = real_record_names();
     assert_eq!(names.len(), 19);
     for name in names {

@@ -609,7 +609,7 @@ fn undo_and_resign() {
 }
 
 #[test]
-fn every_shared_record_is_imported_and_saved_back() {
+fn every_real_record_is_imported_and_saved_back() {
     let server = start();
     let names = common::real_record_names();
     assert!(names.len() >= 19, "{names:?}");
