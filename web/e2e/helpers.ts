@@ -77,6 +77,10 @@ export async function squareCenter(page: Page, key: string): Promise<Point> {
   return page.evaluate((square) => {
     const shogi = document.querySelector('sg-pieces');
     const layer = shogi ?? document.querySelector('cg-board')!;
+    // The mouse reaches only what is in the window: a board scrolled partly
+    // out of it (a control lower on the page was used) comes back first.
+    const seen = layer.getBoundingClientRect();
+    if (seen.top < 0 || seen.bottom > window.innerHeight) layer.scrollIntoView({ block: 'center' });
     const rect = layer.getBoundingClientRect();
     const area = document.getElementById('board-area')!;
     const files = Number(getComputedStyle(area).getPropertyValue('--files'));
