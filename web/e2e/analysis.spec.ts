@@ -98,6 +98,20 @@ test('analysis: the bar, three lines and the arrow follow a move and a step back
   expect(await page.evaluate(() => localStorage.getItem('koma.analysisLines'))).toBe('1');
   await page.selectOption('#analysis-multipv', '3');
   await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
+  // The pointer on the second line: the arrow shows that line's first move
+  // (MultiPV lines start with different moves); off it, the best move again.
+  // Each poll reads the line and the arrow at once: the lines may change.
+  const arrowFollows = (line: number) =>
+    page.evaluate((index) => {
+      const title = document.querySelector(`.analysis-line[data-line="${index}"] button[data-step="0"]`)?.getAttribute('title') ?? '';
+      return document.body.dataset.arrows === `best:${title.split(':')[0]}`;
+    }, line);
+  await expect.poll(() => arrowFollows(0), { timeout: 15_000 }).toBe(true);
+  await page.hover('.analysis-line[data-line="1"] .analysis-score');
+  await expect(page.locator('.analysis-line[data-line="1"]')).toHaveClass(/hovered/);
+  await expect.poll(() => arrowFollows(1)).toBe(true);
+  await page.mouse.move(1, 1);
+  await expect.poll(() => arrowFollows(0)).toBe(true);
 
   // A move played: the analysis follows to Sente's turn.
   await play(page, state, '3c3d', 1, 'gote');

@@ -136,9 +136,17 @@ export class AnalysisCtrl {
     return last ? viewAfter(variant, last) : undefined;
   }
 
-  /** The engine's best move in the position shown (USI/UCI), for the arrow. */
-  bestMove(): string | undefined {
+  /** The line the pointer rests on (its index), whose first move the arrow shows. */
+  hovered?: number;
+
+  /**
+   * The move the arrow shows (USI/UCI): the first move of the line the
+   * pointer rests on, as lishogi shows it, else the engine's best move.
+   */
+  arrowMove(): string | undefined {
     if (!this.active()) return undefined;
-    return this.analysis?.lines[0]?.moves[0]?.usi;
+    const lines = this.analysis?.lines ?? [];
+    const line = (this.hovered !== undefined ? lines[this.hovered] : undefined) ?? lines[0];
+    return line?.moves[0]?.usi;
   }
 }

@@ -85,7 +85,7 @@ export function arrows(ctrl: Ctrl): Arrow[] {
     return answer ? [{ usi: answer.usi, kind: 'better', color: answer.color }] : [];
   }
   const arrows: Arrow[] = [];
-  const best = ctrl.analysis.bestMove();
+  const best = ctrl.analysis.arrowMove();
   if (best) arrows.push({ usi: best, kind: 'best' });
   const shown = ctrl.shown();
   // Only beside a move the review found fault with, as its notes name it:

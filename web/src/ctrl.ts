@@ -728,6 +728,13 @@ export class Ctrl {
 
   /** Steps into an analysis line up to its move `step`. */
   /** Shows an analysis line whole, or on one row again. */
+  /** The pointer rests on analysis line `index` (`undefined`: it left): the arrow shows that line's first move. */
+  hoverAnalysisLine(index: number | undefined): void {
+    if (index === this.analysis.hovered) return;
+    this.analysis.hovered = index;
+    this.redraw();
+  }
+
   toggleAnalysisLine(index: number): void {
     this.analysis.toggleLine(index);
     this.redraw();

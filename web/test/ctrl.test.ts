@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api';
+import { ApiError, type Analysis } from '../src/api';
 import { messageText } from '../src/view/status';
 import { after, fakeServer, GOTE_TOKEN, makeCtrl, played, SENTE_TOKEN, spearState } from './fixtures';
 import { arrows, boardView, previewBoard } from '../src/board-view';
@@ -185,6 +185,21 @@ describe('Ctrl: analysis follows the position shown', () => {
     // An analysis of other lines than asked is not shown.
     expect(ctrl.analysis.receive({ type: 'analysis', ply: 1, moves: [], multiPv: 5, status: 'running', depth: 1, nodes: 1, milliseconds: 1, lines: [], engines: { thinking: 1, cap: 1 } })).toBe(false);
     expect(ctrl.analysis.receive({ type: 'analysis', ply: 1, moves: [], multiPv: 1, status: 'running', depth: 1, nodes: 1, milliseconds: 1, lines: [], engines: { thinking: 1, cap: 1 } })).toBe(true);
+  });
+
+  it("draws the hovered line's first move, else the best move", async () => {
+    const state = after(spearState(), [played('5d5c', '☗５三歩(54)', 'sente')]);
+    const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    ctrl.setAnalysis(true);
+    const line = (usi: string) => ({ score: { kind: 'cp', value: 0 }, moves: [{ usi }] });
+    const analysis = { type: 'analysis', ply: 1, moves: [], multiPv: 3, status: 'running', depth: 5, nodes: 9, milliseconds: 1, lines: [line('1b1c'), line('2a2b'), line('3a3b')], engines: { thinking: 1, cap: 1 } };
+    expect(ctrl.analysis.receive(analysis as unknown as Analysis)).toBe(true);
+    expect(arrows(ctrl)).toEqual([{ usi: '1b1c', kind: 'best' }]);
+    ctrl.hoverAnalysisLine(2);
+    expect(arrows(ctrl)).toEqual([{ usi: '3a3b', kind: 'best' }]);
+    ctrl.hoverAnalysisLine(undefined);
+    expect(arrows(ctrl)).toEqual([{ usi: '1b1c', kind: 'best' }]);
   });
 
   it('is not offered against the computer before the game ends', () => {

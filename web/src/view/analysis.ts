@@ -65,29 +65,37 @@ export function analysisStatus(ctrl: Ctrl): { text: string; error: boolean } {
  */
 function lineItem(ctrl: Ctrl, state: GameState, line: AnalysisLine, index: number): VNode {
   const open = ctrl.analysis.openLines.has(index);
-  return h('li.analysis-line', { dataset: { line: String(index) }, class: { open } }, [
-    h('span.analysis-score', scoreText(state.variant, line.score)),
-    h(
-      'button.analysis-more',
-      {
-        attrs: { type: 'button', title: t(open ? 'analysis.lessTitle' : 'analysis.moreTitle'), 'aria-expanded': String(open) },
-        on: { click: () => ctrl.toggleAnalysisLine(index) },
-      },
-      open ? '−' : '+',
-    ),
-    ...line.moves.map((move, step) =>
+  return h(
+    'li.analysis-line',
+    {
+      dataset: { line: String(index) },
+      class: { open, hovered: ctrl.analysis.hovered === index },
+      on: { mouseenter: () => ctrl.hoverAnalysisLine(index), mouseleave: () => ctrl.hoverAnalysisLine(undefined) },
+    },
+    [
+      h('span.analysis-score', scoreText(state.variant, line.score)),
       h(
-        'button',
+        'button.analysis-more',
         {
-          attrs: { type: 'button', title: t('analysis.stepTitle', { usi: move.usi }) },
-          dataset: { step: String(step) },
-          on: { click: () => ctrl.analysisStep(index, step) },
+          attrs: { type: 'button', title: t(open ? 'analysis.lessTitle' : 'analysis.moreTitle'), 'aria-expanded': String(open) },
+          on: { click: () => ctrl.toggleAnalysisLine(index) },
         },
-        // A line reads `1. e4 d5 2. exd5`: Black's number only on a line's first move.
-        step > 0 ? moveText(move).replace(/^\d+\.\.\. /, '') : moveText(move),
+        open ? '−' : '+',
       ),
-    ),
-  ]);
+      ...line.moves.map((move, step) =>
+        h(
+          'button',
+          {
+            attrs: { type: 'button', title: t('analysis.stepTitle', { usi: move.usi }) },
+            dataset: { step: String(step) },
+            on: { click: () => ctrl.analysisStep(index, step) },
+          },
+          // A line reads `1. e4 d5 2. exd5`: Black's number only on a line's first move.
+          step > 0 ? moveText(move).replace(/^\d+\.\.\. /, '') : moveText(move),
+        ),
+      ),
+    ],
+  );
 }
 
 function variationPath(ctrl: Ctrl): VNode {

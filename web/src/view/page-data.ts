@@ -3,6 +3,7 @@
 
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
+import { arrows } from '../board-view';
 import { rematchPrompt } from '../rematch';
 
 /** The data attributes of <body> for the state. */
@@ -33,6 +34,9 @@ export function pageData(ctrl: Ctrl): Record<string, string> {
     premove: ctrl.premove?.usi ?? '',
     learn: ctrl.learn.active() ? ctrl.learn.status : '',
     rematch: rematchPrompt(state, seating),
+    arrows: arrows(ctrl)
+      .map((arrow) => `${arrow.kind}:${arrow.usi}`)
+      .join(' '),
   };
 }
 
