@@ -1,12 +1,12 @@
 // The layout keeps the game in view (issue 50): on a 1280×900 window and on
 // a 390×844 phone, the board's hands, both clocks, the move buttons, the
-// status and each prompt (a takeback to answer, the result, a rematch
+// status and each prompt (a takeback to answer, a promotion to choose, the result, a rematch
 // offered, another game chosen in the Game menu, Learn from your mistakes)
 // are inside the window without scrolling, in every game.
 
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { body, createGame, dragMove, pageBase, waitBody } from './helpers';
+import { body, click, createGame, dragMove, newGame, pageBase, squareCenter, waitBody } from './helpers';
 import { learnGote, reviewedBlunder } from './learn-helpers';
 
 /** Starts `variant` at this screen with a clock, from the top bar. */
@@ -144,6 +144,19 @@ async function rematchInView(page: Page): Promise<void> {
   await waitBody(page, 'rematch', 'ask');
 }
 
+/** A shogi move that may promote: the choice the board asks is in view, both pieces of it. */
+async function promotionInView(page: Page): Promise<void> {
+  await newGame(page, 'shogi');
+  await dragMove(page, '7g', '7f');
+  await dragMove(page, '3c', '3d');
+  await click(page, await squareCenter(page, '8h'));
+  await click(page, await squareCenter(page, '2b'));
+  await page.waitForSelector('sg-promotion-choices piece', { timeout: 5000 });
+  await allInView(page, ['sg-promotion-choices piece.horse', 'sg-promotion-choices piece.bishop'], 'the promotion choice');
+  await page.click('sg-promotion-choices piece.horse');
+  await waitBody(page, 'ply', 3);
+}
+
 test.describe('on a 1280×900 window', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -162,6 +175,10 @@ test.describe('on a 1280×900 window', () => {
 
   test("layout: Learn from your mistakes' prompt is in view", async ({ page }) => {
     await learnPromptInView(page);
+  });
+
+  test('layout: a promotion to choose is in view', async ({ page }) => {
+    await promotionInView(page);
   });
 
   test('layout: a rematch to answer is in view', async ({ page }) => {
@@ -202,6 +219,10 @@ test.describe('on a 390×844 phone', () => {
 
   test("layout: phone, Learn from your mistakes' prompt is in view", async ({ page }) => {
     await learnPromptInView(page);
+  });
+
+  test('layout: phone, a promotion to choose is in view', async ({ page }) => {
+    await promotionInView(page);
   });
 
   test('layout: phone, a rematch to answer is in view', async ({ page }) => {
