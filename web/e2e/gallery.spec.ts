@@ -89,28 +89,33 @@ for (const [variant, moves] of Object.entries(OPENINGS)) {
   });
 }
 
-test('gallery: shogi analysed and reviewed, in both languages and themes', async ({ browser, komaUrl }) => {
-  test.setTimeout(240_000);
-  await mkdir(gallery, { recursive: true });
-  for (const language of ['en', 'ja']) {
-    for (const theme of ['light', 'dark']) {
-      const page = await openPage(browser, komaUrl, 'wide', language, theme);
-      try {
-        await newGame(page, 'shogi');
-        for (const [from, to] of OPENINGS.shogi) await clickMove(page, from, to);
-        await waitBody(page, 'ply', OPENINGS.shogi.length);
-        await page.click('#review-game');
-        await waitBody(page, 'review', 'done', 90_000);
-        await page.check('#analyse');
-        await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
-        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
-        await page.mouse.move(1, 1);
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: join(gallery, `shogi-study-${language}-${theme}-wide.jpg`), type: 'jpeg', quality: 75, fullPage: true });
-        await page.uncheck('#analyse');
-      } finally {
-        await page.context().close();
+for (const [variant, moves] of Object.entries(OPENINGS)) {
+  test(`gallery: ${variant} analysed and reviewed, in both languages and themes, wide and on a phone`, async ({ browser, komaUrl }) => {
+    test.setTimeout(240_000);
+    await mkdir(gallery, { recursive: true });
+    for (const size of ['wide', 'phone'] as const) {
+      for (const language of ['en', 'ja']) {
+        for (const theme of ['light', 'dark']) {
+          const page = await openPage(browser, komaUrl, size, language, theme);
+          try {
+            await newGame(page, variant);
+            for (const [from, to] of moves) await clickMove(page, from, to);
+            await waitBody(page, 'ply', moves.length);
+            await page.click('#review-game');
+            await waitBody(page, 'review', 'done', 90_000);
+            await page.check('#analyse');
+            await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
+            await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+            await page.mouse.move(1, 1);
+            await page.waitForTimeout(300);
+            const path = join(gallery, `${variant}-study-${language}-${theme}-${size}.jpg`);
+            await page.screenshot({ path, type: 'jpeg', quality: 75, fullPage: true });
+            await page.uncheck('#analyse');
+          } finally {
+            await page.context().close();
+          }
+        }
       }
     }
-  }
-});
+  });
+}
