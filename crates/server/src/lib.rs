@@ -18,7 +18,12 @@
 //! and `store_row` (a game as their row), `names` (the API's words),
 //! `computer` (the engine as opponent), `computer_pool` (the engines its
 //! moves share), `memory_store` (games kept in memory, bounded in bytes),
-//! `assets` (the page).
+//! `assets` (the page); the study tools: `analysis` (the engine's lines
+//! over the WebSocket), `review` and `review_kept` (game review and the
+//! reviews kept with games), `mate` (mate search), `perfect` (Pawns-Only
+//! Chess's perfect player), `record_notes` (a record's comments and times);
+//! and `rematch`, `details` (a record's details), `ws_protocol` (the
+//! WebSocket's messages) and `json_errors` (refused JSON bodies).
 
 mod analysis;
 mod api;

@@ -21,7 +21,7 @@
 //! impasse rule, an imported record's comments and move times, the engine's
 //! review, when it was created and last changed, and a checksum of all
 //! that. The `koma_schema` table holds the schema's version for migrations
-//! (a file of schema 1 to 4 is brought to 5 when opened, see
+//! (a file of schema 1 to 5 is brought to 6 when opened, see
 //! [`super::sqlite_schema`]), and the file's `application_id` says that it
 //! is Koma's, so that a foreign database is refused rather than written
 //! into.
