@@ -22,7 +22,8 @@
 //! over the WebSocket), `review` and `review_kept` (game review and the
 //! reviews kept with games), `mate` (mate search), `perfect` (Pawns-Only
 //! Chess's perfect player), `record_notes` (a record's comments and times);
-//! and `rematch`, `details` (a record's details), `ws_protocol` (the
+//! and `rematch` (with `rematch_record`, as a game keeps it), `details`
+//! (a record's details), `game_id` (a game's id), `ws_protocol` (the
 //! WebSocket's messages) and `json_errors` (refused JSON bodies).
 
 mod analysis;
@@ -36,6 +37,7 @@ mod computer;
 mod computer_pool;
 mod connections;
 mod details;
+mod game_id;
 mod idle_io;
 mod json_errors;
 mod live;
@@ -51,6 +53,7 @@ mod rate;
 mod record_notes;
 mod refusal;
 mod rematch;
+mod rematch_record;
 mod requests;
 mod review;
 mod review_kept;

@@ -100,7 +100,7 @@ pub struct GameState {
     /// A finished game's rematch: the offer waiting, the last one
     /// dropped, the new game once made. Left out before anyone asks.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rematch: Option<crate::store::Rematch>,
+    pub rematch: Option<crate::rematch_record::Rematch>,
     /// The seat tokens by side: only in the answer that creates the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<BTreeMap<&'static str, String>>,

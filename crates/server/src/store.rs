@@ -6,64 +6,17 @@
 //! (issue 7). Everything else is recomputed by replaying the moves.
 
 use super::clock::Clock;
+pub use super::game_id::GameId;
 use super::names::{self, Opponent};
 use super::record_notes::RecordNotes;
 use super::refusal::Refusal;
+pub use super::rematch_record::Rematch;
 use super::review_kept::StoredReview;
 use super::seats::{Mode, Seats};
 use super::state::HeadersView;
 use koma_rules::{EndReason, ImpasseRule, Outcome, Variant};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
-
-/// A game's id: 64 random bits from the operating system, written as 16
-/// lower-case hex digits. Random so that one player cannot guess the
-/// address of another's game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct GameId(u64);
-
-impl GameId {
-    /// A fresh random id.
-    pub fn random() -> Result<GameId, String> {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| format!("the operating system gave no random numbers: {e}"))?;
-        Ok(GameId(u64::from_le_bytes(bytes)))
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016x}", self.0)
-    }
-}
-
-impl FromStr for GameId {
-    type Err = ();
-    /// Exactly 16 hex digits; anything else names no game.
-    fn from_str(text: &str) -> Result<GameId, ()> {
-        if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(());
-        }
-        u64::from_str_radix(text, 16).map(GameId).map_err(|_| ())
-    }
-}
-
-impl Serialize for GameId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for GameId {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|()| serde::de::Error::custom("a game id is 16 hex digits"))
-    }
-}
 
 /// An ending declared rather than shown by the position (a resignation, or
 /// the result written in an imported record), in words a database can hold.
@@ -147,28 +100,6 @@ pub struct StoredGame {
     /// (schema 6). `None` until a player asks for one.
     #[serde(default)]
     pub rematch: Option<Rematch>,
-}
-
-/// A finished game's rematch, as kept with the game and shown in its
-/// state: an offer waiting for the other player's answer, the last answer
-/// that dropped one, and the new game once it is made. A game has at most
-/// one rematch: once `game` is set it never changes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Rematch {
-    /// The side (its name) that offered a rematch, waiting for an answer.
-    #[serde(default)]
-    pub offered_by: Option<String>,
-    /// The side that last dropped an offer: the other side's, declined,
-    /// or its own, cancelled.
-    #[serde(default)]
-    pub declined_by: Option<String>,
-    /// Whether that drop was the offerer cancelling its own offer.
-    #[serde(default)]
-    pub cancelled: bool,
-    /// The new game, once the rematch is made.
-    #[serde(default)]
-    pub game: Option<GameId>,
 }
 
 impl StoredGame {
