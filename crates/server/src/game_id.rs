@@ -21,6 +21,14 @@ impl GameId {
     }
 }
 
+#[cfg(test)]
+impl GameId {
+    /// The id numbered `number`, for tests that need a known one.
+    pub(crate) fn for_tests(number: u64) -> GameId {
+        GameId(number)
+    }
+}
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:016x}", self.0)

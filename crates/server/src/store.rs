@@ -183,7 +183,7 @@ impl StoredGame {
     /// the stores' tests start from it and change what they test.
     pub(crate) fn spear_for_tests(id: u64) -> StoredGame {
         StoredGame {
-            id: GameId(id),
+            id: GameId::for_tests(id),
             variant: Variant::Spear,
             start: "lbsgk/4p/5/P4/KGSBL b - 1".into(),
             moves: Vec::new(),
