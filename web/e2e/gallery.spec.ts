@@ -63,64 +63,63 @@ async function openPage(browser: Browser, komaUrl: string, size: keyof typeof SI
   return page;
 }
 
-for (const [variant, moves] of Object.entries(OPENINGS)) {
-  test(`gallery: ${variant} in both languages and themes, wide and on a phone`, async ({ browser, komaUrl }) => {
-    test.setTimeout(120_000);
-    await mkdir(gallery, { recursive: true });
-    for (const size of ['wide', 'phone'] as const) {
-      for (const language of ['en', 'ja']) {
-        for (const theme of ['light', 'dark']) {
-          const page = await openPage(browser, komaUrl, size, language, theme);
-          try {
-            await newGame(page, variant);
-            for (const [from, to] of moves) await clickMove(page, from, to);
-            await waitBody(page, 'ply', moves.length);
-            expect(await page.evaluate(() => document.documentElement.lang), 'the page language').toBe(language);
-            expect(await page.evaluate(() => document.documentElement.dataset.theme), 'the theme').toBe(theme);
-            await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
-            await page.mouse.move(1, 1);
-            await page.waitForTimeout(300); // animations end
-            await page.screenshot({
-              path: join(gallery, `${variant}-${language}-${theme}-${size}.jpg`),
-              type: 'jpeg',
-              quality: 75,
-            });
-          } finally {
-            await page.context().close();
-          }
+interface Look {
+  size: keyof typeof SIZES;
+  language: string;
+  theme: string;
+}
+
+/**
+ * For each size, language and theme: a page of its own in that look, the
+ * game played to its opening, handed to `picture`, then closed.
+ */
+async function eachLook(browser: Browser, komaUrl: string, variant: string, picture: (page: Page, look: Look) => Promise<void>): Promise<void> {
+  await mkdir(gallery, { recursive: true });
+  const moves = OPENINGS[variant];
+  for (const size of ['wide', 'phone'] as const) {
+    for (const language of ['en', 'ja']) {
+      for (const theme of ['light', 'dark']) {
+        const page = await openPage(browser, komaUrl, size, language, theme);
+        try {
+          await newGame(page, variant);
+          for (const [from, to] of moves) await clickMove(page, from, to);
+          await waitBody(page, 'ply', moves.length);
+          expect(await page.evaluate(() => document.documentElement.lang), 'the page language').toBe(language);
+          expect(await page.evaluate(() => document.documentElement.dataset.theme), 'the theme').toBe(theme);
+          await picture(page, { size, language, theme });
+        } finally {
+          await page.context().close();
         }
       }
     }
+  }
+}
+
+/** The window (or the whole page) as gallery/`name`.jpg, the pointer and focus out of the way. */
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+  await page.mouse.move(1, 1);
+  await page.waitForTimeout(300); // animations end
+  await page.screenshot({ path: join(gallery, `${name}.jpg`), type: 'jpeg', quality: 75, fullPage });
+}
+
+for (const variant of Object.keys(OPENINGS)) {
+  test(`gallery: ${variant} in both languages and themes, wide and on a phone`, async ({ browser, komaUrl }) => {
+    test.setTimeout(120_000);
+    await eachLook(browser, komaUrl, variant, (page, { size, language, theme }) => shoot(page, `${variant}-${language}-${theme}-${size}`));
   });
 }
 
-for (const [variant, moves] of Object.entries(OPENINGS)) {
+for (const variant of Object.keys(OPENINGS)) {
   test(`gallery: ${variant} analysed and reviewed, in both languages and themes, wide and on a phone`, async ({ browser, komaUrl }) => {
     test.setTimeout(240_000);
-    await mkdir(gallery, { recursive: true });
-    for (const size of ['wide', 'phone'] as const) {
-      for (const language of ['en', 'ja']) {
-        for (const theme of ['light', 'dark']) {
-          const page = await openPage(browser, komaUrl, size, language, theme);
-          try {
-            await newGame(page, variant);
-            for (const [from, to] of moves) await clickMove(page, from, to);
-            await waitBody(page, 'ply', moves.length);
-            await page.click('#review-game');
-            await waitBody(page, 'review', 'done', 90_000);
-            await page.check('#analyse');
-            await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
-            await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
-            await page.mouse.move(1, 1);
-            await page.waitForTimeout(300);
-            const path = join(gallery, `${variant}-study-${language}-${theme}-${size}.jpg`);
-            await page.screenshot({ path, type: 'jpeg', quality: 75, fullPage: true });
-            await page.uncheck('#analyse');
-          } finally {
-            await page.context().close();
-          }
-        }
-      }
-    }
+    await eachLook(browser, komaUrl, variant, async (page, { size, language, theme }) => {
+      await page.click('#review-game');
+      await waitBody(page, 'review', 'done', 90_000);
+      await page.check('#analyse');
+      await expect(page.locator('.analysis-line')).toHaveCount(3, { timeout: 15_000 });
+      await shoot(page, `${variant}-study-${language}-${theme}-${size}`, true);
+      await page.uncheck('#analyse');
+    });
   });
 }
