@@ -22,6 +22,10 @@
 //!   the side to move on its last rank (it would have won already), and at
 //!   most one of the other side's there.
 //!
+//! A caller that means it (a mate problem being set up, a composed
+//! problem's extra pieces) can take a refused position anyway: see
+//! [`crate::PositionError`]'s `ignore_*`.
+//!
 //! A position that passes may still be a finished game: checkmate, no legal
 //! move, a captured king, a pawn on its last rank. [`crate::Position::outcome`]
 //! says so, and every path shows that outcome.
@@ -216,8 +220,26 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
+/// The checks a caller chose to skip ([`crate::PositionError`]'s
+/// `ignore_*`): none by default.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ignored {
+    /// A side without a king on the board (or both).
+    pub missing_kings: bool,
+    /// More pieces of a role than the game's set holds.
+    pub too_many_pieces: bool,
+}
+
 /// Checks a shogi-family position (see the module's rules).
 pub(crate) fn check_shogi<V: ShogiVariant>(position: &ShogiPosition<V>) -> Result<(), SetupError> {
+    check_shogi_ignoring(position, Ignored::default())
+}
+
+/// [`check_shogi`], without the checks in `ignored`.
+pub(crate) fn check_shogi_ignoring<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    ignored: Ignored,
+) -> Result<(), SetupError> {
     let fail = |problem| Err(SetupError::new(V::VARIANT, problem));
     for color in Color::ALL {
         // A king in a hand is the opponent's, captured (Spear).
@@ -227,30 +249,17 @@ pub(crate) fn check_shogi<V: ShogiVariant>(position: &ShogiPosition<V>) -> Resul
         }
     }
     let them = !position.turn();
-    if position.by_role(Role::King).is_empty() {
-        return fail(SetupProblem::NoKings);
+    if !ignored.missing_kings {
+        if position.by_role(Role::King).is_empty() {
+            return fail(SetupProblem::NoKings);
+        }
+        if position.king(them).is_none() {
+            return fail(SetupProblem::MissingKing(them));
+        }
     }
-    if position.king(them).is_none() {
-        return fail(SetupProblem::MissingKing(them));
-    }
-    let full_set = piece_set_counts(V::SPEC.start);
-    for role in Role::HAND {
-        let on_board = (position.by_role(role)
-            | role
-                .promoted()
-                .map_or(Bitboard::EMPTY, |p| position.by_role(p)))
-        .count();
-        let in_hands = Color::ALL
-            .iter()
-            .map(|&c| position.hand(c).count(role) as u32)
-            .sum::<u32>();
-        let most = full_set[role.index()];
-        if on_board + in_hands > most {
-            return fail(SetupProblem::TooManyPieces {
-                role,
-                found: on_board + in_hands,
-                most,
-            });
+    if !ignored.too_many_pieces {
+        if let Some(problem) = too_many_pieces(position) {
+            return fail(problem);
         }
     }
     // Where promotion is by choice, a piece that could never move again
@@ -280,6 +289,32 @@ pub(crate) fn check_shogi<V: ShogiVariant>(position: &ShogiPosition<V>) -> Resul
         }
     }
     Ok(())
+}
+
+/// More pieces of a role (promoted ones counted with it, on the board and
+/// in hands) than the game's set holds, if any.
+fn too_many_pieces<V: ShogiVariant>(position: &ShogiPosition<V>) -> Option<SetupProblem> {
+    let full_set = piece_set_counts(V::SPEC.start);
+    for role in Role::HAND {
+        let on_board = (position.by_role(role)
+            | role
+                .promoted()
+                .map_or(Bitboard::EMPTY, |p| position.by_role(p)))
+        .count();
+        let in_hands = Color::ALL
+            .iter()
+            .map(|&c| position.hand(c).count(role) as u32)
+            .sum::<u32>();
+        let most = full_set[role.index()];
+        if on_board + in_hands > most {
+            return Some(SetupProblem::TooManyPieces {
+                role,
+                found: on_board + in_hands,
+                most,
+            });
+        }
+    }
+    None
 }
 
 /// How many pieces of each unpromoted role a full set has, read off the

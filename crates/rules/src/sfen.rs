@@ -3,147 +3,82 @@
 //! SFEN too, and so are defined here.
 
 use crate::color::Color;
+use crate::position_error::PositionError;
 use crate::role::{Piece, Role};
 use crate::setup::SetupError;
+use crate::sfen_error::{SfenError, SfenSyntaxError};
 use crate::shogi_position::{ShogiPosition, ShogiVariant};
 use crate::square::Square;
 use std::fmt;
 
-/// Why a text is not a valid SFEN for the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SfenError {
-    /// Not three or four space-separated fields.
-    FieldCount(usize),
-    /// The board has the wrong number of ranks.
-    RankCount {
-        /// Ranks of the game.
-        expected: u8,
-        /// Ranks written.
-        found: usize,
-    },
-    /// A rank does not fill the board's width.
-    RankWidth {
-        /// The rank's letter.
-        rank: char,
-        /// Files of the game.
-        expected: u8,
-        /// Squares the rank describes.
-        found: usize,
-    },
-    /// A character that is no piece letter, digit or `+`.
-    UnexpectedCharacter {
-        /// The rank's letter.
-        rank: char,
-        /// What was found.
-        found: char,
-    },
-    /// A piece that this game does not have (or cannot promote).
-    PieceNotInGame(String),
-    /// The side to move is not `b` or `w`.
-    Turn(String),
-    /// The hands field is malformed.
-    Hand(String),
-    /// The move number is not a positive integer.
-    MoveNumber(String),
-    /// A position that no game reaches (see [`SetupError`]).
-    Setup(SetupError),
-}
-
-impl fmt::Display for SfenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SfenError::FieldCount(n) => {
-                write!(
-                    f,
-                    "expected 3 or 4 fields (board, side, hands, move number), found {n}"
-                )
-            }
-            SfenError::RankCount { expected, found } => {
-                write!(
-                    f,
-                    "the board needs {expected} ranks separated by '/', found {found}"
-                )
-            }
-            SfenError::RankWidth {
-                rank,
-                expected,
-                found,
-            } => {
-                write!(
-                    f,
-                    "rank {rank} describes {found} squares, the board is {expected} wide"
-                )
-            }
-            SfenError::UnexpectedCharacter { rank, found } => {
-                write!(
-                    f,
-                    "rank {rank}: {found:?} is not a piece letter, digit or '+'"
-                )
-            }
-            SfenError::PieceNotInGame(text) => write!(f, "{text:?} is not a piece of this game"),
-            SfenError::Turn(text) => write!(f, "side to move must be 'b' or 'w', found {text:?}"),
-            SfenError::Hand(detail) => write!(f, "bad hands field: {detail}"),
-            SfenError::MoveNumber(text) => {
-                write!(f, "move number must be a positive integer, found {text:?}")
-            }
-            SfenError::Setup(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for SfenError {}
-
-impl From<SetupError> for SfenError {
-    fn from(error: SetupError) -> SfenError {
-        SfenError::Setup(error)
-    }
-}
-
 /// Parses an SFEN (with or without a leading `sfen` keyword and the move
-/// number) into a validated position of game `V`.
+/// number) into a validated position of game `V`: its syntax first, then
+/// the checks of [`ShogiPosition::checked`].
 pub fn parse_sfen<V: ShogiVariant>(text: &str) -> Result<ShogiPosition<V>, SfenError> {
+    let position = parse_sfen_unchecked::<V>(text)?;
+    Ok(position.checked().map_err(|e| e.error())?)
+}
+
+/// Reads an SFEN's syntax only, as shakmaty's `Fen` does: the position it
+/// describes, which may be one no game reaches (no king for the side not
+/// to move, too many pieces). [`ShogiPosition::checked`] then says whether
+/// it is legal, and its [`PositionError`] lets a caller that means it (a
+/// mate-problem editor, say) take the position anyway.
+///
+/// ```
+/// use koma_rules::{parse_sfen_unchecked, Shogi, SetupProblem};
+///
+/// // A mate problem being set up: the defender's king is not placed yet.
+/// let editing = parse_sfen_unchecked::<Shogi>("9/9/9/9/9/9/9/9/4K4 b G 1").unwrap();
+/// let refused = editing.clone().checked().unwrap_err();
+/// assert!(matches!(refused.error().problem, SetupProblem::MissingKing(_)));
+/// let accepted = refused.ignore_missing_king().unwrap();
+/// assert_eq!(accepted, editing);
+/// ```
+pub fn parse_sfen_unchecked<V: ShogiVariant>(
+    text: &str,
+) -> Result<ShogiPosition<V>, SfenSyntaxError> {
     let mut fields: Vec<&str> = text.split_whitespace().collect();
     if fields.first() == Some(&"sfen") {
         fields.remove(0);
     }
     if !(3..=4).contains(&fields.len()) {
-        return Err(SfenError::FieldCount(fields.len()));
+        return Err(SfenSyntaxError::FieldCount(fields.len()));
     }
     let mut position = ShogiPosition::<V>::empty();
     parse_board(&mut position, fields[0])?;
     let turn = match fields[1] {
         "b" => Color::Sente,
         "w" => Color::Gote,
-        other => return Err(SfenError::Turn(other.to_owned())),
+        other => return Err(SfenSyntaxError::Turn(other.to_owned())),
     };
     position.set_turn(turn);
     parse_hands(&mut position, fields[2])?;
     if let Some(&number) = fields.get(3) {
         match number.parse::<u32>() {
             Ok(n) if n >= 1 => position.set_move_number(n),
-            _ => return Err(SfenError::MoveNumber(number.to_owned())),
+            _ => return Err(SfenSyntaxError::MoveNumber(number.to_owned())),
         }
     }
     position.refresh();
-    crate::setup::check_shogi(&position)?;
     Ok(position)
 }
 
 fn parse_board<V: ShogiVariant>(
     position: &mut ShogiPosition<V>,
     board: &str,
-) -> Result<(), SfenError> {
+) -> Result<(), SfenSyntaxError> {
     let spec = V::SPEC;
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != spec.ranks as usize {
-        return Err(SfenError::RankCount {
+        return Err(SfenSyntaxError::RankCount {
             expected: spec.ranks,
             found: ranks.len(),
         });
     }
     for (rank_index, rank_text) in ranks.iter().enumerate() {
         let rank_letter = (b'a' + rank_index as u8) as char;
-        let width_error = |found| SfenError::RankWidth {
+        let width_error = |found| SfenSyntaxError::RankWidth {
             rank: rank_letter,
             expected: spec.files,
             found,
@@ -153,7 +88,7 @@ fn parse_board<V: ShogiVariant>(
         while let Some(c) = chars.next() {
             if let Some(digit) = c.to_digit(10) {
                 if digit == 0 {
-                    return Err(SfenError::UnexpectedCharacter {
+                    return Err(SfenSyntaxError::UnexpectedCharacter {
                         rank: rank_letter,
                         found: c,
                     });
@@ -164,13 +99,13 @@ fn parse_board<V: ShogiVariant>(
             let (promoted, letter) = if c == '+' {
                 match chars.next() {
                     Some(next) => (true, next),
-                    None => return Err(SfenError::PieceNotInGame("+".into())),
+                    None => return Err(SfenSyntaxError::PieceNotInGame("+".into())),
                 }
             } else {
                 (false, c)
             };
             let Some(base) = Role::from_letter(letter) else {
-                return Err(SfenError::UnexpectedCharacter {
+                return Err(SfenSyntaxError::UnexpectedCharacter {
                     rank: rank_letter,
                     found: letter,
                 });
@@ -182,12 +117,12 @@ fn parse_board<V: ShogiVariant>(
             };
             let role = if promoted {
                 base.promoted()
-                    .ok_or_else(|| SfenError::PieceNotInGame(text.clone()))?
+                    .ok_or_else(|| SfenSyntaxError::PieceNotInGame(text.clone()))?
             } else {
                 base
             };
             if !spec.board_roles.contains(&role) {
-                return Err(SfenError::PieceNotInGame(text));
+                return Err(SfenSyntaxError::PieceNotInGame(text));
             }
             if column >= spec.files as usize {
                 return Err(width_error(column + 1));
@@ -212,7 +147,7 @@ fn parse_board<V: ShogiVariant>(
 fn parse_hands<V: ShogiVariant>(
     position: &mut ShogiPosition<V>,
     hands: &str,
-) -> Result<(), SfenError> {
+) -> Result<(), SfenSyntaxError> {
     if hands == "-" {
         return Ok(());
     }
@@ -221,7 +156,9 @@ fn parse_hands<V: ShogiVariant>(
         if let Some(digit) = c.to_digit(10) {
             let n = count.unwrap_or(0) * 10 + digit;
             if n > 99 {
-                return Err(SfenError::Hand(format!("count too large in {hands:?}")));
+                return Err(SfenSyntaxError::Hand(format!(
+                    "count too large in {hands:?}"
+                )));
             }
             count = Some(n);
             continue;
@@ -231,13 +168,13 @@ fn parse_hands<V: ShogiVariant>(
                 V::SPEC.hand_roles.contains(role) || (*role == Role::King && V::KINGS_ARE_CAPTURED)
             })
             .ok_or_else(|| {
-                SfenError::Hand(format!(
+                SfenSyntaxError::Hand(format!(
                     "{c:?} is not a piece that can be held in this game"
                 ))
             })?;
         let n = count.take().unwrap_or(1);
         if n == 0 {
-            return Err(SfenError::Hand(format!("a count of 0 in {hands:?}")));
+            return Err(SfenSyntaxError::Hand(format!("a count of 0 in {hands:?}")));
         }
         let color = if c.is_ascii_uppercase() {
             Color::Sente
@@ -246,7 +183,7 @@ fn parse_hands<V: ShogiVariant>(
         };
         let held = position.hand(color).count(role) as u32 + n;
         if held > crate::zobrist::MAX_HAND_COUNT as u32 {
-            return Err(SfenError::Hand(format!(
+            return Err(SfenSyntaxError::Hand(format!(
                 "more than {} pieces of kind {} in a hand",
                 crate::zobrist::MAX_HAND_COUNT,
                 role.letter()
@@ -255,7 +192,7 @@ fn parse_hands<V: ShogiVariant>(
         position.set_hand_count(color, role, held as u8);
     }
     if count.is_some() {
-        return Err(SfenError::Hand(format!(
+        return Err(SfenSyntaxError::Hand(format!(
             "{hands:?} ends with a count and no piece"
         )));
     }
@@ -331,6 +268,16 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     pub fn validate(&self) -> Result<(), SetupError> {
         crate::setup::check_shogi(self)
     }
+
+    /// The position, if it is one the game can reach; else a
+    /// [`PositionError`] that keeps it, with what is wrong, so that a
+    /// caller that means it can take it anyway (its `ignore_*` methods).
+    pub fn checked(self) -> Result<Self, PositionError<Self>> {
+        match self.validate() {
+            Ok(()) => Ok(self),
+            Err(error) => Err(PositionError::new(self, error)),
+        }
+    }
 }
 
 /// A position shows as its SFEN.
@@ -402,18 +349,18 @@ mod tests {
 
     #[test]
     fn malformed_text_gets_precise_errors() {
-        let cases: &[(&str, SfenError)] = &[
-            ("", SfenError::FieldCount(0)),
+        let cases: &[(&str, SfenSyntaxError)] = &[
+            ("", SfenSyntaxError::FieldCount(0)),
             (
                 "rbsgk/4p/5/P4 b - 1",
-                SfenError::RankCount {
+                SfenSyntaxError::RankCount {
                     expected: 5,
                     found: 4,
                 },
             ),
             (
                 "rbsgk/4p/6/P4/KGSBR b - 1",
-                SfenError::RankWidth {
+                SfenSyntaxError::RankWidth {
                     rank: 'c',
                     expected: 5,
                     found: 6,
@@ -421,7 +368,7 @@ mod tests {
             ),
             (
                 "rbsgk/4p/4/P4/KGSBR b - 1",
-                SfenError::RankWidth {
+                SfenSyntaxError::RankWidth {
                     rank: 'c',
                     expected: 5,
                     found: 4,
@@ -429,28 +376,49 @@ mod tests {
             ),
             (
                 "rbsgk/4p/5/P4/KGSBX b - 1",
-                SfenError::UnexpectedCharacter {
+                SfenSyntaxError::UnexpectedCharacter {
                     rank: 'e',
                     found: 'X',
                 },
             ),
-            ("rbsgk/4p/5/P4/KGSBR x - 1", SfenError::Turn("x".into())),
+            (
+                "rbsgk/4p/5/P4/KGSBR x - 1",
+                SfenSyntaxError::Turn("x".into()),
+            ),
             (
                 "rbsgk/4p/5/P4/KGSBR b 2 1",
-                SfenError::Hand("\"2\" ends with a count and no piece".into()),
+                SfenSyntaxError::Hand("\"2\" ends with a count and no piece".into()),
             ),
             (
                 "rbsgk/4p/5/P4/KGSBR b - 0",
-                SfenError::MoveNumber("0".into()),
+                SfenSyntaxError::MoveNumber("0".into()),
             ),
             (
                 "rbsgk/4p/5/P4/KGSBN b - 1",
-                SfenError::PieceNotInGame("N".into()),
+                SfenSyntaxError::PieceNotInGame("N".into()),
             ),
             (
                 "rbsgk/4p/5/P4/KGSB+G b - 1",
-                SfenError::PieceNotInGame("+G".into()),
+                SfenSyntaxError::PieceNotInGame("+G".into()),
             ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                parse_sfen_unchecked::<Minishogi>(text).unwrap_err(),
+                *expected,
+                "{text}"
+            );
+            assert_eq!(
+                parse_sfen::<Minishogi>(text).unwrap_err(),
+                SfenError::Syntax(expected.clone()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn impossible_positions_are_told_apart_from_bad_text() {
+        let cases: &[(&str, SfenError)] = &[
             (
                 "rbsgk/4p/5/P4/KGSBR b P 1",
                 setup(
