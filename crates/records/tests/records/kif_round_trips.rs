@@ -2,9 +2,7 @@
 //! comments, endings and nested variations; errors that name the line and
 //! the move; and readers that never panic, whatever the text.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use koma_records::kif::{self, KifErrorKind};
 use koma_records::{ki2, Ending, Record, RecordedMove, Variation};
 use koma_rules::{

@@ -1,8 +1,8 @@
 //! What Koma writes (random legal games: CSA, USI), the others read as
 //! the same game (part 1 of the cross-checks).
 
-use crate::games::{koma_moves, koma_random_game, sfen_core, usi_parts, Coverage, RANDOM_GAMES};
-use crate::{nozaq, rs, skc};
+use super::games::{koma_moves, koma_random_game, sfen_core, usi_parts, Coverage, RANDOM_GAMES};
+use super::{nozaq, rs, skc};
 use koma_rules::Position;
 
 #[test]

@@ -1,9 +1,7 @@
 //! PGN for Pawns-Only Chess: exact output, what other software writes,
 //! errors with their place, round trips and no panics.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use koma_records::pgn::{self, PgnError, PgnErrorKind};
 use koma_records::{Ending, Record, RecordedMove, ReplayError};
 use koma_rules::pawns::parse_square;

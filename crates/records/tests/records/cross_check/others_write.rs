@@ -1,9 +1,9 @@
 //! What the others write (their own random games), Koma reads as the same
 //! game (part 2).
 
+use super::games::{koma_moves, sfen_core, Coverage, Koma, RANDOM_GAMES};
+use super::{nozaq, rs};
 use crate::common::Rng;
-use crate::games::{koma_moves, sfen_core, Coverage, Koma, RANDOM_GAMES};
-use crate::{nozaq, rs};
 use koma_records::Record;
 use koma_rules::Position;
 use std::time::Duration;

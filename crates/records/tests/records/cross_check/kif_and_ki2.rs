@@ -2,9 +2,9 @@
 //! random games and the others', the real records, and a CSA header
 //! found wrong on the way (part 4).
 
-use crate::games::{koma_moves, koma_random_game, koma_variations, sfen_core, Koma, RANDOM_GAMES};
-use crate::testdata::real_kifu_files;
-use crate::{rs, skc};
+use super::games::{koma_moves, koma_random_game, koma_variations, sfen_core, Koma, RANDOM_GAMES};
+use super::testdata::real_kifu_files;
+use super::{rs, skc};
 use koma_records::Record;
 use koma_rules::Position;
 

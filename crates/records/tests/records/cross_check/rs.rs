@@ -2,8 +2,8 @@
 //! variations and terminal, what it should read where Koma reads an
 //! ending, and random games played by its own move generator.
 
+use super::games::{koma_moves, sfen_core, Koma, STARTS};
 use crate::common::Rng;
-use crate::games::{koma_moves, sfen_core, Koma, STARTS};
 use koma_records::{Ending, Record};
 use koma_rules::{Color, Position};
 use rsshogi::board::{generate_legal_all_move32, Move32List, Position as Board};

@@ -2,9 +2,9 @@
 //! write of them Koma reads as the game they read: CSA records, and KIF and
 //! KI2 games written as CSA (part 3).
 
-use crate::games::{koma_moves, sfen_core};
-use crate::testdata::{real_csa_files, real_kifu_files};
-use crate::{nozaq, rs, skc};
+use super::games::{koma_moves, sfen_core};
+use super::testdata::{real_csa_files, real_kifu_files};
+use super::{nozaq, rs, skc};
 use koma_records::csa::CsaErrorKind;
 use koma_rules::Position;
 

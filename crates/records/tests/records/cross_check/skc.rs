@@ -2,7 +2,7 @@
 //! shogi_core), its variations, and the ending Koma should read for its
 //! special moves.
 
-use crate::games::usi_parts;
+use super::games::usi_parts;
 use koma_records::Ending;
 
 /// shogi-kifu-converter's reading, as its USI: start and moves.

@@ -1,9 +1,7 @@
 //! Round trips over random games: what Koma writes, Koma reads back as the
 //! same game; and no text, however broken, makes a reader panic.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use koma_records::{csa, usi, Ending, Record, RecordedMove};
 use koma_rules::{
     MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition,

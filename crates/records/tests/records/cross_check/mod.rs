@@ -22,8 +22,6 @@
 //! ([`rs`], [`nozaq`], [`skc`]); [`games`] has Koma's random games and how
 //! games are compared, [`testdata`] the real records of `testdata/records`.
 
-#[path = "../common/mod.rs"]
-mod common;
 mod games;
 mod nozaq;
 mod rs;
