@@ -72,6 +72,7 @@ mod ws_protocol;
 
 pub use network::NetworkLimits;
 
+use axum::Router;
 use clap::{Args, Parser};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -319,6 +320,12 @@ pub struct RunningServer {
     pub url: String,
     /// Where the games are kept, as a sentence.
     pub kept: String,
+    /// The application it serves, without the listener: a request handed
+    /// to it directly (tower's `oneshot`) reaches the same games as one
+    /// sent over a connection. It needs what the listener adds: a
+    /// `ConnectInfo<SocketAddr>` of its peer among its extensions, and a
+    /// `Host` this server answers to.
+    pub router: Router,
     stop: watch::Sender<bool>,
     server: tokio::task::JoinHandle<()>,
 }
@@ -335,19 +342,17 @@ impl RunningServer {
     }
 }
 
-/// Opens the games' store and starts serving on the runtime this is
-/// called on; returns once the server listens. Nothing is printed: `run`
-/// says where it serves.
-pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
+/// Opens the games' store `args` choose and the games on it (their
+/// watchers listening to the store): the games, and the sentence that
+/// says where they are kept.
+async fn open_games(args: &ServeArgs) -> Result<(Arc<service::Games>, String), String> {
     let runtime = tokio::runtime::Handle::current();
-    // Opened before listening: a database that cannot be used stops the
-    // server before anyone is told to connect. On a blocking thread, as
-    // PostgreSQL waits for its connections, which run on `runtime`.
-    let (args, store, kept) = tokio::task::spawn_blocking(move || {
-        open_store(&args, &runtime).map(|(store, kept)| (args, store, kept))
-    })
-    .await
-    .map_err(|e| format!("cannot open the games: {e}"))??;
+    // On a blocking thread, as PostgreSQL waits for its connections, which
+    // run on `runtime`.
+    let opening = args.clone();
+    let (store, kept) = tokio::task::spawn_blocking(move || open_store(&opening, &runtime))
+        .await
+        .map_err(|e| format!("cannot open the games: {e}"))??;
     let games = Arc::new(service::Games::new(
         store,
         Some(Arc::new(computer::EnginePicker::default())),
@@ -356,36 +361,41 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
             usize::from,
         ),
     ));
-    // Before listening too; on a blocking thread, as it may wait for the
-    // database.
+    // On a blocking thread too, as it may wait for the database.
     let listening = games.clone();
     tokio::task::spawn_blocking(move || listening.listen_to_store())
         .await
         .map_err(|e| format!("cannot listen to the games database: {e}"))??;
-    let address = SocketAddr::from((args.listen, args.port));
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot tell the port listened on: {e}"))?;
-    let port = address.port();
-    // The address to open here: the loopback one when listening on every
-    // interface (0.0.0.0 cannot be opened).
-    let shown = match args.listen {
+    Ok((games, kept))
+}
+
+/// The address to open on this machine for a server listening on
+/// `listen`: the loopback one when listening on every interface (0.0.0.0
+/// cannot be opened).
+fn shown_host(listen: IpAddr) -> String {
+    match listen {
         ip if ip.is_unspecified() => "127.0.0.1".to_owned(),
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => format!("[{ip}]"),
-    };
-    let url = format!("http://{shown}:{port}/");
+    }
+}
+
+/// The application over `games` as a server on `port` serves it: the API,
+/// the WebSocket and the page, its WebSockets closing when `stopping`
+/// turns true.
+fn application(
+    args: &ServeArgs,
+    games: Arc<service::Games>,
+    port: u16,
+    stopping: watch::Receiver<bool>,
+) -> Router {
     let limits = args.network_limits();
-    let (stop, stopping) = watch::channel(false);
-    let router = api::router(app::App {
+    api::router(app::App {
         games,
-        shutdown: stopping.clone(),
+        shutdown: stopping,
         hosts: args.listen.is_loopback().then(|| {
             let mut hosts = app::App::loopback_hosts(port);
-            hosts.push(format!("{shown}:{port}"));
+            hosts.push(format!("{}:{port}", shown_host(args.listen)));
             Arc::new(hosts)
         }),
         limits: Arc::new(app::Limits::new(
@@ -396,12 +406,50 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
         ping_interval: limits.ping_interval,
         mate_searches: app::App::mate_searches(),
         analyses: Arc::new(analysis::Analyses::new(args.analysis_limits())),
-    });
+    })
+}
+
+/// The application over the games `args` choose, without a listener: the
+/// router that tests drive with tower's `oneshot` (as axum's
+/// `examples/testing` does), request by request. It answers to the `Host`
+/// `127.0.0.1:PORT` of `--port` (8080 unless given; `localhost` too), and
+/// each request needs a `ConnectInfo<SocketAddr>` of its peer among its
+/// extensions, as the listener adds. WebSockets cannot open on it: they
+/// need a connection to take over (see [`start`] and
+/// [`RunningServer::router`]).
+#[doc(hidden)]
+pub async fn router(args: ServeArgs) -> Result<Router, String> {
+    let (games, _) = open_games(&args).await?;
+    // No server stops it; the signal is for WebSockets, which need a
+    // connection and so never open here.
+    let (_, stopping) = watch::channel(false);
+    Ok(application(&args, games, args.port, stopping))
+}
+
+/// Opens the games' store and starts serving on the runtime this is
+/// called on; returns once the server listens. Nothing is printed: `run`
+/// says where it serves.
+pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
+    // Opened before listening: a database that cannot be used stops the
+    // server before anyone is told to connect.
+    let (games, kept) = open_games(&args).await?;
+    let address = SocketAddr::from((args.listen, args.port));
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("cannot tell the port listened on: {e}"))?;
+    let port = address.port();
+    let url = format!("http://{}:{port}/", shown_host(args.listen));
+    let limits = args.network_limits();
+    let (stop, stopping) = watch::channel(false);
+    let router = application(&args, games, port, stopping.clone());
     let connections =
         connections::Connections::new(limits.max_connections, limits.max_client_connections);
     let server = tokio::spawn(network::serve(
         listener,
-        router,
+        router.clone(),
         limits,
         connections,
         stopping,
@@ -411,6 +459,7 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
         address,
         url,
         kept,
+        router,
         stop,
         server,
     })

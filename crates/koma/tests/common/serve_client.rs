@@ -1,6 +1,8 @@
-//! A client of `koma serve` for the integration tests: the real binary on
-//! a free port, spoken to over plain HTTP/1.1 (written here, so that tests
-//! can send what no polite client would) and over WebSocket.
+//! A client of `koma serve` for the tests that need it as a process of
+//! its own (`serve_process.rs`, `serve_damage.rs`): the real binary on a
+//! free port, spoken to over plain HTTP/1.1 and over WebSocket. The
+//! server's other tests run it inside their process
+//! (crates/server/tests/server/).
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -13,10 +15,8 @@ use std::time::Duration;
 
 /// A folder of its own for a test's games file, removed with it (the
 /// programs that keep games in a file use it, not every one).
-#[allow(dead_code)]
 pub struct TempDir(tempfile::TempDir);
 
-#[allow(dead_code)]
 impl TempDir {
     /// A folder whose name says which test made it.
     pub fn new(name: &str) -> TempDir {
@@ -80,7 +80,6 @@ fn remember(reply: &Reply) {
 }
 
 /// The seat token of `side` in game `id`, as its creation answered.
-#[allow(dead_code)]
 pub fn token(id: &str, side: &str) -> Option<String> {
     let seats = SEATS.lock().unwrap();
     seats.get(id)?.seats[side].as_str().map(str::to_owned)
@@ -124,10 +123,8 @@ pub struct Server {
     /// `127.0.0.1:PORT`.
     pub address: String,
     /// The second line printed: where the games are kept.
-    #[allow(dead_code)]
     pub kept: String,
     /// Kept open: a closed pipe would make a later line fail.
-    #[allow(dead_code)]
     pub stdout: BufReader<ChildStdout>,
 }
 
@@ -292,7 +289,6 @@ impl Server {
 
     /// A client of this server that can go to another thread, while this
     /// one keeps the process (to kill it, say).
-    #[allow(dead_code)]
     pub fn client(&self) -> Client {
         Client {
             address: self.address.clone(),
@@ -329,13 +325,6 @@ impl Server {
     /// with the seat tokens.
     pub fn create_with(&self, request: &Value) -> Value {
         created(self.post("/api/games", request))
-    }
-
-    /// A new game holding the record `bytes`, read as the extension of
-    /// `name` says (`POST /api/games/import`); its `201` answer.
-    pub fn import(&self, name: &str, bytes: &[u8]) -> Value {
-        let path = format!("/api/games/import?filename={name}");
-        created(self.request("POST", &path, Some("application/octet-stream"), bytes))
     }
 
     /// Plays `moves` in game `id` from ply `from`; the last state.
@@ -461,7 +450,6 @@ impl Client {
 
     /// `POST path` with a JSON body (with the player's token, as
     /// [`Server::post`]), or why there was no answer.
-    #[allow(dead_code)]
     pub fn try_post(&self, path: &str, body: &Value) -> Result<Reply, String> {
         let host = self.address.clone();
         self.try_request_with(
@@ -487,13 +475,6 @@ pub fn receive(socket: &mut tungstenite::WebSocket<TcpStream>) -> Value {
             other => panic!("unexpected message {other:?}"),
         }
     }
-}
-
-/// Sends a text message.
-pub fn send(socket: &mut tungstenite::WebSocket<TcpStream>, text: &str) {
-    socket
-        .send(tungstenite::Message::Text(text.to_owned().into()))
-        .unwrap();
 }
 
 /// The USI text of every move of a GameState.

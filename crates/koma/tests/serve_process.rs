@@ -1,21 +1,294 @@
-//! `koma serve --db`: games kept in a SQLite file survive `kill -9` of the
-//! server, at any moment and under load, without losing an acknowledged
-//! move (issue 7); a damaged or foreign file is refused with a sentence;
-//! two servers on one file see each other's games.
+//! `koma serve` as a process of its own, for what only a process shows:
+//! `kill -9` at any moment loses no acknowledged move (a SQLite file or
+//! PostgreSQL), Ctrl-C and SIGTERM stop it, what it prints (the refusals
+//! at start and their exit code, no seat token in the log, the warning
+//! when listening beyond loopback) and the priority of its analysis
+//! threads. Everything else about the server is tested inside the
+//! server's crate (crates/server/tests/server/), without a process.
 
-#[path = "common/serve_client.rs"]
+mod common;
+#[path = "../../server/tests/server/common/postgres.rs"]
+mod postgres_db;
+// serve_damage.rs uses another part of the client.
 #[allow(dead_code)]
+#[path = "common/serve_client.rs"]
 mod serve_client;
 
+use postgres_db::{connect, database, TestDatabase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use serve_client::{start_with, usi_list, Client, Server, TempDir};
+use serve_client::{
+    receive, start, start_logging, start_with, token, usi_list, Client, Server, TempDir,
+};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tungstenite::{Message, WebSocket};
+
+// Signals.
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_server_even_with_a_socket_open() {
+    let mut server = start();
+    let state = server.create("shogi");
+    let mut socket = server.websocket(state["id"].as_str().unwrap());
+    assert_eq!(receive(&mut socket)["type"], "state");
+    let pid = server.child.id().to_string();
+    let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(sent.success());
+    let asked = std::time::Instant::now();
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(10),
+            "still serving 10 s after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The socket was closed, not left hanging.
+    match socket.read() {
+        Ok(tungstenite::Message::Close(_)) | Err(_) => {}
+        Ok(other) => panic!("unexpected message {other:?}"),
+    }
+}
+
+// What it prints: the seats' tokens never, the warning beyond loopback.
+
+/// A new game from `request`; its `201` answer.
+fn create(server: &Server, request: Value) -> Value {
+    server.create_with(&request)
+}
+
+fn id_of(state: &Value) -> String {
+    state["id"].as_str().unwrap().to_owned()
+}
+
+/// `POST /api/games/{id}/{call}` with exactly `body`: status and JSON.
+fn call(server: &Server, id: &str, call: &str, body: Value) -> (u16, Value) {
+    let reply = server.post_exactly(&format!("/api/games/{id}/{call}"), &body);
+    (reply.status, reply.json())
+}
+
+#[test]
+fn tokens_never_reach_the_log() {
+    let log = std::env::temp_dir().join(format!("koma-seats-log-{}.txt", std::process::id()));
+    let file = std::fs::File::create(&log).unwrap();
+    let mut server = start_logging(&["--memory"], Stdio::from(file));
+    let created = create(&server, json!({ "variant": "spear", "mode": "shared" }));
+    let id = id_of(&created);
+    let sente = token(&id, "sente").unwrap();
+    let gote = token(&id, "gote").unwrap();
+    server.play(&id, 0, &["5d5c"]);
+    call(
+        &server,
+        &id,
+        "moves",
+        json!({ "move": "zz", "ply": 1, "token": gote }),
+    );
+    call(
+        &server,
+        &id,
+        "moves",
+        json!({ "move": "1b1c", "ply": 1, "token": sente }),
+    );
+    call(&server, &id, "resign", json!({ "ply": 7, "token": sente }));
+    // Stopped politely, so that anything buffered is written.
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status();
+    server.child.wait().unwrap();
+    let mut printed = String::new();
+    let _ = server.stdout.read_to_string(&mut printed);
+    printed.push_str(&std::fs::read_to_string(&log).unwrap());
+    let _ = std::fs::remove_file(&log);
+    assert!(
+        printed.contains("stopping"),
+        "the log was captured: {printed}"
+    );
+    assert!(
+        !printed.contains(&sente) && !printed.contains(&gote),
+        "{printed}"
+    );
+}
+
+#[test]
+fn listening_beyond_loopback_checks_origins_not_names() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--port", "0", "--memory", "--listen", "0.0.0.0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let address = line
+        .trim()
+        .strip_prefix("Koma is serving http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_owned();
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+    let port = address.rsplit(':').next().unwrap().to_owned();
+    let client = serve_client::Client {
+        address: address.clone(),
+    };
+    let lan = format!("192.168.7.20:{port}");
+    let get = |headers: &[(&str, &str)]| {
+        client
+            .try_request_with("GET", "/api/variants", headers, b"")
+            .unwrap()
+            .status
+    };
+    assert_eq!(get(&[("Host", &lan)]), 200, "any name may be the machine's");
+    let own = format!("http://{lan}");
+    assert_eq!(get(&[("Host", &lan), ("Origin", &own)]), 200);
+    assert_eq!(
+        get(&[("Host", &lan), ("Origin", "http://evil.example")]),
+        403
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut warning = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut warning);
+    assert!(warning.contains("plain HTTP"), "{warning}");
+}
+
+// The analysis threads' priority, read in /proc.
+
+type Socket = WebSocket<TcpStream>;
+
+fn send_json(socket: &mut Socket, message: Value) {
+    socket.send(Message::text(message.to_string())).unwrap();
+}
+
+/// The next JSON message of `kind` ("analysis", "error", "state").
+fn next(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        match socket.read().expect("a message") {
+            Message::Text(text) => {
+                let message: Value = serde_json::from_str(&text).unwrap();
+                if message["type"] == kind {
+                    return message;
+                }
+            }
+            Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// A server that keeps its games in memory: these tests need no file, and
+/// the home folder's games file is the user's, not theirs.
+fn analysis_server(engines: u16, seconds: u64) -> Server {
+    start_with(&[
+        "--memory",
+        "--analysis-engines",
+        &engines.to_string(),
+        "--analysis-seconds",
+        &seconds.to_string(),
+    ])
+}
+
+/// The nice value of each of the server's threads named `name` (Linux).
+fn thread_nice(server: &Server, name: &str) -> Vec<i64> {
+    let tasks = format!("/proc/{}/task", server.child.id());
+    let mut nice = Vec::new();
+    for task in std::fs::read_dir(tasks).unwrap().flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if comm.trim() != name {
+            continue;
+        }
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        // Fields after the command's closing parenthesis; nice is the 19th
+        // field of the line, the 17th after it.
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        if let Some(value) = after.split_whitespace().nth(16) {
+            nice.push(value.parse().unwrap());
+        }
+    }
+    nice
+}
+
+#[test]
+fn the_computer_keeps_its_thinking_time_while_analyses_run_below_it() {
+    let server = analysis_server(2, 30);
+    // Two analyses keep both engines busy.
+    let mut sockets: Vec<Socket> = (0..2)
+        .map(|_| {
+            let id = server.create("shogi")["id"].as_str().unwrap().to_owned();
+            let mut socket = server.websocket(&id);
+            send_json(&mut socket, json!({ "type": "analyse" }));
+            assert_eq!(next(&mut socket, "analysis")["status"], "running");
+            socket
+        })
+        .collect();
+    if cfg!(target_os = "linux") {
+        let nice = thread_nice(&server, "analysis");
+        assert_eq!(
+            nice,
+            [19, 19],
+            "the analysis threads run at the lowest priority"
+        );
+    }
+    // The computer (level 20: a second a move) answers in its time.
+    let state = server.create_with(&json!({
+        "variant": "shogi",
+        "opponent": { "kind": "computer", "level": 20, "color": "gote" }
+    }));
+    let id = state["id"].as_str().unwrap().to_owned();
+    let token = state["seats"]["sente"].as_str().unwrap().to_owned();
+    let mut watch = server.websocket(&id);
+    next(&mut watch, "state");
+    let asked = Instant::now();
+    let reply = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({ "move": "7g7f", "ply": 0, "token": token }),
+    );
+    assert_eq!(reply.status, 200);
+    loop {
+        let state = next(&mut watch, "state");
+        if state["state"]["ply"] == 2 {
+            break;
+        }
+    }
+    let took = asked.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "the computer's move of a second came after {took:?}"
+    );
+    for socket in &mut sockets {
+        send_json(socket, json!({ "type": "stop-analysis" }));
+    }
+}
+
+// Flags refused at start.
+
+#[test]
+fn sizes_and_engines_are_checked() {
+    for (args, said) in [
+        (&["--memory=12Q"][..], "units"),
+        (&["--memory=1000"][..], "too little"),
+        (&["--computer-engines", "0"][..], "0"),
+    ] {
+        let out = common::koma(&[&["serve", "--port", "0"][..], args].concat(), b"");
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}
+
+// A SQLite file through kill -9, and files refused at start.
 
 /// The games file, in a folder the server must create.
 fn db_in_new_folder(dir: &TempDir) -> PathBuf {
@@ -441,67 +714,6 @@ fn a_damaged_or_foreign_file_is_refused_with_a_sentence() {
 }
 
 #[test]
-fn two_servers_on_one_file_see_each_others_games() {
-    let dir = TempDir::new("two");
-    let db = db_in_new_folder(&dir);
-    let one = serve(&db);
-    let two = serve(&db);
-    let id = one.create("shogi")["id"].as_str().unwrap().to_owned();
-    assert_eq!(state(&two, &id), state(&one, &id));
-    two.play(&id, 0, &["7g7f"]);
-    assert_eq!(state(&one, &id)["ply"], 1);
-    one.play(&id, 1, &["3c3d"]);
-    assert_eq!(usi_list(&state(&two, &id)), ["7g7f", "3c3d"]);
-    let stale = two.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({ "move": "2g2f", "ply": 1 }),
-    );
-    assert_eq!(stale.status, 409);
-    assert_eq!(stale.json()["state"]["ply"], 2);
-
-    // Both at once, at the same ply: the file lets one change at a time,
-    // so exactly one of the two is played and the other is told it is late.
-    for round in 0..12 {
-        let now = state(&one, &id);
-        let ply = now["ply"].as_u64().unwrap();
-        let first = now["legalMoves"][0].clone();
-        let racers: Vec<_> = [one.client(), two.client()]
-            .into_iter()
-            .map(|client| {
-                let (path, body) = (
-                    format!("/api/games/{id}/moves"),
-                    json!({ "move": first, "ply": ply }),
-                );
-                std::thread::spawn(move || client.try_post(&path, &body).unwrap().status)
-            })
-            .collect();
-        let mut statuses: Vec<u16> = racers.into_iter().map(|r| r.join().unwrap()).collect();
-        statuses.sort();
-        assert_eq!(statuses, [200, 409], "round {round}");
-        assert_eq!(state(&two, &id)["ply"].as_u64().unwrap(), ply + 1);
-    }
-    // A game made by the second is seen by the first, and survives both.
-    let other = two.create("pawns")["id"].as_str().unwrap().to_owned();
-    two.play(&other, 0, &["e2e4"]);
-    let (kept, other_kept) = (state(&one, &id), state(&one, &other));
-    assert_eq!(other_kept["ply"], 1);
-    kill_9(one);
-    kill_9(two);
-    let again = serve(&db);
-    assert_eq!(state(&again, &id), kept);
-    assert_eq!(state(&again, &other), other_kept);
-}
-
-#[test]
-fn memory_only_says_so() {
-    let server = start_with(&["--memory"]);
-    assert_eq!(
-        server.kept,
-        "Games are kept in memory only: they are lost when the server stops."
-    );
-}
-
-#[test]
 fn a_computer_killed_while_thinking_thinks_again_after_the_restart() {
     let dir = TempDir::new("computer");
     let server = serve(&db_in_new_folder(&dir));
@@ -519,4 +731,175 @@ fn a_computer_killed_while_thinking_thinks_again_after_the_restart() {
     // Looking at the game wakes the computer up.
     let state = wait_for_ply(&server, &id, 1);
     assert_eq!(usi_list(&state).len(), 1);
+}
+
+// PostgreSQL through kill -9, and databases refused at start.
+
+fn serve_postgres(db: &TestDatabase) -> Server {
+    let server = start_with(&["--db", &db.url]);
+    assert!(
+        server
+            .kept
+            .starts_with("Games are kept in PostgreSQL at postgres://"),
+        "{}",
+        server.kept
+    );
+    if let Some(password) = &db.password {
+        // The password alone, unless the rest of the URL has the same text
+        // (a user named as their password).
+        let rest = db.url.replace(&format!(":{password}@"), "@");
+        let secret = if rest.contains(password.as_str()) {
+            format!(":{password}@")
+        } else {
+            password.clone()
+        };
+        assert!(!server.kept.contains(&secret), "{}", server.kept);
+    }
+    server
+}
+
+/// A game with seats, created on `server`: its id and the two tokens.
+struct Game {
+    id: String,
+    sente: String,
+    gote: String,
+}
+
+impl Game {
+    fn create(server: &Server, body: Value) -> Game {
+        let state = server.create_with(&body);
+        let text = |v: &Value| v.as_str().unwrap().to_owned();
+        Game {
+            id: text(&state["id"]),
+            sente: text(&state["seats"]["sente"]),
+            gote: text(&state["seats"]["gote"]),
+        }
+    }
+
+    /// The token of the side to move at `ply` (shogi: sente first).
+    fn token(&self, ply: usize) -> &str {
+        if ply % 2 == 0 {
+            &self.sente
+        } else {
+            &self.gote
+        }
+    }
+
+    /// Posts `text` at `ply` through `server` with the mover's token.
+    fn post_move(&self, server: &Server, ply: usize, text: &str) -> serve_client::Reply {
+        server.post(
+            &format!("/api/games/{}/moves", self.id),
+            &json!({ "move": text, "ply": ply, "token": self.token(ply) }),
+        )
+    }
+
+    /// Plays `text` at `ply` through `server`; the state after it.
+    fn play(&self, server: &Server, ply: usize, text: &str) -> Value {
+        let reply = self.post_move(server, ply, text);
+        assert_eq!(
+            reply.status,
+            200,
+            "{text}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        let state = reply.json();
+        assert_eq!(state["ply"], ply + 1);
+        state
+    }
+
+    fn state(&self, server: &Server) -> Value {
+        let reply = server.get(&format!("/api/games/{}", self.id));
+        assert_eq!(reply.status, 200);
+        reply.json()
+    }
+}
+
+#[test]
+fn games_continue_exactly_where_they_were_after_kill_9() {
+    let db = database();
+    let mut server = serve_postgres(&db);
+    let game = Game::create(
+        &server,
+        json!({ "variant": "shogi", "mode": "shared",
+                "headers": { "sente": "Alice 愛", "gote": "Bob", "event": "kill -9",
+                             "other": [["Note", "a \"quoted\" value \u{0}"]] } }),
+    );
+    for (ply, text) in ["7g7f", "3c3d", "8h2b+"].iter().enumerate() {
+        game.play(&server, ply, text);
+    }
+    let before = game.state(&server);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let server = serve_postgres(&db);
+    let after = game.state(&server);
+    assert_eq!(after, before, "the game changed across kill -9");
+    assert_eq!(usi_list(&after), ["7g7f", "3c3d", "8h2b+"]);
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["headers"]["sente"], "Alice 愛");
+    // The seats came back too: sente's token may not move for gote; gote's may.
+    let wrong = server.post(
+        &format!("/api/games/{}/moves", game.id),
+        &json!({ "move": "3a2b", "ply": 3, "token": game.sente }),
+    );
+    assert_eq!(
+        wrong.status,
+        403,
+        "{}",
+        String::from_utf8_lossy(&wrong.body)
+    );
+    game.play(&server, 3, "3a2b");
+}
+
+/// Runs `koma serve` on `url` expecting it to refuse: its standard error.
+fn refused_postgres(url: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--port", "0", "--db", url])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{url}: {stderr}");
+    assert!(out.stdout.is_empty(), "{url} printed an address");
+    stderr
+}
+
+#[test]
+fn a_database_that_cannot_be_used_stops_the_server_without_showing_the_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:{port}/koma");
+    let stderr = refused_postgres(&url);
+    assert!(
+        stderr.contains(&format!(
+            "cannot reach the games database postgres://koma@127.0.0.1:{port}/koma"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
+    let stderr = refused_postgres("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:notaport/koma");
+    assert!(stderr.contains("not a PostgreSQL URL"), "{stderr}");
+    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
+}
+
+#[test]
+fn foreign_tables_and_a_newer_schema_are_refused() {
+    let db = database();
+    let mut admin = connect(&db.url);
+    admin
+        .batch_execute("CREATE TABLE koma_games (id INTEGER PRIMARY KEY, score REAL)")
+        .unwrap();
+    let stderr = refused_postgres(&db.url);
+    assert!(stderr.contains("koma_games that is not Koma's"), "{stderr}");
+    admin.batch_execute("DROP TABLE koma_games").unwrap();
+
+    drop(serve_postgres(&db));
+    admin
+        .batch_execute("UPDATE koma_schema SET version = 99")
+        .unwrap();
+    let stderr = refused_postgres(&db.url);
+    assert!(stderr.contains("newer Koma"), "{stderr}");
 }

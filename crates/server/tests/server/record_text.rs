@@ -1,18 +1,15 @@
-//! `koma serve` and the text of records (issue 53): names and comments
-//! with control characters, bidi overrides, line breaks and emoji are kept
-//! escaped, every download writes them clean and reads back the same, and
-//! the download without a format always works.
+//! The text of records (issue 53): names and comments with control
+//! characters, bidi overrides, line breaks and emoji are kept escaped,
+//! every download writes them clean and reads back the same, and the
+//! download without a format always works.
 
-#[path = "common/serve_client.rs"]
-#[allow(dead_code)]
-mod serve_client;
-
+use crate::common::{start, Reply, Server};
 use serde_json::{json, Value};
-use serve_client::{start, Reply, Server};
 
 /// The comment of the issue: NUL, an ESC colour code, a right-to-left
 /// override and a carriage return.
 const NASTY: &str = "a\0b \u{1b}[31mred\u{1b}[0m \u{202e}txet\rnext";
+
 /// What the server keeps of it.
 const NASTY_KEPT: &str = "a<U+0000>b <U+001B>[31mred<U+001B>[0m <U+202E>txet\nnext";
 

@@ -4,9 +4,7 @@
 //! in a Close frame with the right code, and bad JSON is named as such.
 //! Each test runs its own server in this process, on a free port.
 
-mod common;
-
-use common::*;
+use crate::common::raw::*;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 
@@ -136,7 +134,7 @@ async fn a_websocket_that_answers_pings_stays_open() {
 }
 
 fn frame_bytes(first: u8, payload: &[u8]) -> Vec<u8> {
-    common::frame(first, payload, true)
+    frame(first, payload, true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

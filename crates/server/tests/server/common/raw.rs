@@ -1,8 +1,7 @@
 //! A `koma serve` inside the test's own process, on a free port of
 //! loopback, and the raw HTTP and WebSocket a hostile client would speak
-//! to it: whole requests, half ones, and hand-made frames.
-
-#![allow(dead_code)]
+//! to it: whole requests, half ones, and hand-made frames. Async, for
+//! `hostile_clients`, whose tests hold many connections at once.
 
 use koma_server::{start, RunningServer, ServeArgs};
 use std::net::{IpAddr, SocketAddr};

@@ -3,13 +3,8 @@
 //! server's cap on engines thinking at once, and an engine freed as soon
 //! as its viewer leaves.
 
-// This test uses a part of the client.
-#[allow(dead_code)]
-#[path = "common/serve_client.rs"]
-mod serve_client;
-
+use crate::common::{start_with, Server};
 use serde_json::{json, Value};
-use serve_client::{start_with, Server};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
@@ -248,76 +243,4 @@ fn a_client_that_leaves_frees_its_engine_at_once() {
     assert_eq!(next(&mut waiting, "analysis")["status"], "waiting");
     send_json(&mut staying, json!({ "type": "stop-analysis" }));
     assert_eq!(next(&mut waiting, "analysis")["status"], "running");
-}
-
-/// The nice value of each of the server's threads named `name` (Linux).
-fn thread_nice(server: &Server, name: &str) -> Vec<i64> {
-    let tasks = format!("/proc/{}/task", server.child.id());
-    let mut nice = Vec::new();
-    for task in std::fs::read_dir(tasks).unwrap().flatten() {
-        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-        if comm.trim() != name {
-            continue;
-        }
-        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-        // Fields after the command's closing parenthesis; nice is the 19th
-        // field of the line, the 17th after it.
-        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-        if let Some(value) = after.split_whitespace().nth(16) {
-            nice.push(value.parse().unwrap());
-        }
-    }
-    nice
-}
-
-#[test]
-fn the_computer_keeps_its_thinking_time_while_analyses_run_below_it() {
-    let server = server(2, 30);
-    // Two analyses keep both engines busy.
-    let mut sockets: Vec<Socket> = (0..2)
-        .map(|_| {
-            let id = server.create("shogi")["id"].as_str().unwrap().to_owned();
-            let mut socket = server.websocket(&id);
-            send_json(&mut socket, json!({ "type": "analyse" }));
-            assert_eq!(next(&mut socket, "analysis")["status"], "running");
-            socket
-        })
-        .collect();
-    if cfg!(target_os = "linux") {
-        let nice = thread_nice(&server, "analysis");
-        assert_eq!(
-            nice,
-            [19, 19],
-            "the analysis threads run at the lowest priority"
-        );
-    }
-    // The computer (level 20: a second a move) answers in its time.
-    let state = server.create_with(&json!({
-        "variant": "shogi",
-        "opponent": { "kind": "computer", "level": 20, "color": "gote" }
-    }));
-    let id = state["id"].as_str().unwrap().to_owned();
-    let token = state["seats"]["sente"].as_str().unwrap().to_owned();
-    let mut watch = server.websocket(&id);
-    next(&mut watch, "state");
-    let asked = Instant::now();
-    let reply = server.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({ "move": "7g7f", "ply": 0, "token": token }),
-    );
-    assert_eq!(reply.status, 200);
-    loop {
-        let state = next(&mut watch, "state");
-        if state["state"]["ply"] == 2 {
-            break;
-        }
-    }
-    let took = asked.elapsed();
-    assert!(
-        took < Duration::from_secs(3),
-        "the computer's move of a second came after {took:?}"
-    );
-    for socket in &mut sockets {
-        send_json(socket, json!({ "type": "stop-analysis" }));
-    }
 }

@@ -1,21 +1,15 @@
-//! `koma serve --db postgres://…`: games kept in PostgreSQL survive
-//! `kill -9`; two servers share one database, each telling its WebSocket
-//! watchers of the other's moves (LISTEN/NOTIFY) and never both winning a
-//! race for one ply; a database that cannot be used stops the server with a
-//! sentence that never shows the password. See `common/postgres.rs` for
-//! where the database comes from.
+//! Games kept in PostgreSQL (`--db postgres://…`): two servers share one
+//! database, each telling its WebSocket watchers of the other's moves
+//! (LISTEN/NOTIFY) and never both winning a race for one ply; lost
+//! connections are made again; older schemas are brought up to date; a
+//! row changed behind Koma's back is refused. See `common/postgres.rs`
+//! for where the database comes from; `kill -9` and the refusals at start
+//! are crates/koma/tests/serve_process.rs.
 
-#[path = "common/postgres.rs"]
-mod postgres_db;
-#[path = "common/serve_client.rs"]
-#[allow(dead_code)]
-mod serve_client;
-
-use postgres_db::{connect, database, TestDatabase};
+use crate::common::postgres::{connect, database, TestDatabase};
+use crate::common::{receive, start_with, usi_list, Reply, Server};
 use serde_json::{json, Value};
-use serve_client::{receive, start_with, usi_list, Server};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -73,7 +67,7 @@ impl Game {
     }
 
     /// Posts `text` at `ply` through `server` with the mover's token.
-    fn post_move(&self, server: &Server, ply: usize, text: &str) -> serve_client::Reply {
+    fn post_move(&self, server: &Server, ply: usize, text: &str) -> Reply {
         server.post(
             &format!("/api/games/{}/moves", self.id),
             &json!({ "move": text, "ply": ply, "token": self.token(ply) }),
@@ -117,43 +111,6 @@ fn next_state(socket: &mut tungstenite::WebSocket<TcpStream>) -> Value {
     assert!(started.elapsed() <= PROMPTLY, "a state came late");
     assert_eq!(message["type"], "state", "{message}");
     message["state"].clone()
-}
-
-#[test]
-fn games_continue_exactly_where_they_were_after_kill_9() {
-    let db = database();
-    let mut server = serve(&db);
-    let game = Game::create(
-        &server,
-        json!({ "variant": "shogi", "mode": "shared",
-                "headers": { "sente": "Alice 愛", "gote": "Bob", "event": "kill -9",
-                             "other": [["Note", "a \"quoted\" value \u{0}"]] } }),
-    );
-    for (ply, text) in ["7g7f", "3c3d", "8h2b+"].iter().enumerate() {
-        game.play(&server, ply, text);
-    }
-    let before = game.state(&server);
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
-
-    let server = serve(&db);
-    let after = game.state(&server);
-    assert_eq!(after, before, "the game changed across kill -9");
-    assert_eq!(usi_list(&after), ["7g7f", "3c3d", "8h2b+"]);
-    assert_eq!(after["version"], before["version"]);
-    assert_eq!(after["headers"]["sente"], "Alice 愛");
-    // The seats came back too: sente's token may not move for gote; gote's may.
-    let wrong = server.post(
-        &format!("/api/games/{}/moves", game.id),
-        &json!({ "move": "3a2b", "ply": 3, "token": game.sente }),
-    );
-    assert_eq!(
-        wrong.status,
-        403,
-        "{}",
-        String::from_utf8_lossy(&wrong.body)
-    );
-    game.play(&server, 3, "3a2b");
 }
 
 #[test]
@@ -253,59 +210,6 @@ fn a_lost_connection_is_made_again_and_nothing_is_missed() {
     assert_eq!(usi_list(&state), ["7g7f"]);
     game.play(&b, 1, "3c3d");
     assert_eq!(usi_list(&game.state(&a)), ["7g7f", "3c3d"]);
-}
-
-/// Runs `koma serve` on `url` expecting it to refuse: its standard error.
-fn refused(url: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(["serve", "--port", "0", "--db", url])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{url}: {stderr}");
-    assert!(out.stdout.is_empty(), "{url} printed an address");
-    stderr
-}
-
-#[test]
-fn a_database_that_cannot_be_used_stops_the_server_without_showing_the_password() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:{port}/koma");
-    let stderr = refused(&url);
-    assert!(
-        stderr.contains(&format!(
-            "cannot reach the games database postgres://koma@127.0.0.1:{port}/koma"
-        )),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
-    let stderr = refused("postgres://koma:Sup3r-Secret-Pw@127.0.0.1:notaport/koma");
-    assert!(stderr.contains("not a PostgreSQL URL"), "{stderr}");
-    assert!(!stderr.contains("Sup3r-Secret-Pw"), "{stderr}");
-}
-
-#[test]
-fn foreign_tables_and_a_newer_schema_are_refused() {
-    let db = database();
-    let mut admin = connect(&db.url);
-    admin
-        .batch_execute("CREATE TABLE koma_games (id INTEGER PRIMARY KEY, score REAL)")
-        .unwrap();
-    let stderr = refused(&db.url);
-    assert!(stderr.contains("koma_games that is not Koma's"), "{stderr}");
-    admin.batch_execute("DROP TABLE koma_games").unwrap();
-
-    drop(serve(&db));
-    admin
-        .batch_execute("UPDATE koma_schema SET version = 99")
-        .unwrap();
-    let stderr = refused(&db.url);
-    assert!(stderr.contains("newer Koma"), "{stderr}");
 }
 
 #[test]

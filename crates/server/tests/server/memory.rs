@@ -1,16 +1,10 @@
-//! `koma serve --memory=SIZE` and `--computer-engines N` from the outside:
-//! games kept in memory bounded in bytes, and the computer opponents'
-//! engines (see docs/API.md, *Persistence* and *Computer*).
+//! Games kept in memory (`--memory[=SIZE]`, see docs/API.md,
+//! *Persistence*): bounded in bytes, a memory full of games in progress
+//! refuses new ones until one ends, and the server says where its games
+//! are kept.
 
-mod common;
-// This test uses a part of the client.
-#[allow(dead_code)]
-#[path = "common/serve_client.rs"]
-mod serve_client;
-
+use crate::common::start_with;
 use serde_json::json;
-use serve_client::start_with;
-use std::time::{Duration, Instant};
 
 #[test]
 fn a_memory_full_of_games_in_progress_refuses_new_ones_until_one_ends() {
@@ -57,35 +51,10 @@ fn a_memory_full_of_games_in_progress_refuses_new_ones_until_one_ends() {
 }
 
 #[test]
-fn sizes_and_engines_are_checked() {
-    for (args, said) in [
-        (&["--memory=12Q"][..], "units"),
-        (&["--memory=1000"][..], "too little"),
-        (&["--computer-engines", "0"][..], "0"),
-    ] {
-        let out = common::koma(&[&["serve", "--port", "0"][..], args].concat(), b"");
-        assert!(!out.status.success(), "{args:?}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains(said), "{args:?}: {stderr}");
-    }
-}
-
-#[test]
-fn the_computer_plays_on_its_one_engine() {
-    let server = start_with(&["--memory", "--computer-engines", "1"]);
-    let created = server.create_with(&json!({
-        "variant": "spear",
-        "opponent": { "kind": "computer", "level": 1, "color": "sente" },
-    }));
-    let id = created["id"].as_str().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let state = server.get(&format!("/api/games/{id}")).json();
-        if state["ply"] == 1 {
-            assert!(state.get("computerWaiting").is_none(), "{state}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "the computer never moved");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+fn memory_only_says_so() {
+    let server = start_with(&["--memory"]);
+    assert_eq!(
+        server.kept,
+        "Games are kept in memory only: they are lost when the server stops."
+    );
 }

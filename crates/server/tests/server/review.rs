@@ -4,16 +4,9 @@
 //! the state, writes it into the records saved, and is refused where
 //! analysis is. Imported comments and move times are kept the same way.
 
-mod common;
-// This test uses a part of the client.
-#[allow(dead_code)]
-#[path = "common/serve_client.rs"]
-mod serve_client;
-
+use crate::common::{start_with, usi_list, Server, TempDir};
 use serde_json::{json, Value};
-use serve_client::{start_with, usi_list, Server};
 use std::net::TcpStream;
-use std::path::PathBuf;
 use tungstenite::{Message, WebSocket};
 
 type Socket = WebSocket<TcpStream>;
@@ -220,20 +213,10 @@ fn a_review_is_refused_while_a_game_against_the_computer_goes_on() {
     assert_eq!(refused["type"], "error", "{refused}");
 }
 
-/// A folder of its own, removed at the end.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn a_review_and_a_records_notes_survive_a_restart() {
-    let dir = TempDir(PathBuf::from(common::scratch("review-restart")));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let db = dir.0.join("games.sqlite3");
+    let dir = TempDir::new("review-restart");
+    let db = dir.db();
     let db = db.to_str().unwrap();
     let (id, review) = {
         let server = start_with(&["--db", db, "--review-nodes", NODES]);

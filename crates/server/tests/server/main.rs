@@ -1,0 +1,23 @@
+//! The server's tests, in one test program (each file of `tests/` would be
+//! a program of its own, compiled and linked apart). Every server runs
+//! inside this process (`common::server`): HTTP requests go straight to
+//! its router, WebSockets and hostile connections through a free port of
+//! loopback. What needs a `koma` process of its own (`kill -9`, signals,
+//! what it prints, its threads) is crates/koma/tests/serve_process.rs.
+
+mod common;
+
+mod analysis;
+mod api;
+mod clocks;
+mod computer;
+mod flooding;
+mod hostile_clients;
+mod memory;
+mod persistence;
+mod postgres;
+mod record_text;
+mod records;
+mod refusals;
+mod review;
+mod seats;
