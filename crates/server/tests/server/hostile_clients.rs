@@ -114,11 +114,14 @@ async fn a_websocket_that_stops_answering_pings_is_closed_1001() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_that_answers_pings_stays_open() {
-    let server = server(&["--ping-interval", "1"]).await;
+    // Pings every 2 s, and a close after 4 s without a word: 6 s of
+    // answered pings outlast that, and a test thread starved for a second
+    // by the engines of the tests beside it (one process) is still heard.
+    let server = server(&["--ping-interval", "2"]).await;
     let id = new_game(&server, "spear").await;
     let mut stream = websocket(&server, &id).await;
     let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(4) {
+    while started.elapsed() < Duration::from_secs(6) {
         let frame = read_frame(&mut stream, Duration::from_secs(5))
             .await
             .expect("open");
