@@ -4,8 +4,7 @@
 //! notation round-trips, and the legality check accepts exactly the
 //! generated moves.
 
-mod reference;
-
+use crate::reference::{RefPosition, RefVariant};
 use koma_rules::{
     Bitboard, MinishogiPosition, Move, PawnsPosition, Position, Role, ShogiPosition, ShogiVariant,
     SpearPosition, StandardShogiPosition,
@@ -13,7 +12,6 @@ use koma_rules::{
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use reference::{RefPosition, RefVariant};
 
 /// The fields both implementations write the same way: board, side, hands
 /// (shogi family) or board, side, en passant (pawns).
