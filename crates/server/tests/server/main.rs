@@ -3,7 +3,7 @@
 //! inside this process (`common::server`): HTTP requests go straight to
 //! its router, WebSockets and hostile connections through a free port of
 //! loopback. What needs a `koma` process of its own (`kill -9`, signals,
-//! what it prints, its threads) is crates/koma/tests/serve_process.rs.
+//! what it prints, its threads) is crates/koma/tests/koma/serve_process.rs.
 
 mod common;
 

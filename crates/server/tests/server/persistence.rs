@@ -1,7 +1,7 @@
 //! Games kept in a SQLite file (`--db`, issue 7): two servers on one file
 //! see each other's games and never both win a race for one ply, and the
 //! games are all there when a server starts again on the file. (That no
-//! acknowledged move is lost to `kill -9` is crates/koma/tests/serve_process.rs.)
+//! acknowledged move is lost to `kill -9` is crates/koma/tests/koma/serve_process.rs.)
 
 use crate::common::{start_with, usi_list, Server, TempDir};
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 //! connections are made again; older schemas are brought up to date; a
 //! row changed behind Koma's back is refused. See `common/postgres.rs`
 //! for where the database comes from; `kill -9` and the refusals at start
-//! are crates/koma/tests/serve_process.rs.
+//! are crates/koma/tests/koma/serve_process.rs.
 
 use crate::common::postgres::{connect, database, TestDatabase};
 use crate::common::{receive, start_with, usi_list, Reply, Server};

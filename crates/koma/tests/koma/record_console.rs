@@ -1,9 +1,7 @@
 //! `koma shogi` with records: `save` in every format, `--record` that
 //! survives `kill -9` and resumes, `--load` that tells the game by itself.
 
-mod common;
-
-use common::{koma, scratch, usi_of};
+use crate::common::{koma, scratch, usi_of};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -5,15 +5,10 @@
 //! lists exactly the damaged games; and random bytes written into the
 //! games' pages never make the server answer an altered game as intact.
 
-mod common;
-#[path = "common/serve_client.rs"]
-#[allow(dead_code)]
-mod serve_client;
-
+use crate::serve_client::{start_with, Server, TempDir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use serve_client::{start_with, Server, TempDir};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -105,7 +100,7 @@ fn games_file(db: &Path) -> Vec<String> {
 
 /// `koma check --db db`.
 fn check(db: &Path) -> Output {
-    common::koma(&["check", "--db", db.to_str().unwrap()], b"")
+    crate::common::koma(&["check", "--db", db.to_str().unwrap()], b"")
 }
 
 #[test]

@@ -2,13 +2,9 @@
 //! `koma shogi --position`, `koma perft --position`, `koma solve
 //! --position`, USI's `position`, and the server's create and import.
 
-mod common;
 // This test uses a part of the client.
 #[allow(dead_code)]
-#[path = "common/serve_client.rs"]
-mod serve_client;
-
-use common::koma;
+use crate::common::koma;
 use serde_json::json;
 
 const NO_KING: &str = "there is no king on the board";
@@ -74,7 +70,7 @@ fn usi_says_the_rules_sentence() {
 
 #[test]
 fn the_server_says_the_rules_sentence_and_shows_a_finished_start() {
-    let server = serve_client::start();
+    let server = crate::serve_client::start();
     let refused = [
         ("shogi", "9/9/9/9/9/9/9/9/9 b - 1", NO_KING),
         ("spear", "5/5/5/5/5 b - 1", NO_KING),

@@ -2,9 +2,7 @@
 //! and `hint`, and `koma pawns --computer SIDE` in the seed's conversation
 //! (whose transcripts without the options are the goldens of golden.rs).
 
-mod common;
-
-use common::koma;
+use crate::common::koma;
 
 /// Standard output of `koma ARGS` fed `input`, which must succeed quietly.
 fn run(args: &[&str], input: &str) -> String {

@@ -3,9 +3,7 @@
 //! at a node budget is the same on every run, and bad input gets a clear
 //! error.
 
-mod common;
-
-use common::{koma, real_record, real_record_names, scratch, usi_of};
+use crate::common::{koma, real_record, real_record_names, scratch, usi_of};
 use koma_records::file::load;
 use koma_records::AnyRecord;
 
@@ -63,7 +61,7 @@ fn a_review_at_a_node_budget_is_the_same_on_every_run() {
     assert!(first.status.success());
     assert_eq!(first.stdout, second.stdout);
     let golden = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/analyze/jt201409130101.nodes-2000.out");
+        .join("tests/koma/golden/analyze/jt201409130101.nodes-2000.out");
     if std::env::var_os("KOMA_UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
         std::fs::write(&golden, &first.stdout).unwrap();

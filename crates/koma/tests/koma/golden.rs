@@ -1,14 +1,12 @@
-//! Golden transcripts of the console programs: each `tests/golden/PROGRAM/NAME.in`
+//! Golden transcripts of the console programs: each `tests/koma/golden/PROGRAM/NAME.in`
 //! is fed to `koma PROGRAM` (with the arguments in `NAME.args`, one a line, if
 //! that file exists); standard output must equal `NAME.out` byte for byte,
 //! standard error must stay empty and the exit status be 0.
-//! `KOMA_UPDATE_GOLDEN=1 cargo test --test golden` rewrites the `.out` files
+//! `KOMA_UPDATE_GOLDEN=1 cargo test -p koma --test koma golden` rewrites the `.out` files
 //! (review the diff before committing).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-mod common;
 
 fn run(program: &str, input: &[u8]) -> std::process::Output {
     run_with(program, &[], input)
@@ -17,12 +15,12 @@ fn run(program: &str, input: &[u8]) -> std::process::Output {
 fn run_with(program: &str, args: &[String], input: &[u8]) -> std::process::Output {
     let mut all = vec![program.to_owned()];
     all.extend_from_slice(args);
-    common::koma(&all, input)
+    crate::common::koma(&all, input)
 }
 
 fn check_program(program: &str) {
     let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
+        .join("tests/koma/golden")
         .join(program);
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&folder)
         .expect("golden folder")
@@ -81,7 +79,7 @@ fn pawns_transcripts() {
 #[test]
 fn the_spear_example_of_the_rules_is_a_golden() {
     // The example of Spear's original rules (docs/CONSOLES.md), copied verbatim into example.in/.out.
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/spear");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/koma/golden/spear");
     let output = run("spear", &std::fs::read(folder.join("example.in")).unwrap());
     assert_eq!(
         output.stdout,

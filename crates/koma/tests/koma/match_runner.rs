@@ -2,11 +2,10 @@
 //! `crates/match/tests/common/fake_engine.rs` (this test program started again) and Koma's own
 //! engine, the JSON result, and the saved records read back.
 
-mod common;
-#[path = "../../match/tests/common/fake_engine.rs"]
+#[path = "../../../match/tests/common/fake_engine.rs"]
 mod fake_engine;
 
-use common::{koma, scratch};
+use crate::common::{koma, scratch};
 use koma_records::{read_any, AnyRecord};
 use koma_rules::{Color, Position};
 
@@ -26,7 +25,8 @@ fn fake(name: &str, behaviour: &str) -> Vec<String> {
     vec![
         format!("cmd={}", me.display()),
         format!("name={name}"),
-        "arg=fake_engine_entry".to_owned(),
+        // The test's full name in this binary: `--exact` matches it whole.
+        "arg=match_runner::fake_engine_entry".to_owned(),
         "arg=--exact".to_owned(),
         "arg=--nocapture".to_owned(),
         "arg=--quiet".to_owned(),

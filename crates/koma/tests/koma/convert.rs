@@ -2,9 +2,7 @@
 //! format Koma writes and back, standard input and output, and errors that
 //! say where and leave no file behind.
 
-mod common;
-
-use common::{koma, real_record, real_record_names, scratch, usi_of};
+use crate::common::{koma, real_record, real_record_names, scratch, usi_of};
 
 #[test]
 fn every_real_record_survives_every_format() {

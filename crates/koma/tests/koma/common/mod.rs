@@ -20,13 +20,22 @@ pub fn koma<S: AsRef<std::ffi::OsStr>>(args: &[S], input: impl AsRef<[u8]>) -> O
     child.wait_with_output().expect("koma finishes")
 }
 
-/// A fresh path `name` in a temporary folder of this test program.
+/// A fresh path `name` in a temporary folder of this test program and
+/// test: the tests of every module run at once in this one binary, and two
+/// of them may well name the same file (a real record's name, say).
 pub fn scratch(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!(
-        "koma-{}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
+    // libtest names each test's thread after the test.
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .replace("::", "-");
+    let dir = std::env::temp_dir()
+        .join(format!(
+            "koma-{}-{}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        ))
+        .join(test);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);

@@ -6,21 +6,17 @@
 //! threads. Everything else about the server is tested inside the
 //! server's crate (crates/server/tests/server/), without a process.
 
-mod common;
-#[path = "../../server/tests/server/common/postgres.rs"]
+#[path = "../../../server/tests/server/common/postgres.rs"]
 mod postgres_db;
 // serve_damage.rs uses another part of the client.
+use crate::serve_client::{
+    receive, start, start_logging, start_with, token, usi_list, Client, Server, TempDir,
+};
 #[allow(dead_code)]
-#[path = "common/serve_client.rs"]
-mod serve_client;
-
 use postgres_db::{connect, database, TestDatabase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use serve_client::{
-    receive, start, start_logging, start_with, token, usi_list, Client, Server, TempDir,
-};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::io::{BufRead, BufReader, Read};
@@ -140,7 +136,7 @@ fn listening_beyond_loopback_checks_origins_not_names() {
         .to_owned();
     assert!(address.starts_with("127.0.0.1:"), "{address}");
     let port = address.rsplit(':').next().unwrap().to_owned();
-    let client = serve_client::Client {
+    let client = crate::serve_client::Client {
         address: address.clone(),
     };
     let lan = format!("192.168.7.20:{port}");
@@ -281,7 +277,7 @@ fn sizes_and_engines_are_checked() {
         (&["--memory=1000"][..], "too little"),
         (&["--computer-engines", "0"][..], "0"),
     ] {
-        let out = common::koma(&[&["serve", "--port", "0"][..], args].concat(), b"");
+        let out = crate::common::koma(&[&["serve", "--port", "0"][..], args].concat(), b"");
         assert!(!out.status.success(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(said), "{args:?}: {stderr}");
@@ -786,7 +782,7 @@ impl Game {
     }
 
     /// Posts `text` at `ply` through `server` with the mover's token.
-    fn post_move(&self, server: &Server, ply: usize, text: &str) -> serve_client::Reply {
+    fn post_move(&self, server: &Server, ply: usize, text: &str) -> crate::serve_client::Reply {
         server.post(
             &format!("/api/games/{}/moves", self.id),
             &json!({ "move": text, "ply": ply, "token": self.token(ply) }),

@@ -5,17 +5,12 @@
 //! short timeouts held, and says (exit status 1) when a server's limits
 //! let the attacks through.
 
-mod common;
-#[path = "common/serve_client.rs"]
-#[allow(dead_code)]
-mod serve_client;
-
-use common::koma;
+use crate::common::koma;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// `koma load ARGS --json` against `server`: its report.
-fn load(server: &serve_client::Server, args: &[&str]) -> Value {
+fn load(server: &crate::serve_client::Server, args: &[&str]) -> Value {
     let url = format!("http://{}/", server.address);
     let mut all = vec!["load", "--url", url.as_str(), "--json"];
     all.extend_from_slice(args);
@@ -32,7 +27,7 @@ fn load(server: &serve_client::Server, args: &[&str]) -> Value {
 
 #[test]
 fn a_short_load_plays_without_errors() {
-    let server = serve_client::start();
+    let server = crate::serve_client::start();
     let report = load(&server, &["--games", "4", "--duration", "3"]);
     assert!(report["moves"].as_u64().unwrap() > 0, "{report}");
     assert!(report["movesPerSecond"].as_f64().unwrap() > 0.0, "{report}");
@@ -66,7 +61,7 @@ fn a_crowd_of_games_is_not_one_client() {
     // 30 games open 90 connections at once (a game and two sockets each),
     // more than the server's burst of 60 requests from one client: each
     // game plays from its own address, as a crowd of players would.
-    let server = serve_client::start();
+    let server = crate::serve_client::start();
     let report = load(&server, &["--games", "30", "--duration", "3"]);
     assert_eq!(report["errors"]["total"], 0, "{report}");
     assert!(report["moves"].as_u64().unwrap() > 0, "{report}");
@@ -74,7 +69,7 @@ fn a_crowd_of_games_is_not_one_client() {
 
 #[test]
 fn the_move_cap_stops_the_run() {
-    let server = serve_client::start();
+    let server = crate::serve_client::start();
     let start = Instant::now();
     let report = load(
         &server,
@@ -150,7 +145,7 @@ const EXPECT_SHORT_LIMITS: [&str; 6] = [
 
 /// `koma load --hostile --json ARGS` against `server`: its exit code and
 /// report.
-fn hostile(server: &serve_client::Server, args: &[&str]) -> (Option<i32>, Value, String) {
+fn hostile(server: &crate::serve_client::Server, args: &[&str]) -> (Option<i32>, Value, String) {
     let url = format!("http://{}/", server.address);
     let mut all = vec!["load", "--url", url.as_str(), "--hostile", "--json"];
     all.extend_from_slice(args);
@@ -177,7 +172,7 @@ fn check<'a>(report: &'a Value, attack: &str) -> &'a Value {
 fn a_hostile_run_finds_every_limit_held() {
     let mut flags = vec!["--memory"];
     flags.extend_from_slice(&SHORT_LIMITS);
-    let server = serve_client::start_with(&flags);
+    let server = crate::serve_client::start_with(&flags);
     let start = Instant::now();
     let mut args = vec!["--hostile-seconds", "20", "--hostile-connections", "200"];
     args.extend_from_slice(&EXPECT_SHORT_LIMITS);
@@ -238,7 +233,7 @@ fn a_server_without_the_limits_fails_the_hostile_run() {
     // through, which the run must say, with exit status 1. The default
     // timeouts (20 s and more) are beyond the run's 5 s: not reached,
     // which is not a failure.
-    let server = serve_client::start_with(&[
+    let server = crate::serve_client::start_with(&[
         "--memory",
         "--max-client-connections",
         "1000",
