@@ -1,4 +1,4 @@
-//! Makes mate problems for the test suite (`tests/data/tsume.txt`): random
+//! Makes mate problems for the test suite (`tests/mate/data/tsume.txt`): random
 //! tsume-like positions, and longer ones grown from them by hill climbing,
 //! each solved by Koma's solver. The suite's answers were then checked
 //! against an established solver with `koma mate --suite … --against …`.

@@ -6,7 +6,7 @@
 use koma_engine::{Engine, Info, Limits, Score, SearchControl, SearchResult};
 use koma_rules::{Position, StandardShogiPosition};
 
-/// Mate in 15 by checks from `crates/mate/tests/data/tsume.txt` (answer
+/// Mate in 15 by checks from `crates/mate/tests/mate/data/tsume.txt` (answer
 /// checked against another solver there): the search alone, at this
 /// budget, does not find it (Fairy-Stockfish sees no mate in 3 s).
 /// (The mate in 19 this test used before has a mate in 11 through a quiet

@@ -1,4 +1,4 @@
-//! The problem suite of `tests/data/tsume.txt` (see `tests/data/README.md`
+//! The problem suite of `tests/mate/data/tsume.txt` (see `tests/mate/data/README.md`
 //! for where it comes from): every problem is solved with its known
 //! answer, the shortest mate's length or no mate, and every mate line is
 //! one the rules confirm. A problem tagged `uchifuzume` is solved by a line
@@ -11,7 +11,7 @@ use std::time::Duration;
 
 #[test]
 fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tsume.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mate/data/tsume.txt");
     let problems = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(problems.len() >= 300, "{} problems", problems.len());
     let long = problems
