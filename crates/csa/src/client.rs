@@ -167,8 +167,9 @@ fn wait(duration: Duration, stop: &AtomicBool) -> Result<(), CsaError> {
 }
 
 /// Games on one connection. In extended mode (`%%GAME`) the client asks
-/// again after each game; in plain CSA mode shogi-server ends the
-/// connection after a game, so the client logs out and in again.
+/// again after each game and logs out after the last; in plain CSA mode
+/// shogi-server ends the session with the game, so the client closes the
+/// connection and logs in again for the next.
 fn games_on(
     connection: &mut ServerConnection,
     settings: &Settings,
@@ -203,11 +204,14 @@ fn games_on(
         if let Some(error) = error {
             return Err(error);
         }
-        if report.games.len() >= settings.games {
-            logout(connection);
+        if settings.game.is_none() {
+            // In plain CSA mode shogi-server ends the player's session with
+            // the game, and logs an error for any line read after it
+            // ("write thread is dead"), LOGOUT included: close instead.
+            connection.close();
             return Ok(());
         }
-        if settings.game.is_none() {
+        if report.games.len() >= settings.games {
             logout(connection);
             return Ok(());
         }
