@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 /// How long the server may take to answer `LOGIN` or `LOGOUT`.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// The pause between a plain-mode game and the next login.
+const PLAIN_MODE_PAUSE: Duration = Duration::from_millis(500);
 /// The longest wait between attempts to log in again.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
@@ -78,6 +80,12 @@ fn run(
         ever_connected = true;
         backoff = settings.reconnect_delay;
         match games_on(&mut connection, settings, engine, stop, report) {
+            // After a plain-mode game: a moment for shogi-server to end the
+            // closed session, so that the next login does not find it
+            // still there ("login forcibly, nudging the former player").
+            Ok(()) if settings.game.is_none() && report.games.len() < settings.games => {
+                wait(PLAIN_MODE_PAUSE, stop)?;
+            }
             Ok(()) => {}
             Err(CsaError::Interrupted) => {
                 logout(&mut connection);
