@@ -2,7 +2,7 @@
 
 //!
 //! A thin binary: each subcommand's work lives in a library crate
-//! (`koma-usi`, `koma-match`, `koma-server`, `koma-load`, with the rules,
+//! (`koma-usi`, `koma-match`, `koma-server`, `koma-load`, `koma-csa`, with the rules,
 //! records and engine below them); this crate holds the command line and
 //! the console programs.
 
@@ -74,6 +74,8 @@ enum Command {
     Load(koma_load::LoadArgs),
     /// Check a games file of `koma serve` without changing it: lists damaged games.
     Check(check::CheckArgs),
+    /// Play shogi on a CSA server (floodgate, shogi-server) with Koma's or any USI engine.
+    Csa(koma_csa::CsaArgs),
 }
 
 /// Options of `koma usi` / `koma uci`.
@@ -106,6 +108,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => koma_server::run(args),
         Command::Load(args) => koma_load::run(args),
         Command::Check(args) => check::run(args),
+        Command::Csa(args) => koma_csa::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

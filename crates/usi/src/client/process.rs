@@ -233,6 +233,9 @@ pub struct Thought {
     pub score: Option<Score>,
     /// The depth of that report.
     pub depth: Option<u32>,
+    /// The principal variation of the last report that had one, moves as
+    /// the engine wrote them (the CSA client sends it as a comment).
+    pub pv: Vec<String>,
 }
 
 /// Why an engine gave no answer.
@@ -419,6 +422,7 @@ impl Engine {
         let deadline = start + patience;
         let mut score = None;
         let mut depth = None;
+        let mut pv = Vec::new();
         loop {
             let (at, line) = self.receive(deadline)?;
             let mut words = line.split_whitespace();
@@ -428,6 +432,9 @@ impl Engine {
                     if reported.is_some() {
                         score = reported;
                         depth = reported_depth.or(depth);
+                    }
+                    if let Some(line) = parse_pv(&line) {
+                        pv = line;
                     }
                 }
                 Some("bestmove") => {
@@ -442,6 +449,7 @@ impl Engine {
                         elapsed: at.saturating_duration_since(start),
                         score,
                         depth,
+                        pv,
                     });
                 }
                 _ => {}
@@ -514,6 +522,18 @@ fn parse_info(line: &str) -> (Option<Score>, Option<u32>) {
         index += 1;
     }
     (score, depth)
+}
+
+/// The moves after `pv` in an `info` line, if it has a non-empty one.
+fn parse_pv(line: &str) -> Option<Vec<String>> {
+    let mut words = line.split_whitespace().skip(1);
+    // `string` runs to the end of the line: a `pv` inside it is text.
+    words
+        .by_ref()
+        .take_while(|word| *word != "string")
+        .find(|word| *word == "pv")?;
+    let moves: Vec<String> = words.map(str::to_owned).collect();
+    (!moves.is_empty()).then_some(moves)
 }
 
 #[cfg(test)]
@@ -593,6 +613,15 @@ mod tests {
         assert_eq!(parse_info("info score").0, None);
         assert_eq!(parse_info("info depth x nodes 5"), (None, None));
         assert_eq!(Score::Mate(-3).centipawns(), -100_000);
+    }
+
+    #[test]
+    fn info_lines_give_principal_variations() {
+        let line = "info depth 12 score cp -35 nodes 100 pv 7g7f 3c3d 2g2f";
+        assert_eq!(parse_pv(line).unwrap(), ["7g7f", "3c3d", "2g2f"]);
+        assert_eq!(parse_pv("info depth 3 score cp 5 pv"), None);
+        assert_eq!(parse_pv("info string the pv 7g7f"), None);
+        assert_eq!(parse_pv("info depth 3 nodes 9"), None);
     }
 
     #[test]
