@@ -1,10 +1,10 @@
-//! The problem suite of `tests/mate/data/tsume.txt` (see `tests/mate/data/README.md`
-//! for where it comes from): every problem is solved with its known
-//! answer, the shortest mate's length or no mate, and every mate line is
+//! The problem suite of `tests/mate/data/tsume.txt` (see
+//! `tests/mate/data/README.md` for where it comes from): every problem is
+//! solved with its known answer, the shortest mate's length or no mate, and every mate line is
 //! one the rules confirm. A problem tagged `uchifuzume` is solved by a line
 //! that steps round an illegal pawn-drop mate.
 
-use koma_mate::suite::{meets_uchifuzume, parse_suite, Expected};
+use koma_mate::suite::{meets_uchifuzume, parse_suite, Expected, SuiteProblem};
 use koma_mate::{is_mate_line, MateAnswer, MateLimits, Solver};
 use koma_rules::{Position, StandardShogiPosition};
 use std::time::Duration;
@@ -26,13 +26,35 @@ fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
     let uchifuzume = problems.iter().filter(|p| p.uchifuzume).count();
     assert!(uchifuzume >= 30, "{uchifuzume} problems round uchifuzume");
     assert!(long >= 8, "{long} mates of 29 plies or more");
+    // A solver a core, each with its share of the problems: the suite is
+    // the slowest test of the workspace, and one thread left a core idle.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        // Every `threads`-th problem to each: the suite's hard problems are
+        // not all in one place.
+        let solving: Vec<_> = (0..threads)
+            .map(|first| {
+                let share: Vec<_> = problems.iter().skip(first).step_by(threads).collect();
+                scope.spawn(move || failures_of(&share))
+            })
+            .collect();
+        solving
+            .into_iter()
+            .flat_map(|thread| thread.join().expect("a solver thread panicked"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// What goes wrong in solving `problems` (an empty list if nothing does).
+fn failures_of(problems: &[&SuiteProblem]) -> Vec<String> {
     let mut solver = Solver::new(256);
     let limits = MateLimits {
         time: Some(Duration::from_secs(120)),
         ..MateLimits::default()
     };
     let mut failures = Vec::new();
-    for problem in &problems {
+    for &problem in problems {
         let position = StandardShogiPosition::from_text(&problem.sfen).unwrap();
         solver.clear();
         let report = solver.solve(&position, &limits, None, None);
@@ -58,5 +80,5 @@ fn every_problem_of_the_suite_is_solved_with_its_known_answer() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{failures:#?}");
+    failures
 }
