@@ -4,6 +4,11 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+
+// The real records and a test's folder, as the server's tests have them.
+#[path = "../../../../server/tests/server/common/files.rs"]
+mod files;
+pub use files::{real_record, real_record_names, TempDir};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `koma ARGS` with `input` on standard input; its output.
@@ -51,24 +56,4 @@ pub fn usi_of(path: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
-}
-
-/// The path of `name` in the workspace's `testdata/records/`.
-pub fn real_record(name: &str) -> String {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/records")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// The names of the records in `testdata/records/` (its notes aside), sorted.
-pub fn real_record_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(real_record(""))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".md"))
-        .collect();
-    names.sort();
-    names
 }

@@ -8,34 +8,11 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// A folder of its own for a test's games file, removed with it (the
-/// programs that keep games in a file use it, not every one).
-pub struct TempDir(tempfile::TempDir);
-
-impl TempDir {
-    /// A folder whose name says which test made it.
-    pub fn new(name: &str) -> TempDir {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("koma-serve-{name}-"))
-            .tempdir()
-            .unwrap();
-        TempDir(dir)
-    }
-
-    pub fn path(&self) -> &Path {
-        self.0.path()
-    }
-
-    /// The games file, in the folder itself.
-    pub fn db(&self) -> PathBuf {
-        self.path().join("games.sqlite3")
-    }
-}
+pub use crate::common::TempDir;
 
 /// What the tests remember of each game they created: the seat tokens of
 /// the `201` answer and who moved first. Game ids are random, so one table
