@@ -3,74 +3,32 @@
 //! `docs/API.md`. The server is authoritative: the rules library decides
 //! every move; the page shows what the server says.
 //!
-//! One file per concern: `app` (what handlers share), `api` (HTTP routes
-//! and limits), `ws` (WebSocket),
-//! `service` (creating, importing and changing games), `turns` (moves,
-//! takebacks, resignations), `background` (watchers, flags, the computer's
-//! turn), `requests` (the changes players send), `refusal` (errors),
-//! `seats` (who may act), `clock` (time controls), `network` (accepting
-//! and serving connections within their timeouts and caps, with
-//! `connections`, `idle_io` and `client`), `rate` (rate limits), `live` (a replayed game of any kind), `state` (the JSON
-//! answers), `stored_state` (a kept game's answer), `store` (where games are kept): `sqlite_store` (kept in a
-//! file, laid out and checked by `sqlite_schema`; `sqlite_check` is `koma
-//! check`), `postgres_store` (kept in PostgreSQL, shared by several servers,
-//! with `postgres_pool` and `postgres_listen`)
-//! and `store_row` (a game as their row), `names` (the API's words),
-//! `computer` (the engine as opponent), `computer_pool` (the engines its
-//! moves share), `memory_store` (games kept in memory, bounded in bytes),
-//! `assets` (the page); the study tools: `analysis` (the engine's lines
-//! over the WebSocket), `review` and `review_kept` (game review and the
-//! reviews kept with games), `mate` (mate search), `perfect` (Pawns-Only
-//! Chess's perfect player), `record_notes` (a record's comments and times);
-//! and `rematch` (with `rematch_record`, as a game keeps it), `details`
-//! (a record's details), `game_id` (a game's id), `ws_protocol` (the
-//! WebSocket's messages) and `json_errors` (refused JSON bodies).
+//! The code is in five folders, each with a paragraph of its own: `http`
+//! (the network edge: connections, limits, the HTTP routes and the
+//! WebSocket), `games` (the games apart from HTTP: creating, moving,
+//! clocks, seats, watchers, the JSON answers), `store` (where games are
+//! kept: SQLite, PostgreSQL or memory, and `koma check`), `opponent` (the
+//! computer opponent and its pool of engines) and `study` (analysis, game
+//! review and mate search). This file reads `koma serve`'s flags, opens
+//! the store and starts the server. The folders say where to look, not
+//! layers: the store keeps what `games` and `study` define and they use
+//! its seam, so paths cross both ways; only modules must not import each
+//! other in a cycle (`crates/koma/tests/koma/workspace_layout.rs`).
 
-mod analysis;
-mod api;
-mod app;
-mod assets;
-mod background;
-mod client;
-mod clock;
-mod computer;
-mod computer_pool;
-mod connections;
-mod details;
-mod game_id;
-mod idle_io;
-mod json_errors;
-mod live;
-mod mate;
-mod memory_store;
-mod names;
-mod network;
-mod perfect;
-mod postgres_listen;
-mod postgres_pool;
-mod postgres_store;
-mod rate;
-mod record_notes;
-mod refusal;
-mod rematch;
-mod rematch_record;
-mod requests;
-mod review;
-mod review_kept;
-mod seats;
-mod service;
-pub mod sqlite_check;
-mod sqlite_schema;
-mod sqlite_store;
-mod state;
+mod games;
+mod http;
+mod opponent;
 mod store;
-mod store_row;
-mod stored_state;
-mod turns;
-mod ws;
-mod ws_protocol;
+mod study;
 
-pub use network::NetworkLimits;
+pub use http::network::NetworkLimits;
+pub use store::sqlite_check;
+
+use games::service;
+use http::{api, app, connections, network, rate};
+use opponent::{computer, computer_pool};
+use store::{memory_store, postgres_store, sqlite_store};
+use study::analysis;
 
 use axum::Router;
 use clap::{Args, Parser};

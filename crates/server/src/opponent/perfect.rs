@@ -1,0 +1,187 @@
+//! The board's perfect player of Pawns-Only Chess: the solver's moves
+//! (`koma_solve::Perfect`) from the compact table shipped with Koma. It
+//! never lets a win go, never loses a draw, and resists longest when lost.
+//!
+//! From any position of a game begun at the start it answers in about a
+//! second. A position set up far from anything the 8×8 solve met (a FEN
+//! with many pawns in odd places) could take the solver hours: past its
+//! time the player gives up, and the caller plays the engine's move.
+
+use koma_rules::pawns_board::PawnsBoard;
+use koma_rules::{PawnsPosition, Position};
+use koma_solve::{Interrupted, Perfect, Solver, PAWNS8_TABLE};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The solver's table: room for the shipped table and what the games
+/// prove beside it, modest next to the other things a server holds.
+const TABLE_BYTES: usize = 256 << 20;
+
+/// Nodes each search for a win's length may spend (as `koma uci`'s
+/// `Perfect`).
+const LENGTH_BUDGET: u64 = 4 << 20;
+
+/// How long the player is kept after its last answer: through a game
+/// (a person's think between moves), not for the server's whole life.
+const KEPT_IDLE: Duration = Duration::from_secs(300);
+
+/// One perfect player shared by every game of the server, made at its
+/// first move (loading the table takes a fraction of a second). Games
+/// ask in turn: each answer takes about a second. Its table (256 MiB)
+/// is let go once no game has asked for [`KEPT_IDLE`], so that a server
+/// that once played Pawns-Only Chess perfectly does not hold it for good.
+pub struct PerfectPicker {
+    held: Arc<Mutex<Option<Held>>>,
+    kept_idle: Duration,
+}
+
+/// The player and when it last answered.
+struct Held {
+    player: Perfect<8>,
+    last_used: Instant,
+}
+
+impl Default for PerfectPicker {
+    fn default() -> Self {
+        PerfectPicker::keeping_idle(KEPT_IDLE)
+    }
+}
+
+fn lock(held: &Mutex<Option<Held>>) -> MutexGuard<'_, Option<Held>> {
+    held.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl PerfectPicker {
+    /// The perfect move in `position` as UCI text (`None` if there is no
+    /// move), or [`Interrupted`] when `think` ran out before its value was
+    /// known (or, which the rules never make, the position does not fit
+    /// the solver's board).
+    pub fn pick(
+        &self,
+        position: &PawnsPosition,
+        think: Duration,
+    ) -> Result<Option<String>, Interrupted> {
+        let board = PawnsBoard::<8>::from_fen(&position.to_text()).map_err(|_| Interrupted)?;
+        let mut guard = lock(&self.held);
+        if guard.is_none() {
+            self.watch_idle();
+        }
+        let held = guard.get_or_insert_with(|| {
+            let mut solver = Solver::with_memory(TABLE_BYTES);
+            // The table is part of the program, checked by its tests.
+            let _ = solver.load_table(PAWNS8_TABLE);
+            Held {
+                player: Perfect::new(solver, LENGTH_BUDGET),
+                last_used: Instant::now(),
+            }
+        });
+        let player = &mut held.player;
+        let stop = Arc::new(AtomicBool::new(false));
+        player.stop_with(stop.clone());
+        // Sets the flag when `think` has passed, unless the answer came
+        // first (dropping `done` wakes the watcher at once).
+        let (done, finished) = mpsc::channel::<()>();
+        let watcher = std::thread::spawn(move || {
+            if finished.recv_timeout(think) == Err(mpsc::RecvTimeoutError::Timeout) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let chosen = player.choose(&board);
+        held.last_used = Instant::now();
+        drop(done);
+        let _ = watcher.join();
+        Ok(chosen?.map(|chosen| board.move_name(chosen.best)))
+    }
+
+    /// A player let go after `kept_idle` without a question.
+    fn keeping_idle(kept_idle: Duration) -> PerfectPicker {
+        PerfectPicker {
+            held: Arc::new(Mutex::new(None)),
+            kept_idle,
+        }
+    }
+
+    /// Starts the thread that lets the player go once it has been idle
+    /// for `kept_idle`; the thread ends with it.
+    fn watch_idle(&self) {
+        let (held, kept_idle) = (Arc::downgrade(&self.held), self.kept_idle);
+        let watcher = std::thread::Builder::new().name("perfect-idle".into());
+        let started = watcher.spawn(move || loop {
+            std::thread::sleep(kept_idle / 4);
+            // The picker itself is gone: nothing to watch.
+            let Some(held) = held.upgrade() else { return };
+            let mut guard = lock(&held);
+            match guard.as_ref() {
+                Some(h) if h.last_used.elapsed() < kept_idle => {}
+                _ => {
+                    // Dropped under the lock: a question that comes now
+                    // waits and then loads the table again.
+                    *guard = None;
+                    drop(guard);
+                    // What the games proved beside the table went to the
+                    // allocator's arenas: give it back too.
+                    crate::opponent::computer_pool::give_memory_back();
+                    return;
+                }
+            }
+        });
+        if let Err(e) = started {
+            // The player then stays loaded, as it did before.
+            eprintln!("koma: cannot watch the perfect player's idle time: {e}");
+        }
+    }
+
+    /// Whether the player (and its table) is loaded now.
+    #[cfg(test)]
+    fn is_loaded(&self) -> bool {
+        lock(&self.held).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_plays_the_proven_win_and_gives_up_past_its_time() {
+        let picker = PerfectPicker::default();
+        let start = PawnsPosition::from_text("8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1").unwrap();
+        assert_eq!(
+            picker.pick(&start, Duration::from_secs(60)),
+            Ok(Some("b2b4".into()))
+        );
+        // Every White pawn on the third rank: no solve met it, and it
+        // would take the solver hours.
+        let odd = PawnsPosition::from_text("8/pppppppp/8/8/8/PPPPPPPP/8/8 w - - 0 1").unwrap();
+        assert_eq!(
+            picker.pick(&odd, Duration::from_millis(200)),
+            Err(Interrupted)
+        );
+        // A position with no move: stalemate.
+        let stuck = PawnsPosition::from_text("8/8/8/8/8/p7/P7/8 w - - 0 1").unwrap();
+        assert_eq!(picker.pick(&stuck, Duration::from_secs(1)), Ok(None));
+    }
+
+    #[test]
+    fn the_table_is_let_go_when_no_game_asks_and_comes_back_when_one_does() {
+        let picker = PerfectPicker::keeping_idle(Duration::from_millis(200));
+        let start = PawnsPosition::from_text("8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1").unwrap();
+        assert_eq!(
+            picker.pick(&start, Duration::from_secs(60)),
+            Ok(Some("b2b4".into()))
+        );
+        assert!(picker.is_loaded());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while picker.is_loaded() {
+            assert!(Instant::now() < deadline, "still held after a minute");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Asked again, it loads the table again and answers the same.
+        assert_eq!(
+            picker.pick(&start, Duration::from_secs(60)),
+            Ok(Some("b2b4".into()))
+        );
+        assert!(picker.is_loaded());
+    }
+}

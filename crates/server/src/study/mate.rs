@@ -1,0 +1,149 @@
+//! "Find mate" on the board: the mate solver (`koma-mate`) on a position
+//! of a game, its answer with the line written for people, each step with
+//! the position after it so the page can show it without changing the game.
+//!
+//! Mate search helps whoever asks, so it is only for positions where that
+//! helps nobody against anybody: a game between people at one screen, or a
+//! finished game (an imported record is one). Searches are bounded in time
+//! and in number: beyond the server's count (`App::mate_searches`) they
+//! wait their turn.
+
+use crate::games::live::{AnyGame, Served};
+use crate::games::names::Opponent;
+use crate::games::refusal::Refusal;
+use crate::games::seats::Mode;
+use crate::games::state::MoveJson;
+use axum::http::StatusCode;
+use koma_mate::{MateAnswer, MateLimits, MateSearch, Solver};
+use koma_rules::Game;
+use serde::Serialize;
+use std::time::Duration;
+
+/// The longest a search may be asked to run.
+pub const MAX_SECONDS: u64 = 30;
+/// How long a search runs when the page does not say.
+pub const DEFAULT_SECONDS: u64 = 10;
+/// The solver's table, MiB.
+const TABLE_MEGABYTES: usize = 64;
+
+/// `GET /api/games/{id}/mate`: what the solver found.
+#[derive(Clone, Debug, Serialize)]
+pub struct MateJson {
+    /// The move (ply) whose position was searched.
+    pub ply: usize,
+    /// `"mate"`, `"nomate"` or `"unknown"` (the time ran out).
+    pub answer: &'static str,
+    /// A mate's length in plies (useless interpositions not counted).
+    pub length: u16,
+    /// The mate line, each move as the game's moves are written (with the
+    /// position after it); empty otherwise.
+    pub line: Vec<MoveJson>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken, milliseconds.
+    pub milliseconds: u64,
+}
+
+/// Whether analysis and mate search may be asked for in this game now.
+pub fn allowed(game: &AnyGame, mode: Mode, opponent: &Opponent) -> Result<(), Refusal> {
+    let between_people_here = mode == Mode::Local && matches!(opponent, Opponent::Human);
+    if game.outcome().is_some() || between_people_here {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            "Analysis and mate search are for finished games and games between people at \
+             one screen: no help while an opponent cannot see it.",
+        ))
+    }
+}
+
+/// Searches the position after move `ply` of `game` for `seconds`.
+pub fn find_mate(game: &AnyGame, ply: usize, seconds: u64) -> Result<MateJson, Refusal> {
+    let limits = MateLimits {
+        time: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
+        nodes: None,
+        table_megabytes: TABLE_MEGABYTES,
+    };
+    match game {
+        AnyGame::Spear(g) => search(g, ply, &limits),
+        AnyGame::Minishogi(g) => search(g, ply, &limits),
+        AnyGame::Shogi(g) => search(g, ply, &limits),
+        AnyGame::Pawns(_) => Err(Refusal::bad_request(
+            "Pawns-Only Chess has no king: there is no mate to find.",
+        )),
+    }
+}
+
+fn search<P: Served + MateSearch>(
+    game: &Game<P>,
+    ply: usize,
+    limits: &MateLimits,
+) -> Result<MateJson, Refusal> {
+    let Some(root) = game.positions().get(ply) else {
+        return Err(Refusal::bad_request(format!(
+            "The game has no move {ply}: it has {}.",
+            game.moves().len()
+        )));
+    };
+    let mut solver = Solver::new(limits.table_megabytes);
+    let Some(report) = root.solve_mate(&mut solver, limits, None) else {
+        return Err(Refusal::bad_request("This game has no mates."));
+    };
+    let (answer, moves) = match report.answer {
+        MateAnswer::Mate(line) => ("mate", line),
+        MateAnswer::NoMate => ("nomate", Vec::new()),
+        MateAnswer::Unknown => ("unknown", Vec::new()),
+    };
+    let previous = ply.checked_sub(1).map(|i| game.moves()[i]);
+    let line = MoveJson::line(root, &moves, previous);
+    Ok(MateJson {
+        ply,
+        answer,
+        length: report.length,
+        line,
+        nodes: report.nodes,
+        milliseconds: report.elapsed.as_millis() as u64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Variant;
+
+    #[test]
+    fn a_mate_is_found_and_written_for_people() {
+        let game = AnyGame::new(Variant::Shogi, Some("7nk/9/6P1P/9/9/9/9/9/4K4 b GS 1")).unwrap();
+        let found = find_mate(&game, 0, 5).unwrap();
+        assert_eq!(found.answer, "mate");
+        assert_eq!(found.length, 1);
+        assert_eq!(found.line.len(), 1);
+        assert_eq!(found.line[0].usi, "G*1b");
+        assert_eq!(found.line[0].notation, "☗１二金打");
+        assert_eq!(found.line[0].color, "sente");
+        assert!(found.line[0].check);
+        assert!(found.line[0].position.starts_with("7nk/8G/"));
+        let start = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(find_mate(&start, 0, 1).unwrap().answer, "nomate");
+        assert!(find_mate(&start, 3, 1).is_err());
+        let pawns = AnyGame::new(Variant::Pawns, None).unwrap();
+        assert!(find_mate(&pawns, 0, 1).is_err());
+    }
+
+    #[test]
+    fn only_finished_games_and_games_between_people_here_are_searched() {
+        let game = AnyGame::new(Variant::Shogi, None).unwrap();
+        let computer = Opponent::Computer {
+            level: crate::games::names::Level::Strength(20),
+            color: "gote".into(),
+        };
+        assert!(allowed(&game, Mode::Local, &Opponent::Human).is_ok());
+        assert!(allowed(&game, Mode::Shared, &Opponent::Human).is_err());
+        assert!(allowed(&game, Mode::Local, &computer).is_err());
+        let mut finished = game.clone();
+        finished.resign(koma_rules::Color::Sente).unwrap();
+        assert!(allowed(&finished, Mode::Local, &computer).is_ok());
+        assert!(allowed(&finished, Mode::Shared, &Opponent::Human).is_ok());
+    }
+}
