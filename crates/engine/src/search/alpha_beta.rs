@@ -79,17 +79,17 @@ impl<P: Evaluate> Worker<'_, P> {
         if !pv_node && !in_danger && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move
             // will not bring it down.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * P::MARGIN_SCALE * (depth - improving as i32) >= beta
+            if depth <= rfp_max_depth()
+                && eval - rfp_margin() * P::MARGIN_SCALE * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Null move: if passing still beats beta, a real move will.
             if P::NULL_MOVE && depth >= 3 && eval >= beta && !self.null_at[ply] {
                 if let Some(child) = position.null_move() {
-                    let reduction = NULL_BASE_REDUCTION
+                    let reduction = null_base_reduction()
                         + depth / 4
-                        + ((eval - beta) / (NULL_MARGIN_PER_PLY * P::MARGIN_SCALE)).min(2);
+                        + ((eval - beta) / (null_margin_per_ply() * P::MARGIN_SCALE)).min(2);
                     self.count_node();
                     self.push(&child);
                     self.network_null_move(ply);
@@ -147,12 +147,13 @@ impl<P: Evaluate> Worker<'_, P> {
             if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
                 // Late move pruning and futility: at shallow depth, late
                 // quiet moves rarely matter.
-                let late = LMP_BASE + depth * depth * if improving { 2 } else { 1 };
-                if depth <= LMP_MAX_DEPTH && searched as i32 >= late {
+                let late = lmp_base() + depth * depth * if improving { 2 } else { 1 };
+                if depth <= lmp_max_depth() && searched as i32 >= late {
                     continue;
                 }
-                if depth <= FUTILITY_MAX_DEPTH
-                    && eval + (FUTILITY_MARGIN * depth + FUTILITY_BASE) * P::MARGIN_SCALE <= alpha
+                if depth <= futility_max_depth()
+                    && eval + (futility_margin() * depth + futility_base()) * P::MARGIN_SCALE
+                        <= alpha
                 {
                     continue;
                 }
@@ -165,12 +166,12 @@ impl<P: Evaluate> Worker<'_, P> {
                 && !in_danger
                 && best > -MATE_BOUND
                 && searched > 0
-                && depth <= SEE_MAX_DEPTH
+                && depth <= see_max_depth()
             {
                 let margin = if quiet && !gives_check {
-                    SEE_QUIET_MARGIN * P::MARGIN_SCALE * depth * depth
+                    see_quiet_margin() * P::MARGIN_SCALE * depth * depth
                 } else {
-                    SEE_CAPTURE_MARGIN * P::MARGIN_SCALE * depth
+                    see_capture_margin() * P::MARGIN_SCALE * depth
                 };
                 // Ordering found a winning capture already: it loses nothing.
                 if !MovePicker::is_winning_capture_score(order) && !position.see_ge(m, -margin) {
@@ -278,6 +279,6 @@ impl<P: Evaluate> Worker<'_, P> {
 
 /// The late move reduction for the `searched`-th move at `depth`.
 fn lmr(depth: i32, searched: usize) -> i32 {
-    let value = LMR_BASE + (depth as f64).ln() * (searched as f64).ln() / LMR_DIVISOR;
+    let value = lmr_base() + (depth as f64).ln() * (searched as f64).ln() / lmr_divisor();
     value as i32
 }

@@ -66,7 +66,7 @@ impl<P: Evaluate> Worker<'_, P> {
             let m = if let Some((m, _)) = picker.next() {
                 if !in_danger {
                     let gain = position.captured_value(m) + position.promotion_gain(m);
-                    if stand_pat + gain + DELTA_MARGIN * P::MARGIN_SCALE < alpha
+                    if stand_pat + gain + delta_margin() * P::MARGIN_SCALE < alpha
                         || !position.see_ge(m, 0)
                     {
                         continue;

@@ -131,7 +131,7 @@ impl<P: Evaluate> Worker<'_, P> {
     /// the line's previous value, and moves the best to position `line`.
     fn search_line(&mut self, root: &P, depth: i32, line: usize, report: &mut dyn FnMut(&Info)) {
         let previous = self.root_moves[line].previous_value;
-        let mut delta = ASPIRATION_WINDOW * P::MARGIN_SCALE;
+        let mut delta = aspiration_window() * P::MARGIN_SCALE;
         let (mut alpha, mut beta) = if depth >= 4 && previous != -INFINITE && !is_mate(previous) {
             (
                 (previous - delta).max(-INFINITE),

@@ -37,15 +37,15 @@ impl<P: Evaluate> Worker<'_, P> {
             return Singular::No;
         };
         let table_value = from_table(hit.value, ply);
-        if depth < SINGULAR_MIN_DEPTH
+        if depth < singular_min_depth()
             || (ply as i32) >= 2 * self.root_depth
             || hit.bound == Bound::Upper
-            || hit.depth < depth - SINGULAR_DEPTH_SLACK
+            || hit.depth < depth - singular_depth_slack()
             || is_mate(table_value)
         {
             return Singular::No;
         }
-        let singular_beta = table_value - SINGULAR_MARGIN_PER_PLY * P::MARGIN_SCALE * depth;
+        let singular_beta = table_value - singular_margin_per_ply() * P::MARGIN_SCALE * depth;
         self.excluded[ply] = Some(m);
         let value = self.search(
             position,

@@ -555,3 +555,29 @@ fn eval_file_and_use_nnue_choose_the_evaluation() {
         .any(|l| l.contains("UseNNUE is true or false")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The search's parameters are USI options only in a build for tuning
+/// (`--features tune`, see `koma_engine::params`); this build, the one
+/// people run, neither lists nor takes them.
+#[test]
+fn a_normal_build_offers_no_tuning_options() {
+    let mut engine = Engine::start("usi");
+    engine.send("usi");
+    let options = engine.until("usiok", SHORT);
+    assert!(options.iter().any(|l| l.starts_with("option name Threads")));
+    assert!(
+        !options.iter().any(|l| l.contains("RFP_MARGIN")),
+        "{options:?}"
+    );
+    engine.send("setoption name RFP_MARGIN value 100");
+    engine.send("isready");
+    let ready = engine.until("readyok", SHORT);
+    assert!(
+        ready
+            .iter()
+            .any(|l| l == "info string unknown option RFP_MARGIN"),
+        "{ready:?}"
+    );
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
+}

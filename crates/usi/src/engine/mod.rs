@@ -10,7 +10,7 @@ mod session;
 
 use crate::Dialect;
 use command::{Command, GoParams};
-use koma_engine::{EngineOptions, Network, SearchControl, MAX_SKILL, MIN_SKILL};
+use koma_engine::{params, EngineOptions, Network, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_mate::MateLimits;
 use koma_rules::{ImpasseRule, Variant};
 use output::Output;
@@ -196,6 +196,13 @@ impl Protocol {
             ));
         }
         self.say("option name Clear Hash type button");
+        if params::TUNING {
+            // A build for tuning (`--features tune`): the search's
+            // parameters, for SPSA.
+            for tunable in params::TUNABLES {
+                self.say(&tunable.usi_option());
+            }
+        }
         if self.dialect == Dialect::Uci {
             self.say("option name Perfect type check default false");
             self.say("option name PerfectState type string default <empty>");
@@ -308,6 +315,11 @@ impl Protocol {
                 None => self.say("info string Threads needs a number"),
             },
             "usiponder" | "ponder" => {}
+            _ if params::TUNING => {
+                if let Err(error) = params::set(name, value.unwrap_or("")) {
+                    self.say(&format!("info string {}", shorten(&error.to_string())));
+                }
+            }
             _ => self.say(&format!("info string unknown option {}", shorten(name))),
         }
     }

@@ -1,0 +1,106 @@
+//! The search's tuning constants, in one place. Margins are centipawns
+//! (times the game's [`crate::Evaluate::MARGIN_SCALE`]), depths plies.
+//!
+//! The search's margins, depths and reductions are [`Tunable`]s: each is
+//! read through a function (`rfp_margin()`), which in a normal build
+//! returns the constant and costs nothing. Built with the `tune` feature
+//! (`cargo build --release -p koma --features tune`), each is also a USI
+//! option of `koma usi` under its name (`setoption name RFP_MARGIN value
+//! 96`), so that SPSA can try values and SPRT can gate a change without a
+//! build per value, as Stockfish's `tune.h` and viridithas's parameters do.
+//! [`TUNABLES`] lists them with the range a tuner may try and its step.
+//!
+//! ```
+//! use koma_engine::params::{self, TUNABLES};
+//!
+//! let rfp = TUNABLES.iter().find(|t| t.name == "RFP_MARGIN").unwrap();
+//! assert_eq!(params::rfp_margin(), rfp.default);
+//! assert!(rfp.min <= rfp.default && rfp.default <= rfp.max);
+//! // What an SPSA tuner (OpenBench's format) is given.
+//! assert_eq!(rfp.spsa_line(), "RFP_MARGIN, int, 90, 40, 200, 8, 0.002");
+//! ```
+
+mod tunable;
+
+pub use tunable::{set, Tunable, TuneError, TUNING};
+
+use tunable::tunables;
+
+use std::time::Duration;
+
+/// Late move reductions: `lmr_base() + ln(depth) ln(moves) / lmr_divisor()`.
+pub fn lmr_base() -> f64 {
+    f64::from(lmr_base_centi()) / 100.0
+}
+
+/// See [`lmr_base`].
+pub fn lmr_divisor() -> f64 {
+    f64::from(lmr_divisor_centi()) / 100.0
+}
+
+/// How far back (plies) the search looks for a repeated position.
+pub const REPETITION_LOOKBACK: usize = 100;
+/// The value of winning by the opponent's perpetual check (a sure win, but
+/// not a mate the search counted).
+pub const PERPETUAL_CHECK: crate::score::Value = 20_000;
+/// The mate solver looks at the root when the side to move has this many
+/// checks or more (`search::mate`)...
+pub const MATE_PROBE_CHECKS: usize = 2;
+/// ...with this fraction of the search's nodes or planned time (and as
+/// much again for a mate the search claims)...
+pub const MATE_PROBE_SHARE: u64 = 16;
+/// ...or this long in a search without a time plan (`go infinite`, ponder).
+pub const MATE_PROBE_UNTIMED: Duration = Duration::from_secs(1);
+/// The root is solved only with at least this much time (or
+/// [`MATE_PROBE_MIN_NODES`]): the solver searches about 100,000 nodes a
+/// second in a game's crowded positions, and a smaller share proves
+/// nothing the search would not see, at a measured cost in self-play (a
+/// mate the search claims is still put to the solver).
+pub const MATE_PROBE_MIN_TIME: Duration = Duration::from_millis(40);
+/// See [`MATE_PROBE_MIN_TIME`].
+pub const MATE_PROBE_MIN_NODES: u64 = 20_000;
+
+tunables! {
+    /// Half-width of the first aspiration window around the last value.
+    ASPIRATION_WINDOW, aspiration_window = 30, 10..=80, step 4;
+    /// Reverse futility pruning applies up to this depth...
+    RFP_MAX_DEPTH, rfp_max_depth = 6, 2..=10, step 1;
+    /// ...when the evaluation beats beta by this much per ply.
+    RFP_MARGIN, rfp_margin = 90, 40..=200, step 8;
+    /// Null-move reduction before the depth- and margin-dependent part.
+    NULL_BASE_REDUCTION, null_base_reduction = 3, 1..=5, step 1;
+    /// The null move's reduction grows by a ply per this much of the
+    /// evaluation above beta (up to two).
+    NULL_MARGIN_PER_PLY, null_margin_per_ply = 200, 80..=400, step 15;
+    /// Late move pruning applies up to this depth...
+    LMP_MAX_DEPTH, lmp_max_depth = 4, 1..=8, step 1;
+    /// ...after this many moves plus depth² (doubled when improving).
+    LMP_BASE, lmp_base = 4, 1..=10, step 1;
+    /// Futility pruning of quiet moves applies up to this depth...
+    FUTILITY_MAX_DEPTH, futility_max_depth = 3, 1..=8, step 1;
+    /// ...when the evaluation plus base plus margin per ply is below alpha.
+    FUTILITY_MARGIN, futility_margin = 100, 40..=250, step 8;
+    /// See [`futility_margin`].
+    FUTILITY_BASE, futility_base = 120, 0..=300, step 10;
+    /// Moves losing material by static exchange are pruned up to this depth...
+    SEE_MAX_DEPTH, see_max_depth = 6, 1..=10, step 1;
+    /// ...captures losing more than this per ply (in exchange values, which
+    /// count a piece on the board and in hand)...
+    SEE_CAPTURE_MARGIN, see_capture_margin = 200, 50..=400, step 15;
+    /// ...and quiet moves losing more than this per ply squared.
+    SEE_QUIET_MARGIN, see_quiet_margin = 60, 10..=150, step 5;
+    /// Quiescence skips a capture that cannot lift the value this close to alpha.
+    DELTA_MARGIN, delta_margin = 200, 50..=500, step 15;
+    /// Singular extension: from this depth, a table move (a lower bound or
+    /// exact, searched at least this depth less [`singular_depth_slack`])...
+    SINGULAR_MIN_DEPTH, singular_min_depth = 7, 4..=12, step 1;
+    /// See [`singular_min_depth`].
+    SINGULAR_DEPTH_SLACK, singular_depth_slack = 3, 1..=6, step 1;
+    /// ...is extended when every other move, searched to half the depth, stays
+    /// below the table's value less this much per ply.
+    SINGULAR_MARGIN_PER_PLY, singular_margin_per_ply = 2, 1..=8, step 1;
+    /// [`lmr_base`] in hundredths (tuners move integers).
+    LMR_BASE_CENTI, lmr_base_centi = 50, 0..=150, step 5;
+    /// [`lmr_divisor`] in hundredths.
+    LMR_DIVISOR_CENTI, lmr_divisor_centi = 220, 120..=400, step 10;
+}
