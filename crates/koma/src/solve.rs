@@ -97,7 +97,7 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
 
 fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
     let root = match &args.position {
-        Some(fen) => PawnsBoard::<N>::from_fen(fen).map_err(|e| e.to_string())?,
+        Some(fen) => PawnsBoard::<N>::from_fen(fen).map_err(|e| format!("{fen:?}: {e}"))?,
         None => PawnsBoard::<N>::start(),
     };
     let bytes = match args.memory {

@@ -39,6 +39,7 @@ mod moves;
 mod outcome;
 pub mod pawns;
 pub mod pawns_board;
+mod pawns_fen;
 mod position;
 mod position_error;
 mod role;

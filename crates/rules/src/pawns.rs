@@ -10,6 +10,8 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::outcome::{EndReason, Outcome};
+pub use crate::pawns_fen::FenError;
+use crate::pawns_fen::{self, PawnsFen};
 use crate::position::{IllegalReason, Position};
 use crate::setup::SetupError;
 use crate::square::Square;
@@ -296,177 +298,38 @@ impl PawnsPosition {
         }
     }
 
-    /// Reads a FEN with pawns only (4 to 6 fields; castling must be `-`).
+    /// Reads a FEN with pawns only (the board is required; `w - - 0 1`
+    /// are the other fields' defaults). The solver's board reads FEN with
+    /// the same code, for every size.
     pub fn from_fen(text: &str) -> Result<PawnsPosition, FenError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
-        }
+        let fen = PawnsFen::read(text, 8)?;
         let mut position = PawnsPosition {
-            pawns: [Bitboard::EMPTY; 2],
-            turn: Color::Sente,
-            en_passant: None,
-            fullmove: 1,
+            pawns: [pawns_fen::grid(fen.white), pawns_fen::grid(fen.black)],
+            turn: if fen.white_to_move {
+                Color::Sente
+            } else {
+                Color::Gote
+            },
+            en_passant: fen.en_passant.map(pawns_fen::grid_square),
+            fullmove: fen.fullmove,
             hash: 0,
         };
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::RankCount(ranks.len()));
-        }
-        for (rank_index, rank_text) in ranks.iter().enumerate() {
-            let rank_number = 8 - rank_index;
-            let mut column = 0usize;
-            for c in rank_text.chars() {
-                match c {
-                    '1'..='8' => column += c as usize - '0' as usize,
-                    'P' | 'p' => {
-                        if column >= 8 {
-                            return Err(FenError::RankWidth(rank_number, column + 1));
-                        }
-                        let color = if c == 'P' { Color::Sente } else { Color::Gote };
-                        let square = Square::from_coords(7 - column as u8, rank_index as u8)
-                            .expect("on board");
-                        position.pawns[color.index()].insert(square);
-                        column += 1;
-                    }
-                    other => return Err(FenError::UnexpectedCharacter(rank_number, other)),
-                }
-            }
-            if column != 8 {
-                return Err(FenError::RankWidth(rank_number, column));
-            }
-        }
-        position.turn = match fields[1] {
-            "w" => Color::Sente,
-            "b" => Color::Gote,
-            other => return Err(FenError::Turn(other.to_owned())),
-        };
-        if fields[2] != "-" {
-            return Err(FenError::Castling(fields[2].to_owned()));
-        }
-        if fields[3] != "-" {
-            let square =
-                parse_square(fields[3]).ok_or_else(|| FenError::EnPassant(fields[3].to_owned()))?;
-            let us = position.turn;
-            let invalid = || FenError::EnPassant(fields[3].to_owned());
-            // The passed square is on the third rank from the side that just moved.
-            if square.rank() != us.select(2, 5) {
-                return Err(invalid());
-            }
-            // The pawn that double-stepped stands one square beyond it, and
-            // the square it came from is empty, as is the passed square.
-            let forward = us.select(-1, 1);
-            let mover = Square::new_unchecked((square.index() as i32 - forward) as u8);
-            let origin = Square::new_unchecked((square.index() as i32 + forward) as u8);
-            let occupied = position.pawns[0] | position.pawns[1];
-            if !position.pawns[(!us).index()].contains(mover)
-                || occupied.contains(square)
-                || occupied.contains(origin)
-            {
-                return Err(invalid());
-            }
-            position.en_passant = Some(square);
-        }
-        if let Some(halfmove) = fields.get(4) {
-            halfmove
-                .parse::<u32>()
-                .map_err(|_| FenError::Counter(halfmove.to_string()))?;
-        }
-        if let Some(fullmove) = fields.get(5) {
-            position.fullmove = match fullmove.parse::<u32>() {
-                Ok(n) if n >= 1 => n,
-                _ => return Err(FenError::Counter(fullmove.to_string())),
-            };
-        }
-        position.validate()?;
         position.hash = position.compute_hash();
         Ok(position)
     }
 
     /// Writes the position as FEN (the en passant square after any double step).
     pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for rank_index in 0..8u8 {
-            if rank_index > 0 {
-                out.push('/');
-            }
-            out.push_str(&fen_rank((0..8u8).map(|column| {
-                let square = Square::from_coords(7 - column, rank_index).expect("on board");
-                if self.pawns[0].contains(square) {
-                    Some('P')
-                } else if self.pawns[1].contains(square) {
-                    Some('p')
-                } else {
-                    None
-                }
-            })));
+        PawnsFen {
+            white: pawns_fen::bits(self.pawns[0]),
+            black: pawns_fen::bits(self.pawns[1]),
+            white_to_move: self.turn == Color::Sente,
+            en_passant: self.en_passant.map(pawns_fen::board_bit),
+            fullmove: self.fullmove,
         }
-        let turn = self.turn.select("w", "b");
-        let en_passant = self.en_passant.map_or("-".to_owned(), square_name);
-        format!("{out} {turn} - {en_passant} 0 {}", self.fullmove)
+        .write(8)
     }
 }
-
-/// Why a text is not a Pawns-Only Chess FEN.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
-    /// Not 4 to 6 fields.
-    FieldCount(usize),
-    /// Not 8 ranks.
-    RankCount(usize),
-    /// A rank (numbered 8..1) that does not describe 8 squares.
-    RankWidth(usize, usize),
-    /// A character other than `P`, `p` or a digit 1-8 on a rank.
-    UnexpectedCharacter(usize, char),
-    /// Side to move not `w` or `b`.
-    Turn(String),
-    /// Castling rights other than `-`.
-    Castling(String),
-    /// An en passant square that no double step could have left.
-    EnPassant(String),
-    /// A move counter that is not a number.
-    Counter(String),
-    /// A position that no game reaches (see [`SetupError`]).
-    Setup(SetupError),
-}
-
-impl From<SetupError> for FenError {
-    fn from(error: SetupError) -> FenError {
-        FenError::Setup(error)
-    }
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::FieldCount(n) => write!(f, "expected 4 to 6 FEN fields, found {n}"),
-            FenError::RankCount(n) => {
-                write!(f, "the board needs 8 ranks separated by '/', found {n}")
-            }
-            FenError::RankWidth(rank, n) => {
-                write!(f, "rank {rank} describes {n} squares, the board is 8 wide")
-            }
-            FenError::UnexpectedCharacter(rank, c) => {
-                write!(
-                    f,
-                    "rank {rank}: {c:?} is not P, p or a digit 1-8 (only pawns play)"
-                )
-            }
-            FenError::Turn(text) => write!(f, "side to move must be 'w' or 'b', found {text:?}"),
-            FenError::Castling(text) => write!(
-                f,
-                "there is no castling with pawns only; found {text:?}, expected '-'"
-            ),
-            FenError::EnPassant(text) => {
-                write!(f, "{text:?} is not a possible en passant square here")
-            }
-            FenError::Counter(text) => write!(f, "{text:?} is not a valid move counter"),
-            FenError::Setup(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
 
 /// A text that is not a move like `e2e4`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -618,7 +481,7 @@ mod tests {
         }
         assert_eq!(
             PawnsPosition::from_fen("8/8 w - -"),
-            Err(FenError::RankCount(2))
+            Err(FenError::RankCount { found: 2, size: 8 })
         );
         assert_eq!(
             PawnsPosition::from_fen("8/8/8/3pP3/8/8/8/8 w - e6 0 1"),

@@ -16,8 +16,8 @@
 //! assert_eq!(after.to_fen(), "8/pppppppp/8/8/4P3/8/PPPP1PPP/8 b - - 0 1");
 //! ```
 
+use crate::pawns_fen::{square_name, FenError, PawnsFen};
 use arrayvec::ArrayVec;
-use std::fmt;
 
 /// The most moves a position of any size has: a single and a double step
 /// and two captures for each of eight pawns, and two en passant captures.
@@ -42,18 +42,6 @@ pub enum After<const N: usize> {
     /// The game goes on from this position, the other side to move.
     Continues(PawnsBoard<N>),
 }
-
-/// Why a FEN cannot be read as a position of this size.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardFenError(pub String);
-
-impl fmt::Display for BoardFenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BoardFenError {}
 
 /// A position of Pawns-Only Chess on an `N`×`N` board, seen from the side
 /// to move.
@@ -275,137 +263,54 @@ impl<const N: usize> PawnsBoard<N> {
         }
     }
 
-    /// The position in FEN, with `N` ranks of `N` squares.
+    /// The position in FEN, with `N` ranks of `N` squares (move number 1:
+    /// the board does not count moves).
     pub fn to_fen(&self) -> String {
         let (white, black) = self.colours();
-        let mut ranks = Vec::new();
-        for rank in (0..N).rev() {
-            ranks.push(crate::pawns::fen_rank((0..N).map(|file| {
-                let bit = 1u64 << (8 * rank + file);
-                if white & bit != 0 {
-                    Some('P')
-                } else if black & bit != 0 {
-                    Some('p')
-                } else {
-                    None
-                }
-            })));
+        PawnsFen {
+            white,
+            black,
+            white_to_move: self.white_to_move,
+            en_passant: self.en_passant_square().map(|square| self.absolute(square)),
+            fullmove: 1,
         }
-        let en_passant = self
-            .en_passant_square()
-            .map_or("-".to_string(), |square| square_name(self.absolute(square)));
-        let side = if self.white_to_move { 'w' } else { 'b' };
-        format!("{} {side} - {en_passant} 0 1", ranks.join("/"))
+        .write(N)
     }
 
-    /// Reads a FEN of `N` ranks of `N` squares (the castling field, the
-    /// clocks and the move number are ignored). Refused: what the rules
-    /// refuse in any position (see [`crate::SetupError`]; more than `N`
-    /// pawns a side here), a game already over (a side without pawns, a
-    /// pawn on its last rank), an en passant square no double step could
-    /// have passed.
-    pub fn from_fen(text: &str) -> Result<Self, BoardFenError> {
-        let error = |why: &str| Err(BoardFenError(format!("{text:?}: {why}")));
-        let mut fields = text.split_whitespace();
-        let Some(board) = fields.next() else {
-            return error("empty");
-        };
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != N {
-            return error(&format!("{} ranks, not {N}", rows.len()));
-        }
-        let (mut white, mut black) = (0u64, 0u64);
-        for (index, row) in rows.iter().enumerate() {
-            let rank = N - 1 - index;
-            let mut file = 0;
-            for c in row.chars() {
-                if let Some(gap) = c.to_digit(10) {
-                    file += gap as usize;
-                    continue;
-                }
-                if file >= N {
-                    return error(&format!("rank {} is longer than {N} squares", rank + 1));
-                }
-                let bit = 1u64 << (8 * rank + file);
-                match c {
-                    'P' => white |= bit,
-                    'p' => black |= bit,
-                    _ => return error(&format!("{c:?} is not a pawn")),
-                }
-                file += 1;
-            }
-            if file != N {
-                return error(&format!("rank {} is not {N} squares", rank + 1));
-            }
-        }
-        let white_to_move = match fields.next().unwrap_or("w") {
-            "w" => true,
-            "b" => false,
-            other => return error(&format!("{other:?} is not a side to move")),
-        };
-        // The rules' own check of positions, then what this board cannot
-        // hold: a game already over.
-        let grid = |bits: u64| {
-            let mut squares = crate::Bitboard::EMPTY;
-            for bit in 0..64u8 {
-                if bits & (1u64 << bit) != 0 {
-                    let (file, rank) = (bit % 8, bit / 8);
-                    squares.insert(
-                        crate::Square::from_coords(7 - file, 7 - rank).expect("on the grid"),
-                    );
-                }
-            }
-            squares
-        };
-        let turn = if white_to_move {
-            crate::Color::Sente
-        } else {
-            crate::Color::Gote
-        };
-        if let Err(problem) = crate::setup::check_pawns(N as u8, [grid(white), grid(black)], turn) {
-            return error(&problem.to_string());
-        }
+    /// Reads a FEN of `N` ranks of `N` squares (the same reader as
+    /// [`crate::PawnsPosition::from_fen`]; the move number is not kept). Refused besides what any FEN is
+    /// refused for: a game already over (a side without pawns, a pawn on
+    /// its last rank), [`FenError::GameOver`]. An en passant square where
+    /// no pawn can take is dropped, so that equal positions are equal.
+    pub fn from_fen(text: &str) -> Result<Self, FenError> {
+        Self::from_fields(PawnsFen::read(text, N)?)
+    }
+
+    /// The board of a FEN's fields, checked already but for a game over.
+    fn from_fields(fen: PawnsFen) -> Result<Self, FenError> {
         let edge = |rank: usize| ((1u64 << N) - 1) << (8 * rank);
+        let (white, black) = (fen.white, fen.black);
         if (white | black) & (edge(0) | edge(N - 1)) != 0 || white == 0 || black == 0 {
-            return error("the game is over, and the solver values games still going on");
+            return Err(FenError::GameOver);
         }
-        let mut position = if white_to_move {
+        let mut position = if fen.white_to_move {
             PawnsBoard {
                 us: white,
                 them: black,
                 en_passant: None,
-                white_to_move,
+                white_to_move: true,
             }
         } else {
             PawnsBoard {
                 us: flip::<N>(black),
                 them: flip::<N>(white),
                 en_passant: None,
-                white_to_move,
+                white_to_move: false,
             }
         };
-        let _castling = fields.next();
-        match fields.next().unwrap_or("-") {
-            "-" => {}
-            square => {
-                let bytes = square.as_bytes();
-                let (file, rank) = match bytes {
-                    [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
-                        ((file - b'a') as usize, (rank - b'1') as usize)
-                    }
-                    _ => return error(&format!("{square:?} is not a square")),
-                };
-                let passed_rank = if white_to_move { N - 3 } else { 2 };
-                let double_stepped = position.them & (1u64 << (8 * (N - 4) + file)) != 0;
-                let squares_empty = (position.us | position.them)
-                    & (1u64 << (8 * (N - 3) + file) | 1u64 << (8 * (N - 2) + file))
-                    == 0;
-                if file >= N || rank != passed_rank || !double_stepped || !squares_empty {
-                    return error(&format!("{square} cannot be an en passant square"));
-                }
-                position.en_passant = Some(file as u8);
-                position.keep_usable_en_passant();
-            }
+        if let Some(square) = fen.en_passant {
+            position.en_passant = Some(square % 8);
+            position.keep_usable_en_passant();
         }
         Ok(position)
     }
@@ -431,10 +336,23 @@ impl<const N: usize> PawnsBoard<N> {
     }
 }
 
-/// A square (bit `8 * rank + file` as White sees the board) named as in
-/// chess: `e4`.
-fn square_name(square: u8) -> String {
-    format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1)
+/// The game's position on the solver's board, without going through
+/// text (the board keeps no move number). [`FenError::GameOver`] for a
+/// finished game, which the board cannot hold.
+impl TryFrom<&crate::PawnsPosition> for PawnsBoard<8> {
+    type Error = FenError;
+
+    fn try_from(position: &crate::PawnsPosition) -> Result<Self, FenError> {
+        use crate::pawns_fen::{bits, board_bit};
+        use crate::Color;
+        PawnsBoard::from_fields(PawnsFen {
+            white: bits(position.pawns(Color::Sente)),
+            black: bits(position.pawns(Color::Gote)),
+            white_to_move: position.turn() == Color::Sente,
+            en_passant: position.en_passant().map(board_bit),
+            fullmove: position.fullmove(),
+        })
+    }
 }
 
 /// The squares of a set (bit `8 * rank + file`), lowest first.
@@ -568,7 +486,7 @@ mod tests {
         }
         // The rules' sentences, as every other path says them; then the
         // solver's own refusal of a game already over.
-        let why = |fen: &str| PawnsBoard::<5>::from_fen(fen).unwrap_err().0;
+        let why = |fen: &str| PawnsBoard::<5>::from_fen(fen).unwrap_err().to_string();
         assert!(why("5/ppppp/P4/PPPPP/5 w - -").ends_with("White has more than 5 pawns"));
         assert!(why("5/p4/5/5/5 w - -")
             .ends_with("the game is over, and the solver values games still going on"));
@@ -580,6 +498,26 @@ mod tests {
         ));
         assert!(why("P4/5/5/p4/5 b - -")
             .ends_with("the game is over, and the solver values games still going on"));
+    }
+
+    #[test]
+    fn the_games_position_becomes_the_board_without_text() {
+        for fen in [
+            "8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1",
+            "8/8/8/3pP3/8/8/8/8 w - d6 0 1",
+            "8/pp1ppppp/8/8/1PpP4/8/P1P1PPPP/8 b - d3 0 1",
+        ] {
+            let position = crate::PawnsPosition::from_fen(fen).unwrap();
+            assert_eq!(
+                PawnsBoard::<8>::try_from(&position),
+                PawnsBoard::<8>::from_fen(fen),
+                "{fen}"
+            );
+        }
+        // A won game: the position holds it, the board cannot.
+        let won = crate::PawnsPosition::from_fen("P7/8/8/8/8/8/p7/8 b - - 0 1").unwrap();
+        assert!(won.outcome().is_some());
+        assert_eq!(PawnsBoard::<8>::try_from(&won), Err(FenError::GameOver));
     }
 
     #[test]
