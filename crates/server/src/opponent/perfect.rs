@@ -7,20 +7,14 @@
 //! with many pawns in odd places) could take the solver hours: past its
 //! time the player gives up, and the caller plays the engine's move.
 
-use koma_rules::pawns_board::PawnsBoard;
-use koma_rules::{PawnsPosition, Position};
-use koma_solve::{Interrupted, Perfect, Solver, PAWNS8_TABLE};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use koma_rules::PawnsPosition;
+use koma_solve::{Interrupted, Perfect};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The solver's table: room for the shipped table and what the games
 /// prove beside it, modest next to the other things a server holds.
 const TABLE_BYTES: usize = 256 << 20;
-
-/// Nodes each search for a win's length may spend (as `koma uci`'s
-/// `Perfect`).
-const LENGTH_BUDGET: u64 = 4 << 20;
 
 /// How long the player is kept after its last answer: through a game
 /// (a person's think between moves), not for the server's whole life.
@@ -54,44 +48,25 @@ fn lock(held: &Mutex<Option<Held>>) -> MutexGuard<'_, Option<Held>> {
 
 impl PerfectPicker {
     /// The perfect move in `position` as UCI text (`None` if there is no
-    /// move), or [`Interrupted`] when `think` ran out before its value was
-    /// known (or, which the rules never make, the position does not fit
-    /// the solver's board).
+    /// move, or the game is over), or [`Interrupted`] when `think` ran out
+    /// before its value was known.
     pub fn pick(
         &self,
         position: &PawnsPosition,
         think: Duration,
     ) -> Result<Option<String>, Interrupted> {
-        let board = PawnsBoard::<8>::from_fen(&position.to_text()).map_err(|_| Interrupted)?;
         let mut guard = lock(&self.held);
         if guard.is_none() {
             self.watch_idle();
         }
-        let held = guard.get_or_insert_with(|| {
-            let mut solver = Solver::with_memory(TABLE_BYTES);
+        let held = guard.get_or_insert_with(|| Held {
             // The table is part of the program, checked by its tests.
-            let _ = solver.load_table(PAWNS8_TABLE);
-            Held {
-                player: Perfect::new(solver, LENGTH_BUDGET),
-                last_used: Instant::now(),
-            }
+            player: Perfect::shipped(TABLE_BYTES).0,
+            last_used: Instant::now(),
         });
-        let player = &mut held.player;
-        let stop = Arc::new(AtomicBool::new(false));
-        player.stop_with(stop.clone());
-        // Sets the flag when `think` has passed, unless the answer came
-        // first (dropping `done` wakes the watcher at once).
-        let (done, finished) = mpsc::channel::<()>();
-        let watcher = std::thread::spawn(move || {
-            if finished.recv_timeout(think) == Err(mpsc::RecvTimeoutError::Timeout) {
-                stop.store(true, Ordering::Relaxed);
-            }
-        });
-        let chosen = player.choose(&board);
+        let chosen = held.player.choose_within(position, think);
         held.last_used = Instant::now();
-        drop(done);
-        let _ = watcher.join();
-        Ok(chosen?.map(|chosen| board.move_name(chosen.best)))
+        Ok(chosen?.map(|chosen| chosen.uci))
     }
 
     /// A player let go after `kept_idle` without a question.
@@ -142,6 +117,7 @@ impl PerfectPicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koma_rules::Position;
 
     #[test]
     fn it_plays_the_proven_win_and_gives_up_past_its_time() {

@@ -7,14 +7,11 @@
 
 use super::output::Output;
 use koma_engine::SearchControl;
-use koma_rules::pawns_board::PawnsBoard;
-use koma_solve::{Perfect, Solver, Value, PAWNS8_TABLE};
+use koma_rules::{PawnsPosition, Position};
+use koma_solve::{Perfect, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-
-/// Nodes each search for a win's length may spend.
-const LENGTH_BUDGET: u64 = 4 << 20;
 
 /// The `Perfect` options and the player they made.
 #[derive(Default)]
@@ -49,26 +46,25 @@ impl PerfectOption {
         output: Output,
     ) -> JoinHandle<()> {
         let fresh = self.player.is_none();
+        let mut loaded = None;
         let player = self
             .player
             .get_or_insert_with(|| {
-                Arc::new(Mutex::new(Perfect::new(
-                    Solver::with_memory(hash << 20),
-                    LENGTH_BUDGET,
-                )))
+                let (player, table) = Perfect::shipped(hash << 20);
+                loaded = Some(table);
+                Arc::new(Mutex::new(player))
             })
             .clone();
         let state = self.state.clone().filter(|_| fresh);
         std::thread::spawn(move || {
             let mut player = player.lock().unwrap_or_else(|p| p.into_inner());
             player.stop_with(control.shared_stop_flag());
-            if fresh {
-                match player.solver().load_table(PAWNS8_TABLE) {
-                    Ok(count) => output.line(&format!(
-                        "info string perfect: {count} proven positions from the shipped table"
-                    )),
-                    Err(error) => output.line(&format!("info string perfect: {error}")),
-                }
+            match loaded {
+                Some(Ok(count)) => output.line(&format!(
+                    "info string perfect: {count} proven positions from the shipped table"
+                )),
+                Some(Err(error)) => output.line(&format!("info string perfect: {error}")),
+                None => {}
             }
             if let Some(dir) = state {
                 match player.solver().load_state(&dir) {
@@ -86,17 +82,16 @@ impl PerfectOption {
 
 /// The `bestmove` line for `fen`, after its `info` lines.
 fn choose(player: &mut Perfect<8>, fen: &str, output: &Output) -> String {
-    let board = match PawnsBoard::<8>::from_fen(fen) {
-        Ok(board) => board,
+    let position = match PawnsPosition::from_fen(fen) {
+        Ok(position) => position,
         Err(error) => {
             output.line(&format!("info string perfect: {error}"));
             return "bestmove (none)".into();
         }
     };
     let nodes_before = player.solver().nodes;
-    match player.choose(&board) {
+    match player.choose_in(&position) {
         Ok(Some(chosen)) => {
-            let name = board.move_name(chosen.best);
             let score = match (chosen.value, chosen.plies) {
                 (Value::Win, Some(plies)) => format!("mate {}", plies.div_ceil(2)),
                 (Value::Loss, Some(plies)) => format!("mate -{}", plies / 2),
@@ -107,18 +102,19 @@ fn choose(player: &mut Perfect<8>, fen: &str, output: &Output) -> String {
             };
             let nodes = player.solver().nodes - nodes_before;
             output.line(&format!(
-                "info depth {} score {score} nodes {nodes} pv {name}",
-                chosen.plies.unwrap_or(1)
+                "info depth {} score {score} nodes {nodes} pv {}",
+                chosen.plies.unwrap_or(1),
+                chosen.uci
             ));
             output.line(&format!("info string perfect: {}", chosen.value));
-            format!("bestmove {name}")
+            format!("bestmove {}", chosen.uci)
         }
         Ok(None) => "bestmove (none)".into(),
         Err(interrupted) => {
             output.line(&format!("info string perfect: {interrupted}"));
             // Some move: the first legal one.
-            match board.moves().first() {
-                Some(&m) => format!("bestmove {}", board.move_name(m)),
+            match position.legal_moves().first() {
+                Some(&m) => format!("bestmove {}", PawnsPosition::move_to_text(m)),
                 None => "bestmove (none)".into(),
             }
         }
