@@ -166,7 +166,7 @@ fn save_in(dir: &str, round: usize, record: &AnyRecord, format: Format) -> Resul
     let (_, used) = encode(record, format).map_err(|e| e.to_string())?;
     let path = std::path::Path::new(dir).join(format!("game-{round:04}.{}", used.name()));
     let path = path.to_string_lossy().into_owned();
-    koma_records::file::save(record, &path, used)?;
+    koma_records::file::save(record, &path, used).map_err(|e| e.to_string())?;
     Ok(path)
 }
 

@@ -1,6 +1,7 @@
 //! Records of any of Koma's games in any format: the format told by a
 //! file's name or its content, the game by the record itself.
 
+use crate::error::{LoadError, ParseError};
 use crate::record::Record;
 use crate::{csa, decode, ki2, kif, pgn, usi};
 use koma_rules::{
@@ -195,45 +196,6 @@ impl AnyRecord {
     }
 }
 
-/// Why a record cannot be read or written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadError {
-    /// The bytes are not text in an encoding records use.
-    Decode(crate::DecodeError),
-    /// The text is not a valid record (the message names line, column and
-    /// the move where it applies).
-    Parse {
-        /// The format it was read as.
-        format: Format,
-        /// What is wrong.
-        message: String,
-    },
-    /// The format cannot hold this game (CSA is for shogi, PGN for chess).
-    Unsupported {
-        /// The format.
-        format: Format,
-        /// The game.
-        variant: Variant,
-    },
-    /// Text Shift_JIS cannot hold.
-    Encode(crate::EncodeError),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Decode(error) => error.fmt(f),
-            LoadError::Parse { format, message } => write!(f, "{format}: {message}"),
-            LoadError::Unsupported { format, variant } => {
-                write!(f, "{format} records cannot hold {}", variant.name())
-            }
-            LoadError::Encode(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
-
 /// The game a USI `position` line is of, when the caller does not say: an
 /// SFEN's board size and pieces tell (a 5×5 board with a lance is Spear's,
 /// any other minishogi's), `startpos` is shogi's.
@@ -262,9 +224,12 @@ pub fn read_any(
     format: Option<Format>,
     variant: Option<Variant>,
 ) -> Result<AnyRecord, LoadError> {
-    let text = decode(bytes).map_err(LoadError::Decode)?;
+    let text = decode(bytes)?;
     let format = format.unwrap_or_else(|| Format::sniff(&text));
-    let parse = |message: String| LoadError::Parse { format, message };
+    let parse = |error: ParseError| LoadError::Parse {
+        format,
+        source: error,
+    };
     let variant = match format {
         // A game the caller names is the game, whatever the SFEN looks like:
         // a Spear position without a spear is still Spear's.
@@ -281,7 +246,7 @@ pub fn read_any(
                 Format::Ki2 => ki2::read::<$v>(text).map(|r| $wrap(r)),
                 _ => kif::read::<$v>(text).map(|r| $wrap(r)),
             }
-            .map_err(|e| parse(e.to_string()))
+            .map_err(|e| parse(e.into()))
         };
     }
     match (format, variant) {
@@ -292,12 +257,12 @@ pub fn read_any(
         (Format::Csa, Variant::Shogi) => {
             return csa::read(text)
                 .map(AnyRecord::Shogi)
-                .map_err(|e| parse(e.to_string()))
+                .map_err(|e| parse(e.into()))
         }
         (Format::Pgn, Variant::Pawns) => {
             return pgn::read(text)
                 .map(AnyRecord::Pawns)
-                .map_err(|e| parse(e.to_string()))
+                .map_err(|e| parse(e.into()))
         }
         (Format::Kif | Format::Kifu | Format::Ki2, Variant::Spear) => {
             return kif_family!(koma_rules::Spear, AnyRecord::Spear)
@@ -310,7 +275,7 @@ pub fn read_any(
         }
         _ => return Err(unsupported),
     }
-    .map_err(|e| parse(e.to_string()))
+    .map_err(|e| parse(e.into()))
 }
 
 /// Writes a record in `format`, as the bytes of a file.

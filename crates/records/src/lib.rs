@@ -20,6 +20,7 @@
 mod any;
 pub mod csa;
 mod decode;
+mod error;
 pub mod file;
 pub mod kanji;
 pub mod ki2;
@@ -30,8 +31,9 @@ mod record;
 pub mod text;
 pub mod usi;
 
-pub use any::{read_any, write_any, AnyRecord, Format, LoadError};
+pub use any::{read_any, write_any, AnyRecord, Format};
 pub use decode::{decode, encode_shift_jis, DecodeError, EncodeError};
+pub use error::{FileError, FormatError, LoadError, ParseError, StartPositionError};
 pub use record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};
 
 /// Text quoted in an error message, cut short: a hostile file's megabyte

@@ -19,7 +19,7 @@ use crate::notation::Notation;
 use crate::record::{Ending, Record, RecordedMove, ReplayError};
 use crate::text;
 use koma_rules::pawns::{parse_square, square_name};
-use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
+use koma_rules::{Color, FenError, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -44,7 +44,7 @@ pub enum PgnErrorKind {
     /// A `Variant` tag naming another game.
     WrongVariant(String),
     /// A `FEN` tag that is not a Pawns-Only Chess position, and why.
-    InvalidFen(String),
+    InvalidFen(FenError),
     /// A move that is malformed, ambiguous or cannot be played.
     Move(ReplayError),
     /// A `{` comment without its `}`.
@@ -368,7 +368,7 @@ impl GameReader {
                 "round" if value == "?" => {}
                 "fen" => {
                     let start = PawnsPosition::from_fen(&value)
-                        .map_err(|e| (at, PgnErrorKind::InvalidFen(e.to_string())))?;
+                        .map_err(|e| (at, PgnErrorKind::InvalidFen(e)))?;
                     self.record.start = start;
                     self.position = start;
                 }
