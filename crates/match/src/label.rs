@@ -23,7 +23,8 @@ pub fn label_positions(
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<usize, String> {
-    let mut engine_process = Engine::start(engine, variant, "label", None)?;
+    let mut engine_process =
+        Engine::start(engine, variant, "label", None).map_err(|e| e.to_string())?;
     let failed = |failure: Failure| format!("{}: {failure:?} while searching", engine.program);
     engine_process.new_game().map_err(failed)?;
     let mut labelled = 0;

@@ -193,11 +193,14 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     let (Some(words1), Some(words2)) = (&args.engine1, &args.engine2) else {
         return Err("give both engines: --engine1 cmd=... --engine2 cmd=...".to_owned());
     };
-    let each = EngineConfig::parse(&args.each)?;
+    let each = EngineConfig::parse(&args.each).map_err(|e| e.to_string())?;
     let configs = [words1, words2]
         .map(|words| EngineConfig::parse(words).map(|config| config.with_defaults(&each)));
     let [config1, config2] = configs;
-    let (config1, config2) = (config1?, config2?);
+    let (config1, config2) = (
+        config1.map_err(|e| e.to_string())?,
+        config2.map_err(|e| e.to_string())?,
+    );
     for config in [&config1, &config2] {
         if config.program.is_empty() {
             return Err("an engine has no command: give cmd=...".to_owned());
@@ -297,7 +300,8 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     // forfeit in every game, and the engines' own names are learnt.
     let mut names = Vec::new();
     for (config, label) in [(&config1, "engine1"), (&config2, "engine2")] {
-        let engine = Engine::start(config, variant, label, log.clone())?;
+        let engine =
+            Engine::start(config, variant, label, log.clone()).map_err(|e| e.to_string())?;
         let name = config
             .name
             .clone()

@@ -47,7 +47,8 @@ impl Player {
     /// The running engine, started if needed.
     pub fn engine(&mut self, variant: Variant) -> Result<&mut Engine, String> {
         if self.engine.is_none() {
-            let engine = Engine::start(&self.config, variant, &self.label, self.log.clone())?;
+            let engine = Engine::start(&self.config, variant, &self.label, self.log.clone())
+                .map_err(|e| e.to_string())?;
             self.engine = Some(engine);
         }
         Ok(self.engine.as_mut().expect("just started"))

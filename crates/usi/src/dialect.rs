@@ -1,5 +1,6 @@
 //! The two protocols, USI and UCI: which one a game speaks and their names.
 
+use crate::ConfigError;
 use koma_rules::Variant;
 
 /// Which protocol is spoken: USI for the shogi games, UCI for Pawns-Only
@@ -32,11 +33,13 @@ impl Dialect {
     }
 
     /// Reads `usi` or `uci` (in any case), as `proto=` gives it.
-    pub fn parse(text: &str) -> Result<Dialect, String> {
+    pub fn parse(text: &str) -> Result<Dialect, ConfigError> {
         match text.to_ascii_lowercase().as_str() {
             "usi" => Ok(Dialect::Usi),
             "uci" => Ok(Dialect::Uci),
-            _ => Err(format!("proto={text}: expected usi or uci")),
+            _ => Err(ConfigError::UnknownProtocol {
+                text: text.to_owned(),
+            }),
         }
     }
 
