@@ -103,7 +103,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => {
             koma_usi::engine::run(Dialect::Uci, args.variant).map_err(|e| e.to_string())
         }
-        Command::Match(args) => koma_match::run(*args),
+        Command::Match(args) => koma_match::run(*args).map_err(|e| e.to_string()),
         Command::Convert(args) => convert::run(args),
         Command::Mate(args) => mate::run(args),
         Command::Analyze(args) => analyze::run(args),

@@ -38,7 +38,8 @@ fn run() -> Result<(), String> {
         nodes,
         BufReader::new(reader),
         BufWriter::new(writer),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     eprintln!("{labelled} positions labelled");
     Ok(())
 }
