@@ -2,8 +2,8 @@
 //! or `position sfen <SFEN> moves …` (for Pawns-Only Chess, a FEN and UCI
 //! moves in the same shape). The word `position` is optional.
 
-use crate::error::StartPositionError;
 use crate::record::{Record, RecordedMove, ReplayError};
+use crate::start_error::StartPositionError;
 use koma_rules::Position;
 use std::fmt;
 
