@@ -1,7 +1,14 @@
 //! The two protocols, USI and UCI: which one a game speaks and their names.
 
-use crate::ConfigError;
 use koma_rules::Variant;
+
+/// A `proto=` naming neither USI nor UCI.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("proto={text}: expected usi or uci")]
+pub struct UnknownDialect {
+    /// What was given.
+    pub text: String,
+}
 
 /// Which protocol is spoken: USI for the shogi games, UCI for Pawns-Only
 /// Chess. The engine side answers in it and the client talks to an engine
@@ -33,11 +40,11 @@ impl Dialect {
     }
 
     /// Reads `usi` or `uci` (in any case), as `proto=` gives it.
-    pub fn parse(text: &str) -> Result<Dialect, ConfigError> {
+    pub fn parse(text: &str) -> Result<Dialect, UnknownDialect> {
         match text.to_ascii_lowercase().as_str() {
             "usi" => Ok(Dialect::Usi),
             "uci" => Ok(Dialect::Uci),
-            _ => Err(ConfigError::UnknownProtocol {
+            _ => Err(UnknownDialect {
                 text: text.to_owned(),
             }),
         }

@@ -4,7 +4,7 @@
 //! engine that stopped answering in a game ([`Failure`]), and `koma usi`
 //! asked for a game its protocol does not play ([`RunError`]).
 
-use crate::Dialect;
+use crate::dialect::{Dialect, UnknownDialect};
 use koma_rules::Variant;
 
 /// Why the `KEY=VALUE` words of an engine (`--engine1 …`, `proto=`) are
@@ -27,11 +27,8 @@ pub enum ConfigError {
         command: String,
     },
     /// `proto=` naming neither USI nor UCI.
-    #[error("proto={text}: expected usi or uci")]
-    UnknownProtocol {
-        /// What was given.
-        text: String,
-    },
+    #[error(transparent)]
+    UnknownProtocol(#[from] UnknownDialect),
     /// A key that is none of the settings.
     #[error("unknown engine setting {key:?}")]
     UnknownSetting {

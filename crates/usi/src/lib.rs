@@ -28,5 +28,5 @@ mod dialect;
 pub mod engine;
 mod error;
 
-pub use dialect::Dialect;
+pub use dialect::{Dialect, UnknownDialect};
 pub use error::{ConfigError, Failure, HandshakeStep, RunError, StartError};

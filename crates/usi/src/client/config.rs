@@ -111,6 +111,7 @@ fn split_words(text: &str) -> Result<Vec<String>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::UnknownDialect;
 
     fn words(text: &str) -> Vec<String> {
         text.split(' ').map(str::to_owned).collect()
@@ -144,7 +145,7 @@ mod tests {
         ));
         assert!(matches!(
             EngineConfig::parse(&words("cmd=x proto=xboard")),
-            Err(ConfigError::UnknownProtocol { text }) if text == "xboard"
+            Err(ConfigError::UnknownProtocol(UnknownDialect { text })) if text == "xboard"
         ));
         assert!(matches!(
             EngineConfig::parse(&words("cmd=x colour=red")),
