@@ -127,8 +127,8 @@ pub enum CheckpointMismatch {
     /// Another head.
     #[error(
         "a model whose head is {}; this run trains one whose head is {} (--layers)",
-        crate::head_widths(stored, ","),
-        crate::head_widths(now, ",")
+        joined(stored),
+        joined(now)
     )]
     Head {
         /// The checkpoint's head widths.
@@ -136,6 +136,12 @@ pub enum CheckpointMismatch {
         /// The run's.
         now: Vec<usize>,
     },
+}
+
+/// Head widths as `--layers` writes them, with the output: `16,1`.
+fn joined(widths: &[usize]) -> String {
+    let widths: Vec<String> = widths.iter().map(usize::to_string).collect();
+    widths.join(",")
 }
 
 /// "with N shared rows" or "without shared rows".
