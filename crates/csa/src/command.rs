@@ -147,7 +147,7 @@ fn settings(args: CsaArgs) -> Result<(Settings, EngineConfig), CsaError> {
             })
         }
     }
-    .map_err(CsaError::Setting)?;
+    .map_err(|e| CsaError::Setting(e.to_string()))?;
     for option in &args.options {
         let (name, value) = option.split_once('=').ok_or_else(|| {
             CsaError::Setting(format!("--option {option:?}: expected NAME=VALUE"))

@@ -10,7 +10,9 @@ pub type EngineFactory = Box<dyn FnMut() -> Result<Engine, String> + Send>;
 
 /// A factory for the engine of `config`: a process speaking USI.
 pub fn process_factory(config: EngineConfig) -> EngineFactory {
-    Box::new(move || Engine::start(&config, Variant::Shogi, "engine", None))
+    Box::new(move || {
+        Engine::start(&config, Variant::Shogi, "engine", None).map_err(|e| e.to_string())
+    })
 }
 
 /// The engine, started when first needed.

@@ -80,6 +80,7 @@ impl Script {
                 "fake",
                 None,
             )
+            .map_err(|e| e.to_string())
         })
     }
 }

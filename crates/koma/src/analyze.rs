@@ -70,7 +70,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     };
     let out = match &args.out {
         Some(path) => {
-            let format = output_format(path, args.to)?;
+            let format = output_format(path, args.to).map_err(|e| e.to_string())?;
             if !format.writable() || Style::of(format).is_none() {
                 return Err(format!(
                     "{}: {} records hold no comments; write KIF, CSA or PGN",
@@ -82,7 +82,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let record = load(&args.record, None, args.variant)?;
+    let record = load(&args.record, None, args.variant).map_err(|e| e.to_string())?;
     let quiet = out.is_some_and(|(path, _)| path == "-");
     let annotated = match record {
         AnyRecord::Spear(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
@@ -93,7 +93,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         AnyRecord::Pawns(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
     };
     if let (Some((path, format)), Some(annotated)) = (out, annotated) {
-        save(&annotated, path, format)?;
+        save(&annotated, path, format).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -36,7 +36,7 @@ pub struct ConvertArgs {
 
 /// Runs the conversion.
 pub fn run(args: ConvertArgs) -> Result<(), String> {
-    let format = output_format(&args.output, args.to)?;
-    let record = load(&args.input, args.from, args.variant)?;
-    save(&record, &args.output, format)
+    let format = output_format(&args.output, args.to).map_err(|e| e.to_string())?;
+    let record = load(&args.input, args.from, args.variant).map_err(|e| e.to_string())?;
+    save(&record, &args.output, format).map_err(|e| e.to_string())
 }

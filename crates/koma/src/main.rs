@@ -97,9 +97,13 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::VerifyProof(args) => verify_proof::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Usi(args) => koma_usi::engine::run(Dialect::Usi, args.variant),
-        Command::Uci(args) => koma_usi::engine::run(Dialect::Uci, args.variant),
-        Command::Match(args) => koma_match::run(*args),
+        Command::Usi(args) => {
+            koma_usi::engine::run(Dialect::Usi, args.variant).map_err(|e| e.to_string())
+        }
+        Command::Uci(args) => {
+            koma_usi::engine::run(Dialect::Uci, args.variant).map_err(|e| e.to_string())
+        }
+        Command::Match(args) => koma_match::run(*args).map_err(|e| e.to_string()),
         Command::Convert(args) => convert::run(args),
         Command::Mate(args) => mate::run(args),
         Command::Analyze(args) => analyze::run(args),

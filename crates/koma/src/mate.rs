@@ -85,7 +85,7 @@ impl Problem {
     /// Reads `text`: a record file if one is there, else an SFEN.
     fn read(text: &str, variant: Option<Variant>) -> Result<Problem, String> {
         if std::path::Path::new(text).is_file() {
-            let record = load(text, None, variant)?;
+            let record = load(text, None, variant).map_err(|e| e.to_string())?;
             let variant = record.variant();
             let no_record = || format!("{text}: not a record of {}", variant.name());
             return match variant {

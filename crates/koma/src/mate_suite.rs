@@ -120,13 +120,13 @@ fn progress_bar(length: usize) -> ProgressBar {
 /// Starts the engine of `--against`, its table as big as ours.
 fn start_peer(words: &str, megabytes: usize) -> Result<(Engine, String), String> {
     let words: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
-    let mut config = EngineConfig::parse(&words)?;
+    let mut config = EngineConfig::parse(&words).map_err(|e| e.to_string())?;
     if !config.options.iter().any(|(name, _)| name == "USI_Hash") {
         config
             .options
             .push(("USI_Hash".to_owned(), megabytes.to_string()));
     }
-    let engine = Engine::start(&config, Variant::Shogi, "peer", None)?;
+    let engine = Engine::start(&config, Variant::Shogi, "peer", None).map_err(|e| e.to_string())?;
     let name = config
         .name
         .clone()

@@ -179,7 +179,8 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
         &train,
         &settings,
         init.as_ref(),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     println!(
         "{}: {} training and {} held-out positions ({:.0} s to read), k = {:.1}, lambda = {}, head {}, {}",
         V::VARIANT,
@@ -237,7 +238,8 @@ fn train_with<V: ShogiVariant>(args: &TrainArgs) -> Result<(), String> {
                 bar.reset();
             }
         },
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     let best = state_dir.join("best.nnue");
     let bytes = std::fs::read(&best).map_err(|e| format!("{}: {e}", best.display()))?;

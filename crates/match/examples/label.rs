@@ -28,7 +28,7 @@ fn run() -> Result<(), String> {
     };
     let variant = variant.parse().map_err(|e| format!("{e}"))?;
     let words: Vec<String> = split_words(engine);
-    let config = EngineConfig::parse(&words)?;
+    let config = EngineConfig::parse(&words).map_err(|e| e.to_string())?;
     let nodes: u64 = nodes.parse().map_err(|e| format!("{nodes}: {e}"))?;
     let reader = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
     let writer = std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?;
@@ -38,7 +38,8 @@ fn run() -> Result<(), String> {
         nodes,
         BufReader::new(reader),
         BufWriter::new(writer),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     eprintln!("{labelled} positions labelled");
     Ok(())
 }

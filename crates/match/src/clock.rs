@@ -2,6 +2,7 @@
 //! the time from sending `go` to reading `bestmove`, whatever the engine
 //! says it used.
 
+use crate::error::TimeError;
 use koma_rules::Color;
 use koma_usi::Dialect;
 use std::time::Duration;
@@ -57,18 +58,19 @@ impl Limits {
 }
 
 /// Parses `--tc`: `SECONDS` or `SECONDS+INCREMENT`, e.g. `10+0.1`, `60`.
-pub fn parse_time_control(text: &str) -> Result<(Duration, Duration), String> {
+pub fn parse_time_control(text: &str) -> Result<(Duration, Duration), TimeError> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
     Ok((parse_seconds(base)?, parse_seconds(increment)?))
 }
 
 /// Parses a non-negative number of seconds such as `0.1`.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is not a usable time"))
+pub fn parse_seconds(text: &str) -> Result<Duration, TimeError> {
+    let seconds: f64 = text.trim().parse().map_err(|_| TimeError::NotSeconds {
+        text: text.to_owned(),
+    })?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| TimeError::Unusable {
+        text: text.to_owned(),
+    })
 }
 
 /// Both players' clocks in one game.
@@ -195,8 +197,22 @@ mod tests {
     fn time_controls_parse() {
         assert_eq!(parse_time_control("10+0.1"), Ok((MS(10_000), MS(100))));
         assert_eq!(parse_time_control("60"), Ok((MS(60_000), MS(0))));
-        assert!(parse_time_control("ten").is_err());
-        assert!(parse_time_control("-1").is_err());
+        assert_eq!(
+            parse_time_control("ten"),
+            Err(TimeError::NotSeconds {
+                text: "ten".to_owned()
+            })
+        );
+        assert_eq!(
+            parse_time_control("-1"),
+            Err(TimeError::Unusable {
+                text: "-1".to_owned()
+            })
+        );
+        assert_eq!(
+            parse_seconds("1+").unwrap_err().to_string(),
+            "\"1+\" is not a number of seconds"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! and are not played again. A long match (200 games at 10 s + 0.1 s take
 //! hours) thus survives the end of a session.
 
+use crate::error::{JournalDamage, JournalError};
 use koma_rules::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -103,27 +104,26 @@ pub fn path_in(dir: &str) -> PathBuf {
 /// newline is written: a last line cut short (the match was killed while
 /// writing it) is dropped; any other damage is an error, so that nothing
 /// is overwritten unseen.
-pub fn read(dir: &str) -> Result<Option<Previous>, String> {
+pub fn read(dir: &str) -> Result<Option<Previous>, JournalError> {
     let path = path_in(dir);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(format!("{}: {error}", path.display())),
+        Err(source) => return Err(JournalError::Io { path, source }),
     };
     parse(&text)
         .map(Some)
-        .map_err(|error| format!("{}: {error}", path.display()))
+        .map_err(|damage| JournalError::Corrupt { path, damage })
 }
 
 /// The journal's text read back.
-fn parse(text: &str) -> Result<Previous, String> {
+fn parse(text: &str) -> Result<Previous, JournalDamage> {
     let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
     let mut lines = whole.lines();
     let Some(first) = lines.next() else {
-        return Err("empty journal".to_owned());
+        return Err(JournalDamage::Empty);
     };
-    let header: Header =
-        serde_json::from_str(first).map_err(|e| format!("line 1 is not a match: {e}"))?;
+    let header: Header = serde_json::from_str(first).map_err(JournalDamage::NotAMatch)?;
     let mut by_round: BTreeMap<usize, JournalGame> = BTreeMap::new();
     for (index, line) in lines.enumerate() {
         let number = index + 2;
@@ -131,8 +131,13 @@ fn parse(text: &str) -> Result<Previous, String> {
             Ok(game) if game.is_valid() => {
                 by_round.insert(game.round, game);
             }
-            Ok(_) => return Err(format!("line {number}: not a game of this match")),
-            Err(error) => return Err(format!("line {number}: {error}")),
+            Ok(_) => return Err(JournalDamage::NotAGame { line: number }),
+            Err(source) => {
+                return Err(JournalDamage::Unreadable {
+                    line: number,
+                    source,
+                })
+            }
         }
     }
     Ok(Previous {
@@ -183,46 +188,59 @@ pub struct Journal {
 
 impl Journal {
     /// Starts a new journal in `dir` for the match `identity`.
-    pub fn create(dir: &str, identity: &Identity) -> Result<Journal, String> {
+    pub fn create(dir: &str, identity: &Identity) -> Result<Journal, JournalError> {
         let path = path_in(dir);
         let header = Header {
             identity: identity.clone(),
         };
-        let mut line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
+        let mut line = to_json(&header);
         line.push('\n');
-        std::fs::write(&path, line).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Err(source) = std::fs::write(&path, line) {
+            return Err(JournalError::Io { path, source });
+        }
         Self::open(path, None)
     }
 
     /// Opens `dir`'s journal, as `previous` read it, to add games to it; a
     /// last line cut short is cut off, so that the next game's line starts
     /// a line of its own.
-    pub fn resume(dir: &str, previous: &Previous) -> Result<Journal, String> {
+    pub fn resume(dir: &str, previous: &Previous) -> Result<Journal, JournalError> {
         Self::open(path_in(dir), Some(previous.whole_bytes))
     }
 
     /// Opens the journal at `path` for appending, first cut to `length`.
-    fn open(path: PathBuf, length: Option<u64>) -> Result<Journal, String> {
-        let error = |e: std::io::Error| format!("{}: {e}", path.display());
-        let file = std::fs::OpenOptions::new()
+    fn open(path: PathBuf, length: Option<u64>) -> Result<Journal, JournalError> {
+        let opened = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
-            .map_err(error)?;
-        if let Some(length) = length {
-            file.set_len(length).map_err(error)?;
+            .and_then(|file| match length {
+                Some(length) => file.set_len(length).map(|()| file),
+                None => Ok(file),
+            });
+        match opened {
+            Ok(file) => Ok(Journal { path, file }),
+            Err(source) => Err(JournalError::Io { path, source }),
         }
-        Ok(Journal { path, file })
     }
 
     /// Adds a finished game, on disk before the next game is counted.
-    pub fn add(&mut self, game: &JournalGame) -> Result<(), String> {
-        let mut line = serde_json::to_string(game).map_err(|e| e.to_string())?;
+    pub fn add(&mut self, game: &JournalGame) -> Result<(), JournalError> {
+        let mut line = to_json(game);
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })
     }
+}
+
+/// A journal line: the header and the games are maps of strings and
+/// numbers, which JSON always holds.
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("strings and numbers are JSON")
 }
 
 #[cfg(test)]
@@ -279,11 +297,43 @@ mod tests {
         let last_whole = whole[..whole.len() - 1].rfind('\n').unwrap() + 1;
         assert_eq!(previous.whole_bytes, last_whole as u64);
         let damaged = whole.replacen("\"round\":1", "\"round\":\"one\"", 1);
-        assert!(parse(&damaged).unwrap_err().contains("line 2"));
+        assert!(matches!(
+            parse(&damaged),
+            Err(JournalDamage::Unreadable { line: 2, .. })
+        ));
         let impossible = whole.replacen("\"pair\":0", "\"pair\":5", 1);
-        assert!(parse(&impossible).is_err());
-        assert!(parse("").is_err());
-        assert!(parse("{\"games\":3}\n").unwrap_err().contains("line 1"));
+        assert!(matches!(
+            parse(&impossible),
+            Err(JournalDamage::NotAGame { line: 2 })
+        ));
+        assert!(matches!(parse(""), Err(JournalDamage::Empty)));
+        assert!(matches!(
+            parse("{\"games\":3}\n"),
+            Err(JournalDamage::NotAMatch(_))
+        ));
+    }
+
+    #[test]
+    fn a_damaged_journal_names_its_path_and_line() {
+        let dir = std::env::temp_dir().join(format!("koma-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dir_text = dir.to_str().unwrap();
+        std::fs::write(path_in(dir_text), text(&[game(1, None)]) + "{}\n").unwrap();
+        let error = read(dir_text).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(
+            &error,
+            JournalError::Corrupt {
+                damage: JournalDamage::Unreadable { line: 3, .. },
+                ..
+            }
+        ));
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{}: line 3: ", path_in(dir_text).display())),
+            "{error}"
+        );
     }
 
     #[test]

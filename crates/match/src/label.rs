@@ -2,6 +2,7 @@
 //! tuning file searched by a USI engine, its value written beside the game's
 //! result (`crates/engine/examples/tune` fits weights to such lines).
 
+use crate::error::LabelError;
 use koma_rules::Variant;
 use koma_usi::client::{Engine, EngineConfig, Failure, Score};
 use std::io::{BufRead, Write};
@@ -22,13 +23,16 @@ pub fn label_positions(
     nodes: u64,
     input: impl BufRead,
     mut output: impl Write,
-) -> Result<usize, String> {
+) -> Result<usize, LabelError> {
     let mut engine_process = Engine::start(engine, variant, "label", None)?;
-    let failed = |failure: Failure| format!("{}: {failure:?} while searching", engine.program);
+    let failed = |failure: Failure| LabelError::Search {
+        program: engine.program.clone(),
+        failure,
+    };
     engine_process.new_game().map_err(failed)?;
     let mut labelled = 0;
     for line in input.lines() {
-        let line = line.map_err(|e| e.to_string())?;
+        let line = line.map_err(LabelError::Read)?;
         let mut parts = line.split(';');
         let (Some(position), Some(result)) = (parts.next(), parts.next()) else {
             continue;
@@ -49,9 +53,9 @@ pub fn label_positions(
             }
             _ => writeln!(output, "{position};{result}"),
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(LabelError::Write)?;
     }
     engine_process.quit();
-    output.flush().map_err(|e| e.to_string())?;
+    output.flush().map_err(LabelError::Write)?;
     Ok(labelled)
 }

@@ -9,10 +9,11 @@
 //! games, [`play`] plays one game, [`schedule`] shares the games out among
 //! threads, [`records_out`] saves them, [`journal`] keeps the finished
 //! games so that an interrupted match resumes, [`stats`] and [`report`] say
-//! what the results mean.
+//! what the results mean; [`error`] says why a match cannot be played.
 
 mod adjudication;
 mod clock;
+pub mod error;
 mod journal;
 pub mod label;
 mod openings;
@@ -25,6 +26,8 @@ mod stats;
 use adjudication::Rules;
 use clap::Args;
 use clock::Limits;
+pub use error::MatchError;
+use error::{EngineError, SettingsError};
 use koma_records::Format;
 use koma_rules::{with_position, Color, Handicap, Position, Variant};
 use koma_usi::client::{Engine, EngineConfig, TrafficLog};
@@ -184,14 +187,14 @@ pub struct MatchArgs {
 }
 
 /// Runs `koma match`.
-pub fn run(args: MatchArgs) -> Result<(), String> {
+pub fn run(args: MatchArgs) -> Result<(), MatchError> {
     with_position!(args.variant, P => run_generic::<P>(args))
 }
 
-fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
+fn run_generic<P: Position>(args: MatchArgs) -> Result<(), MatchError> {
     let variant = args.variant;
     let (Some(words1), Some(words2)) = (&args.engine1, &args.engine2) else {
-        return Err("give both engines: --engine1 cmd=... --engine2 cmd=...".to_owned());
+        return Err(SettingsError::MissingEngine.into());
     };
     let each = EngineConfig::parse(&args.each)?;
     let configs = [words1, words2]
@@ -200,28 +203,28 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     let (config1, config2) = (config1?, config2?);
     for config in [&config1, &config2] {
         if config.program.is_empty() {
-            return Err("an engine has no command: give cmd=...".to_owned());
+            return Err(SettingsError::NoCommand.into());
         }
     }
     let limits = limits(&args, [&config1, &config2], variant)?;
     let sprt = if args.sprt.is_empty() {
         None
     } else {
-        Some(stats::Sprt::parse(&args.sprt)?)
+        Some(stats::Sprt::parse(&args.sprt).map_err(SettingsError::from)?)
     };
     if args.games == 0 {
-        return Err("--games must be at least 1".to_owned());
+        return Err(SettingsError::NoGames.into());
     }
     let previous = match &args.records {
         Some(dir) => journal::read(dir)?,
         None => None,
     };
     if let (Some(previous), Some(dir), false) = (&previous, &args.records, args.resume) {
-        return Err(format!(
-            "{dir} already holds a match ({} games played): give --resume to go on with it, \
-             or another directory",
-            previous.games.len()
-        ));
+        return Err(SettingsError::MatchInDirectory {
+            dir: dir.clone(),
+            games: previous.games.len(),
+        }
+        .into());
     }
     let seed = args
         .seed
@@ -232,11 +235,11 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     if let Some(previous) = &previous {
         let differences = journal::differences(&previous.identity, &identity);
         if !differences.is_empty() {
-            return Err(format!(
-                "{}: that match was played with other settings; {}",
-                journal_path.display(),
-                differences.join("; ")
-            ));
+            return Err(SettingsError::OtherSettings {
+                journal: journal_path,
+                differences,
+            }
+            .into());
         }
     }
     let resumed = previous
@@ -250,12 +253,14 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     let concurrency = args.concurrency.clamp(1, pending.len().max(1));
     let start = match args.handicap {
         Some(handicap) if variant != Variant::Shogi => {
-            return Err(format!(
-                "--handicap {handicap}: handicaps are shogi's; this match is {variant}"
-            ))
+            return Err(SettingsError::HandicapOutsideShogi { handicap, variant }.into())
         }
-        Some(handicap) => P::from_text(&handicap.position().to_text())
-            .map_err(|e| format!("--handicap {handicap}: {e}"))?,
+        Some(handicap) => P::from_text(&handicap.position().to_text()).map_err(|e| {
+            SettingsError::HandicapPosition {
+                handicap,
+                source: e.into(),
+            }
+        })?,
         None => P::start(),
     };
     let balance_cp = if args.handicap.is_some() {
@@ -287,7 +292,10 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     )?;
     let log: Option<TrafficLog> = match &args.log {
         Some(path) => {
-            let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            let file = std::fs::File::create(path).map_err(|source| MatchError::Log {
+                path: path.into(),
+                source,
+            })?;
             Some(Arc::new(Mutex::new(Box::new(file))))
         }
         None => None,
@@ -297,7 +305,8 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     // forfeit in every game, and the engines' own names are learnt.
     let mut names = Vec::new();
     for (config, label) in [(&config1, "engine1"), (&config2, "engine2")] {
-        let engine = Engine::start(config, variant, label, log.clone())?;
+        let engine =
+            Engine::start(config, variant, label, log.clone()).map_err(EngineError::from)?;
         let name = config
             .name
             .clone()
@@ -397,7 +406,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
                 plies: report.plies,
             };
             if let Err(error) = journal.add(&game) {
-                sink.problems.push(error);
+                sink.problems.push(error.into());
             }
         }
         let result = match report.winner {
@@ -426,7 +435,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), String> {
     shared.stop.store(true, Ordering::Relaxed);
     for worker in workers {
         if worker.join().is_err() {
-            sink.problems.push("a game thread failed".to_owned());
+            sink.problems.push(MatchError::GameThread);
         }
     }
     progress.finish();
@@ -516,15 +525,15 @@ impl Side {
 }
 
 /// `sente`/`first`, `gote`/`second`, or the colours `black` and `white`.
-fn parse_side(text: &str) -> Result<Side, String> {
+fn parse_side(text: &str) -> Result<Side, SettingsError> {
     match text.to_lowercase().as_str() {
         "sente" | "first" => Ok(Side::First),
         "gote" | "second" => Ok(Side::Second),
         "black" => Ok(Side::Black),
         "white" => Ok(Side::White),
-        _ => Err(format!(
-            "{text:?} is not a side: expected sente, gote, first, second, black or white"
-        )),
+        _ => Err(SettingsError::Side {
+            text: text.to_owned(),
+        }),
     }
 }
 
@@ -533,7 +542,7 @@ fn limits(
     args: &MatchArgs,
     configs: [&EngineConfig; 2],
     variant: Variant,
-) -> Result<Limits, String> {
+) -> Result<Limits, SettingsError> {
     let (base, increment) = match (args.tc, args.byoyomi) {
         (Some((base, increment)), _) => (Some(base), increment),
         (None, Some(_)) => (Some(Duration::ZERO), Duration::ZERO),
@@ -552,22 +561,20 @@ fn limits(
         && limits.depth.is_none()
         && limits.nodes.is_none()
     {
-        return Err(
-            "give a time control: --tc, --byoyomi, --movetime, --depth or --nodes".to_owned(),
-        );
+        return Err(SettingsError::NoTimeControl);
     }
     if limits.has_clock() && limits.base.unwrap_or_default().is_zero() && limits.byoyomi.is_zero() {
         // The increment comes after a move: the first move would have none.
-        return Err("--tc needs a base time above 0 (or give --byoyomi)".to_owned());
+        return Err(SettingsError::NoBaseTime);
     }
     if !limits.byoyomi.is_zero() && !limits.increment.is_zero() {
-        return Err("give byoyomi or an increment, not both (USI's go takes one)".to_owned());
+        return Err(SettingsError::ByoyomiAndIncrement);
     }
     let uci = configs
         .iter()
         .any(|c| c.protocol.unwrap_or_else(|| Dialect::default_for(variant)) == Dialect::Uci);
     if uci && !limits.byoyomi.is_zero() {
-        return Err("UCI has no byoyomi; use --tc with an increment".to_owned());
+        return Err(SettingsError::ByoyomiOverUci);
     }
     Ok(limits)
 }
@@ -589,6 +596,9 @@ mod tests {
             assert_eq!(side("sente").color(variant), Color::Sente);
             assert_eq!(side("second").color(variant), Color::Gote);
         }
-        assert!(parse_side("north").is_err());
+        assert!(matches!(
+            parse_side("north"),
+            Err(SettingsError::Side { text }) if text == "north"
+        ));
     }
 }

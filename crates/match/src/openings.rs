@@ -1,6 +1,7 @@
 //! Where games start: openings from a file, or random openings of a few
 //! plies from the start position.
 
+use crate::error::{OpeningLineError, OpeningsError};
 use koma_records::{read_any, AnyRecord, Format, Record};
 use koma_rules::{Move, Position};
 
@@ -44,14 +45,29 @@ impl<P: Position> Opening<P> {
 /// extension or look) gives its games; any other file gives one opening a
 /// line: an SFEN or FEN, or a USI `position` line (`startpos moves …`,
 /// `sfen … moves …`). Blank lines and lines starting with `#` are skipped.
-pub fn load<P: Position>(path: &str) -> Result<Vec<Opening<P>>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let text = koma_records::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
+pub fn load<P: Position>(path: &str) -> Result<Vec<Opening<P>>, OpeningsError> {
+    let path_owned = || path.to_owned();
+    let bytes = std::fs::read(path).map_err(|source| OpeningsError::Read {
+        path: path_owned(),
+        source,
+    })?;
+    let text = koma_records::decode(&bytes).map_err(|source| OpeningsError::Decode {
+        path: path_owned(),
+        source,
+    })?;
     let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
     let openings = match format {
-        Format::Usi => lines(&text).map_err(|e| format!("{path}: {e}"))?,
+        Format::Usi => lines(&text).map_err(|(line, problem)| OpeningsError::Line {
+            path: path_owned(),
+            line,
+            problem,
+        })?,
         Format::Pgn => {
-            let records = koma_records::pgn::read_all(&text).map_err(|e| format!("{path}: {e}"))?;
+            let records =
+                koma_records::pgn::read_all(&text).map_err(|source| OpeningsError::Pgn {
+                    path: path_owned(),
+                    source,
+                })?;
             let mut openings = Vec::new();
             for record in records {
                 let any = AnyRecord::Pawns(record);
@@ -60,19 +76,26 @@ pub fn load<P: Position>(path: &str) -> Result<Vec<Opening<P>>, String> {
             openings
         }
         _ => {
-            let record = read_any(&bytes, Some(format), Some(P::VARIANT))
-                .map_err(|e| format!("{path}: {e}"))?;
+            let record = read_any(&bytes, Some(format), Some(P::VARIANT)).map_err(|source| {
+                OpeningsError::Record {
+                    path: path_owned(),
+                    source,
+                }
+            })?;
             vec![of_variant::<P>(&record).ok_or_else(|| wrong_game::<P>(path))?]
         }
     };
     if openings.is_empty() {
-        return Err(format!("{path}: no openings in it"));
+        return Err(OpeningsError::Empty { path: path_owned() });
     }
     Ok(openings)
 }
 
-fn wrong_game<P: Position>(path: &str) -> String {
-    format!("{path}: not a record of {}", P::VARIANT)
+fn wrong_game<P: Position>(path: &str) -> OpeningsError {
+    OpeningsError::WrongGame {
+        path: path.to_owned(),
+        variant: P::VARIANT,
+    }
 }
 
 /// The opening of a record, if it is of `P`'s game.
@@ -83,8 +106,8 @@ fn of_variant<P: Position>(record: &AnyRecord) -> Option<Opening<P>> {
         .map(|r| Opening::from_record(&r))
 }
 
-/// One opening a line.
-fn lines<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
+/// One opening a line; an error names its 1-based line.
+fn lines<P: Position>(text: &str) -> Result<Vec<Opening<P>>, (usize, OpeningLineError)> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim().trim_start_matches('\u{feff}');
@@ -95,7 +118,7 @@ fn lines<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
         let opening = if ["position", "startpos", "sfen", "fen"].contains(&first) {
             koma_records::usi::read::<P>(line)
                 .map(|record| Opening::from_record(&record))
-                .map_err(|e| e.to_string())
+                .map_err(OpeningLineError::Usi)
         } else {
             // A bare SFEN or FEN; an EPD's extra fields after `;` are dropped.
             let position = line.split(';').next().unwrap_or(line).trim();
@@ -104,11 +127,11 @@ fn lines<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
                     start,
                     moves: Vec::new(),
                 })
-                .map_err(|e| e.to_string())
+                .map_err(|e| OpeningLineError::Position(e.into()))
         };
-        let opening = opening.map_err(|e| format!("line {}: {e}", number + 1))?;
+        let opening = opening.map_err(|problem| (number + 1, problem))?;
         if opening.position().outcome().is_some() {
-            return Err(format!("line {}: the game is already over", number + 1));
+            return Err((number + 1, OpeningLineError::GameOver));
         }
         openings.push(opening);
     }
@@ -175,7 +198,7 @@ pub fn random<P: Position>(rng: &mut Rng, start: &P, plies: usize) -> Option<Ope
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koma_rules::{PawnsPosition, SpearPosition};
+    use koma_rules::{PawnsPosition, SpearPosition, Variant};
 
     fn temporary(name: &str, contents: &str) -> String {
         let dir = std::env::temp_dir().join(format!("koma-openings-{}", std::process::id()));
@@ -198,9 +221,37 @@ mod tests {
         assert_eq!(openings[2].moves.len(), 0);
         let bad = temporary("bad.txt", "startpos moves 5d5c\nstartpos moves 9z9z\n");
         let error = load::<SpearPosition>(&bad).unwrap_err();
-        assert!(error.contains("line 2"), "{error}");
+        assert!(
+            matches!(
+                error,
+                OpeningsError::Line {
+                    line: 2,
+                    problem: OpeningLineError::Usi(_),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(error.to_string().starts_with(&format!("{bad}: line 2: ")));
+        let over = temporary("over.txt", "lbsgk/4p/5/P4/KGSBL b - 1\n5/5/5/5/K4 b - 1\n");
+        assert!(matches!(
+            load::<SpearPosition>(&over),
+            Err(OpeningsError::Line {
+                line: 2,
+                problem: OpeningLineError::Position(_),
+                ..
+            })
+        ));
         let empty = temporary("empty.txt", "# nothing\n");
-        assert!(load::<SpearPosition>(&empty).is_err());
+        assert!(matches!(
+            load::<SpearPosition>(&empty),
+            Err(OpeningsError::Empty { .. })
+        ));
+        let missing = format!("{bad}.missing");
+        assert!(matches!(
+            load::<SpearPosition>(&missing),
+            Err(OpeningsError::Read { .. })
+        ));
     }
 
     #[test]
@@ -212,7 +263,13 @@ mod tests {
         let openings = load::<PawnsPosition>(&pgn).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(openings[1].moves.len(), 1);
-        assert!(load::<SpearPosition>(&pgn).is_err());
+        assert!(matches!(
+            load::<SpearPosition>(&pgn),
+            Err(OpeningsError::WrongGame {
+                variant: Variant::Spear,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::adjudication::{self, Rules, ScoreHistory, Verdict};
 use super::clock::{Clocks, Limits};
 use super::openings::Opening;
+use crate::error::EngineError;
 use koma_rules::{Color, EndReason, Game, Move, Position, Variant};
 use koma_usi::client::{BestMove, Engine, EngineConfig, Failure, TrafficLog};
 use koma_usi::Dialect;
@@ -45,7 +46,7 @@ pub struct Player {
 
 impl Player {
     /// The running engine, started if needed.
-    pub fn engine(&mut self, variant: Variant) -> Result<&mut Engine, String> {
+    pub fn engine(&mut self, variant: Variant) -> Result<&mut Engine, EngineError> {
         if self.engine.is_none() {
             let engine = Engine::start(&self.config, variant, &self.label, self.log.clone())?;
             self.engine = Some(engine);
@@ -59,19 +60,25 @@ impl Player {
     }
 
     /// Ready for a new game, restarting the engine once if it is not.
-    fn prepare(&mut self, variant: Variant) -> Result<(), String> {
-        let mut last_error = String::new();
-        for _ in 0..2 {
-            match self.engine(variant).map(|engine| engine.new_game()) {
-                Ok(Ok(())) => return Ok(()),
-                Ok(Err(failure)) => {
-                    last_error = format!("{} on a new game: {failure:?}", self.label)
-                }
-                Err(error) => last_error = error,
-            }
+    fn prepare(&mut self, variant: Variant) -> Result<(), EngineError> {
+        if self.new_game(variant).is_ok() {
+            return Ok(());
+        }
+        // Once more with a fresh engine; its failure is the one told.
+        self.discard();
+        let second = self.new_game(variant);
+        if second.is_err() {
             self.discard();
         }
-        Err(last_error)
+        second
+    }
+
+    /// The engine, started if needed, told a new game starts.
+    fn new_game(&mut self, variant: Variant) -> Result<(), EngineError> {
+        let label = self.label.clone();
+        self.engine(variant)?
+            .new_game()
+            .map_err(|failure| EngineError::NewGame { label, failure })
     }
 
     /// Sends `quit` and lets the engine go.
@@ -242,7 +249,7 @@ pub fn play<P: Position>(
                 Some(!color),
                 Termination::Crash,
                 Some(color),
-                Some(error),
+                Some(error.to_string()),
             );
         }
     }

@@ -3,6 +3,7 @@
 //! one file.
 
 use super::play::{PlayedGame, Termination};
+use crate::error::{MatchError, RecordsError};
 use koma_records::{
     write_any, AnyRecord, Ending, Format, Headers, LoadError, Record, RecordedMove,
 };
@@ -162,8 +163,14 @@ pub fn encode(record: &AnyRecord, format: Format) -> Result<(Vec<u8>, Format), L
 }
 
 /// Saves a game as `DIR/game-0001.kif` (the extension the format's).
-fn save_in(dir: &str, round: usize, record: &AnyRecord, format: Format) -> Result<String, String> {
-    let (_, used) = encode(record, format).map_err(|e| e.to_string())?;
+fn save_in(
+    dir: &str,
+    round: usize,
+    record: &AnyRecord,
+    format: Format,
+) -> Result<String, RecordsError> {
+    let (_, used) =
+        encode(record, format).map_err(|source| RecordsError::Format { format, source })?;
     let path = std::path::Path::new(dir).join(format!("game-{round:04}.{}", used.name()));
     let path = path.to_string_lossy().into_owned();
     koma_records::file::save(record, &path, used)?;
@@ -172,8 +179,11 @@ fn save_in(dir: &str, round: usize, record: &AnyRecord, format: Format) -> Resul
 
 /// Appends a game to the combined file (PGN games one after another, or
 /// one USI line a game).
-fn append(path: &str, record: &AnyRecord, format: Format) -> Result<(), String> {
-    let (mut bytes, _) = encode(record, format).map_err(|e| format!("{path}: {e}"))?;
+fn append(path: &str, record: &AnyRecord, format: Format) -> Result<(), RecordsError> {
+    let (mut bytes, _) = encode(record, format).map_err(|source| RecordsError::Encode {
+        path: path.to_owned(),
+        source,
+    })?;
     if format == Format::Pgn {
         bytes.push(b'\n');
     }
@@ -182,7 +192,10 @@ fn append(path: &str, record: &AnyRecord, format: Format) -> Result<(), String> 
         .append(true)
         .open(path)
         .and_then(|mut file| file.write_all(&bytes))
-        .map_err(|e| format!("{path}: {e}"))
+        .map_err(|source| RecordsError::Append {
+            path: path.to_owned(),
+            source,
+        })
 }
 
 /// Where finished games go: one file each in a directory, and/or all in
@@ -194,8 +207,8 @@ pub struct RecordSink {
     combined: Format,
     /// Games saved in the directory.
     pub saved: usize,
-    /// Writes that failed.
-    pub problems: Vec<String>,
+    /// Writes that failed, and the journal's, reported at the end.
+    pub problems: Vec<MatchError>,
 }
 
 impl RecordSink {
@@ -205,12 +218,15 @@ impl RecordSink {
         dir: Option<String>,
         file: Option<String>,
         format: Option<Format>,
-    ) -> Result<RecordSink, String> {
+    ) -> Result<RecordSink, RecordsError> {
         let format = format.unwrap_or_else(|| default_format(P::VARIANT));
         let empty = AnyRecord::from_record(Record::new(P::start()));
-        encode(&empty, format).map_err(|e| format!("--records-format: {e}"))?;
+        encode(&empty, format).map_err(|source| RecordsError::Format { format, source })?;
         if let Some(dir) = &dir {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+            std::fs::create_dir_all(dir).map_err(|source| RecordsError::Directory {
+                dir: dir.clone(),
+                source,
+            })?;
         }
         let combined = if P::VARIANT == Variant::Pawns {
             Format::Pgn
@@ -232,12 +248,12 @@ impl RecordSink {
         if let Some(dir) = &self.dir {
             match save_in(dir, round, record, self.format) {
                 Ok(_) => self.saved += 1,
-                Err(error) => self.problems.push(error),
+                Err(error) => self.problems.push(error.into()),
             }
         }
         if let Some(path) = &self.file {
             if let Err(error) = append(path, record, self.combined) {
-                self.problems.push(error);
+                self.problems.push(error.into());
             }
         }
     }

@@ -6,6 +6,7 @@
 //! fastchess, fishtest): the logistic Elo model, a normal approximation of
 //! the mean score for the error bars, and the generalized SPRT.
 
+use crate::error::SprtError;
 use std::fmt;
 
 /// The quantile of the normal distribution for a two-sided 95 % interval.
@@ -343,7 +344,7 @@ impl fmt::Display for SprtDecision {
 impl Sprt {
     /// Parses `elo0=0 elo1=10 alpha=0.05 beta=0.05` (any order; missing
     /// alpha and beta are 0.05).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
         let mut sprt = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -351,29 +352,30 @@ impl Sprt {
             beta: 0.05,
         };
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
-            let (key, value) = word
-                .split_once('=')
-                .ok_or_else(|| format!("--sprt: expected KEY=VALUE, found {word:?}"))?;
-            let number: f64 = value
-                .parse()
-                .map_err(|_| format!("--sprt: {key} must be a number, not {value:?}"))?;
+            let (key, value) = word.split_once('=').ok_or_else(|| SprtError::NotKeyValue {
+                word: word.to_owned(),
+            })?;
+            let number: f64 = value.parse().map_err(|_| SprtError::NotANumber {
+                key: key.to_owned(),
+                value: value.to_owned(),
+            })?;
             match key {
                 "elo0" => sprt.elo0 = number,
                 "elo1" => sprt.elo1 = number,
                 "alpha" => sprt.alpha = number,
                 "beta" => sprt.beta = number,
                 _ => {
-                    return Err(format!(
-                        "--sprt: unknown key {key:?} (elo0, elo1, alpha, beta)"
-                    ))
+                    return Err(SprtError::UnknownKey {
+                        key: key.to_owned(),
+                    })
                 }
             }
         }
         if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
-            return Err("--sprt needs elo0=... and elo1=...".to_owned());
+            return Err(SprtError::MissingElo);
         }
         if sprt.elo0 >= sprt.elo1 {
-            return Err("--sprt: elo0 must be less than elo1".to_owned());
+            return Err(SprtError::EloOrder);
         }
         let rate = 0.0..0.5;
         if !rate.contains(&sprt.alpha)
@@ -381,7 +383,7 @@ impl Sprt {
             || sprt.alpha == 0.0
             || sprt.beta == 0.0
         {
-            return Err("--sprt: alpha and beta must lie between 0 and 0.5".to_owned());
+            return Err(SprtError::ErrorRate);
         }
         Ok(sprt)
     }
@@ -552,11 +554,25 @@ mod tests {
     #[test]
     fn sprt_arguments_are_checked() {
         let words = |text: &str| vec![text.to_owned()];
-        assert!(Sprt::parse(&words("elo0=0")).is_err());
-        assert!(Sprt::parse(&words("elo0=5 elo1=0")).is_err());
-        assert!(Sprt::parse(&words("elo0=0 elo1=5 alpha=0.7")).is_err());
-        assert!(Sprt::parse(&words("elo0=0 elo1=5 gamma=1")).is_err());
-        assert!(Sprt::parse(&words("elo0=0 elo1=x")).is_err());
+        assert_eq!(Sprt::parse(&words("elo0=0")), Err(SprtError::MissingElo));
+        assert_eq!(
+            Sprt::parse(&words("elo0=5 elo1=0")),
+            Err(SprtError::EloOrder)
+        );
+        assert_eq!(
+            Sprt::parse(&words("elo0=0 elo1=5 alpha=0.7")),
+            Err(SprtError::ErrorRate)
+        );
+        assert!(matches!(
+            Sprt::parse(&words("elo0=0 elo1=5 gamma=1")),
+            Err(SprtError::UnknownKey { key }) if key == "gamma"
+        ));
+        let not_a_number = Sprt::parse(&words("elo0=0 elo1=x")).unwrap_err();
+        assert!(matches!(not_a_number, SprtError::NotANumber { .. }));
+        assert_eq!(
+            not_a_number.to_string(),
+            "--sprt: elo1 must be a number, not \"x\""
+        );
     }
 
     #[test]

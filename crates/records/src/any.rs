@@ -1,115 +1,14 @@
 //! Records of any of Koma's games in any format: the format told by a
 //! file's name or its content, the game by the record itself.
 
+use crate::error::{LoadError, ParseError};
+use crate::format::Format;
 use crate::record::Record;
 use crate::{csa, decode, ki2, kif, pgn, usi};
 use koma_rules::{
     MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition, Variant,
 };
 use std::any::Any;
-use std::fmt;
-
-/// A record format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// `position startpos moves …` on one line (`.usi`, `.sfen`).
-    Usi,
-    /// KIF in Shift_JIS with CRLF (`.kif`), as Kifu for Windows writes it.
-    Kif,
-    /// KIF in UTF-8 (`.kifu`).
-    Kifu,
-    /// KI2, read only (`.ki2`).
-    Ki2,
-    /// CSA V2.2 (`.csa`), standard shogi only.
-    Csa,
-    /// PGN (`.pgn`), Pawns-Only Chess only.
-    Pgn,
-}
-
-impl Format {
-    /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 6] = [
-        Format::Kif,
-        Format::Kifu,
-        Format::Ki2,
-        Format::Csa,
-        Format::Usi,
-        Format::Pgn,
-    ];
-
-    /// The name used on command lines, which is also the file extension.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Usi => "usi",
-            Format::Kif => "kif",
-            Format::Kifu => "kifu",
-            Format::Ki2 => "ki2",
-            Format::Csa => "csa",
-            Format::Pgn => "pgn",
-        }
-    }
-
-    /// The format a name or extension (`kif`, `.KIFU`, `sfen`) names.
-    pub fn from_name(name: &str) -> Option<Format> {
-        let name = name.trim_start_matches('.').to_ascii_lowercase();
-        match name.as_str() {
-            "sfen" | "txt" => Some(Format::Usi),
-            _ => Format::ALL.into_iter().find(|f| f.name() == name),
-        }
-    }
-
-    /// The format a file name's extension names.
-    pub fn from_path(path: &str) -> Option<Format> {
-        let (_, extension) = path.rsplit_once('.')?;
-        Format::from_name(extension)
-    }
-
-    /// The format a text is in, by its look.
-    pub fn sniff(text: &str) -> Format {
-        let first = text
-            .lines()
-            .map(str::trim)
-            .find(|line| !line.is_empty() && !line.starts_with(['\'', '#', '*']))
-            .unwrap_or("");
-        let first = first.trim_start_matches('\u{feff}');
-        if ["position", "startpos", "sfen", "fen"]
-            .iter()
-            .any(|word| first.split_whitespace().next() == Some(word))
-        {
-            Format::Usi
-        } else if first.starts_with('[') {
-            Format::Pgn
-        } else if first.starts_with("V2")
-            || first.starts_with("N+")
-            || first.starts_with("N-")
-            || first.starts_with("PI")
-            || first.starts_with("P1")
-            || first.starts_with('$')
-        {
-            Format::Csa
-        } else if text
-            .lines()
-            .any(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-        {
-            Format::Kifu
-        } else if text.contains(['▲', '△', '☗', '☖']) {
-            Format::Ki2
-        } else {
-            Format::Kifu
-        }
-    }
-
-    /// Whether Koma can write it.
-    pub fn writable(self) -> bool {
-        self != Format::Ki2
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A record of one of Koma's games.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,45 +94,6 @@ impl AnyRecord {
     }
 }
 
-/// Why a record cannot be read or written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadError {
-    /// The bytes are not text in an encoding records use.
-    Decode(crate::DecodeError),
-    /// The text is not a valid record (the message names line, column and
-    /// the move where it applies).
-    Parse {
-        /// The format it was read as.
-        format: Format,
-        /// What is wrong.
-        message: String,
-    },
-    /// The format cannot hold this game (CSA is for shogi, PGN for chess).
-    Unsupported {
-        /// The format.
-        format: Format,
-        /// The game.
-        variant: Variant,
-    },
-    /// Text Shift_JIS cannot hold.
-    Encode(crate::EncodeError),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Decode(error) => error.fmt(f),
-            LoadError::Parse { format, message } => write!(f, "{format}: {message}"),
-            LoadError::Unsupported { format, variant } => {
-                write!(f, "{format} records cannot hold {}", variant.name())
-            }
-            LoadError::Encode(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
-
 /// The game a USI `position` line is of, when the caller does not say: an
 /// SFEN's board size and pieces tell (a 5×5 board with a lance is Spear's,
 /// any other minishogi's), `startpos` is shogi's.
@@ -262,9 +122,12 @@ pub fn read_any(
     format: Option<Format>,
     variant: Option<Variant>,
 ) -> Result<AnyRecord, LoadError> {
-    let text = decode(bytes).map_err(LoadError::Decode)?;
+    let text = decode(bytes)?;
     let format = format.unwrap_or_else(|| Format::sniff(&text));
-    let parse = |message: String| LoadError::Parse { format, message };
+    let parse = |error: ParseError| LoadError::Parse {
+        format,
+        source: error,
+    };
     let variant = match format {
         // A game the caller names is the game, whatever the SFEN looks like:
         // a Spear position without a spear is still Spear's.
@@ -281,7 +144,7 @@ pub fn read_any(
                 Format::Ki2 => ki2::read::<$v>(text).map(|r| $wrap(r)),
                 _ => kif::read::<$v>(text).map(|r| $wrap(r)),
             }
-            .map_err(|e| parse(e.to_string()))
+            .map_err(|e| parse(e.into()))
         };
     }
     match (format, variant) {
@@ -292,12 +155,12 @@ pub fn read_any(
         (Format::Csa, Variant::Shogi) => {
             return csa::read(text)
                 .map(AnyRecord::Shogi)
-                .map_err(|e| parse(e.to_string()))
+                .map_err(|e| parse(e.into()))
         }
         (Format::Pgn, Variant::Pawns) => {
             return pgn::read(text)
                 .map(AnyRecord::Pawns)
-                .map_err(|e| parse(e.to_string()))
+                .map_err(|e| parse(e.into()))
         }
         (Format::Kif | Format::Kifu | Format::Ki2, Variant::Spear) => {
             return kif_family!(koma_rules::Spear, AnyRecord::Spear)
@@ -310,7 +173,7 @@ pub fn read_any(
         }
         _ => return Err(unsupported),
     }
-    .map_err(|e| parse(e.to_string()))
+    .map_err(|e| parse(e.into()))
 }
 
 /// Writes a record in `format`, as the bytes of a file.

@@ -6,7 +6,7 @@
 use crate::record::{Ending, Headers, Record, RecordedMove, ReplayError};
 use crate::text;
 use koma_rules::{
-    Color, Move, Piece, Position, Role, Shogi, ShogiPosition, ShogiVariant, Square,
+    Color, Move, Piece, Position, Role, SfenError, Shogi, ShogiPosition, ShogiVariant, Square,
     StandardShogiPosition,
 };
 use std::fmt;
@@ -31,7 +31,7 @@ pub enum CsaErrorKind {
     /// A board row, piece list or piece code that cannot be read.
     BadPosition(String),
     /// The position the record sets up is not a legal shogi position.
-    InvalidPosition(String),
+    InvalidPosition(SfenError),
     /// No position before the first move.
     NoPosition,
     /// A move that cannot be read.
@@ -237,9 +237,9 @@ impl Setup {
     }
 
     /// Completes the set-up with the side to move, validated as SFEN is.
-    fn finish(mut self, turn: Color) -> Result<StandardShogiPosition, String> {
+    fn finish(mut self, turn: Color) -> Result<StandardShogiPosition, SfenError> {
         self.position.set_turn(turn);
-        StandardShogiPosition::from_text(&self.position.to_text()).map_err(|e| e.to_string())
+        StandardShogiPosition::from_text(&self.position.to_text())
     }
 }
 

@@ -1,17 +1,16 @@
 //! Record files on disk: read whatever the format, written so that a crash
 //! in the middle never leaves half a file.
 
-use crate::{read_any, write_any, AnyRecord, Format};
+use crate::{read_any, write_any, AnyRecord, FileError, Format, FormatError};
 use koma_rules::Variant;
 use std::io::{Read, Write};
 use std::path::Path;
 
 /// Reads a format name (`kif`, `csa`, …), with an error that lists them:
 /// what a command line's `--to`/`--format` option takes.
-pub fn parse_format(text: &str) -> Result<Format, String> {
-    Format::from_name(text).ok_or_else(|| {
-        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-        format!("unknown format {text:?}; one of {}", names.join(", "))
+pub fn parse_format(text: &str) -> Result<Format, FormatError> {
+    Format::from_name(text).ok_or_else(|| FormatError::Unknown {
+        name: text.to_owned(),
     })
 }
 
@@ -21,7 +20,7 @@ pub fn load(
     path: &str,
     format: Option<Format>,
     variant: Option<Variant>,
-) -> Result<AnyRecord, String> {
+) -> Result<AnyRecord, FileError> {
     // A record is text of some kilobytes; refuse to swallow a disk image.
     const LIMIT: u64 = 64 << 20;
     let mut bytes = Vec::new();
@@ -30,47 +29,61 @@ pub fn load(
     } else {
         std::fs::File::open(path).and_then(|file| file.take(LIMIT + 1).read_to_end(&mut bytes))
     };
-    result.map_err(|e| format!("{path}: {e}"))?;
+    result.map_err(|source| FileError::Read {
+        path: path.into(),
+        source,
+    })?;
     if bytes.len() as u64 > LIMIT {
-        return Err(format!(
-            "{path}: larger than {} MiB; not a game record",
-            LIMIT >> 20
-        ));
+        return Err(FileError::TooLarge {
+            path: path.into(),
+            limit_mib: LIMIT >> 20,
+        });
     }
     let format = format.or_else(|| Format::from_path(path));
-    read_any(&bytes, format, variant).map_err(|e| format!("{path}: {e}"))
+    read_any(&bytes, format, variant).map_err(|source| FileError::Record {
+        path: path.into(),
+        source,
+    })
 }
 
 /// The format to write `path` in: `format`, else the extension's.
-pub fn output_format(path: &str, format: Option<Format>) -> Result<Format, String> {
-    let format = format.or_else(|| Format::from_path(path)).ok_or_else(|| {
-        format!("cannot tell the format of {path:?}: give it an extension (.kif, .kifu, .csa, .usi, .pgn) or --to/--format")
-    })?;
+pub fn output_format(path: &str, format: Option<Format>) -> Result<Format, FormatError> {
+    let format =
+        format
+            .or_else(|| Format::from_path(path))
+            .ok_or_else(|| FormatError::NotTold {
+                path: path.to_owned(),
+            })?;
     if format.writable() {
         Ok(format)
     } else {
-        Err(format!(
-            "Koma reads {format} but does not write it; use kif or kifu"
-        ))
+        Err(FormatError::ReadOnly { format })
     }
 }
 
 /// Writes `record` to `path` (`-`: standard output) in `format`: to a
 /// temporary file beside it first, then renamed over it, so the file is
 /// always either the old record or the new one.
-pub fn save(record: &AnyRecord, path: &str, format: Format) -> Result<(), String> {
-    let bytes = write_any(record, format).map_err(|e| format!("{path}: {e}"))?;
+pub fn save(record: &AnyRecord, path: &str, format: Format) -> Result<(), FileError> {
+    let bytes = write_any(record, format).map_err(|source| FileError::Record {
+        path: path.into(),
+        source,
+    })?;
+    let failed = |source| FileError::Write {
+        path: path.into(),
+        source,
+    };
     if path == "-" {
         let mut stdout = std::io::stdout().lock();
         return stdout
             .write_all(&bytes)
             .and_then(|()| stdout.flush())
-            .map_err(|e| format!("standard output: {e}"));
+            .map_err(failed);
     }
     let target = Path::new(path);
     let name = target
         .file_name()
-        .ok_or_else(|| format!("{path}: not a file name"))?;
+        .ok_or_else(|| FileError::NotAFileName { path: path.into() })?;
     let temporary = target.with_file_name(format!(".{}.koma-tmp", name.to_string_lossy()));
     let written = std::fs::File::create(&temporary).and_then(|mut file| {
         file.write_all(&bytes)?;
@@ -78,8 +91,8 @@ pub fn save(record: &AnyRecord, path: &str, format: Format) -> Result<(), String
     });
     written
         .and_then(|()| std::fs::rename(&temporary, target))
-        .map_err(|e| {
+        .map_err(|source| {
             let _ = std::fs::remove_file(&temporary);
-            format!("{path}: {e}")
+            failed(source)
         })
 }

@@ -20,19 +20,25 @@
 mod any;
 pub mod csa;
 mod decode;
+mod error;
 pub mod file;
+mod format;
 pub mod kanji;
 pub mod ki2;
 pub mod kif;
 pub mod notation;
 pub mod pgn;
 mod record;
+mod start_error;
 pub mod text;
 pub mod usi;
 
-pub use any::{read_any, write_any, AnyRecord, Format, LoadError};
+pub use any::{read_any, write_any, AnyRecord};
 pub use decode::{decode, encode_shift_jis, DecodeError, EncodeError};
+pub use error::{FileError, FormatError, LoadError, ParseError};
+pub use format::Format;
 pub use record::{Ending, Headers, Record, RecordedMove, ReplayError, Variation};
+pub use start_error::StartPositionError;
 
 /// Text quoted in an error message, cut short: a hostile file's megabyte
 /// line must not become a megabyte message.

@@ -19,7 +19,7 @@ use crate::notation::Notation;
 use crate::record::{Ending, Record, RecordedMove, ReplayError};
 use crate::text;
 use koma_rules::pawns::{parse_square, square_name};
-use koma_rules::{Color, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
+use koma_rules::{Color, FenError, IllegalReason, Move, Outcome, PawnsPosition, Position, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -40,11 +40,11 @@ pub enum PgnErrorKind {
     /// A character that PGN does not allow there.
     UnexpectedCharacter(char),
     /// A tag pair that cannot be read, and why.
-    BadTag(String),
+    BadTag(TagProblem),
     /// A `Variant` tag naming another game.
     WrongVariant(String),
     /// A `FEN` tag that is not a Pawns-Only Chess position, and why.
-    InvalidFen(String),
+    InvalidFen(FenError),
     /// A move that is malformed, ambiguous or cannot be played.
     Move(ReplayError),
     /// A `{` comment without its `}`.
@@ -69,6 +69,41 @@ pub enum PgnErrorKind {
     },
     /// The text holds no game.
     NoGame,
+}
+
+/// Why a `[Name "value"]` tag pair cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagProblem {
+    /// The name is not letters, digits and `_`.
+    BadName(String),
+    /// The value is not in double quotes.
+    Unquoted {
+        /// The tag's name.
+        name: String,
+    },
+    /// The value's quote is never closed on its line.
+    Unclosed {
+        /// The tag's name.
+        name: String,
+    },
+    /// No `]` after the value.
+    Unended {
+        /// The tag's name.
+        name: String,
+    },
+}
+
+impl fmt::Display for TagProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TagProblem::BadName(name) => write!(f, "{} is not a tag name", crate::Excerpt(name)),
+            TagProblem::Unquoted { name } => {
+                write!(f, "the value of {name} must be in double quotes")
+            }
+            TagProblem::Unclosed { name } => write!(f, "the value of {name} has no closing quote"),
+            TagProblem::Unended { name } => write!(f, "the tag {name} must end with ']'"),
+        }
+    }
 }
 
 impl fmt::Display for PgnError {
@@ -228,23 +263,22 @@ fn next_token(text: &str, mut at: usize) -> Result<Option<(Token<'_>, usize, usi
 
 /// Reads `[Name "value"]` at the start of `text`: the name, the value with
 /// `\"` and `\\` undone, and the length.
-fn tag(text: &str) -> Result<(String, String, usize), String> {
+fn tag(text: &str) -> Result<(String, String, usize), TagProblem> {
     let body = text[1..].trim_start();
     let name_end = body.find(|c: char| c.is_whitespace() || c == '"' || c == ']');
     let (name, after) = body.split_at(name_end.unwrap_or(body.len()));
     if !is_tag_name(name) {
-        return Err(format!("{} is not a tag name", crate::Excerpt(name)));
+        return Err(TagProblem::BadName(name.to_owned()));
     }
+    let named = || name.to_owned();
     let Some(quoted) = after.trim_start().strip_prefix('"') else {
-        return Err(format!("the value of {name} must be in double quotes"));
+        return Err(TagProblem::Unquoted { name: named() });
     };
     let mut value = String::new();
     let mut chars = quoted.char_indices();
     let end = loop {
         match chars.next() {
-            None | Some((_, '\n')) => {
-                return Err(format!("the value of {name} has no closing quote"))
-            }
+            None | Some((_, '\n')) => return Err(TagProblem::Unclosed { name: named() }),
             Some((end, '"')) => break end,
             Some((index, '\\'))
                 if matches!(quoted[index + 1..].chars().next(), Some('"' | '\\')) =>
@@ -257,7 +291,7 @@ fn tag(text: &str) -> Result<(String, String, usize), String> {
     let rest = quoted[end + 1..].trim_start();
     match rest.strip_prefix(']') {
         Some(after) => Ok((name.to_owned(), value, text.len() - after.len())),
-        None => Err(format!("the tag {name} must end with ']'")),
+        None => Err(TagProblem::Unended { name: named() }),
     }
 }
 
@@ -368,7 +402,7 @@ impl GameReader {
                 "round" if value == "?" => {}
                 "fen" => {
                     let start = PawnsPosition::from_fen(&value)
-                        .map_err(|e| (at, PgnErrorKind::InvalidFen(e.to_string())))?;
+                        .map_err(|e| (at, PgnErrorKind::InvalidFen(e)))?;
                     self.record.start = start;
                     self.position = start;
                 }

@@ -3,6 +3,7 @@
 //! moves in the same shape). The word `position` is optional.
 
 use crate::record::{Record, RecordedMove, ReplayError};
+use crate::start_error::StartPositionError;
 use koma_rules::Position;
 use std::fmt;
 
@@ -14,7 +15,7 @@ pub enum UsiError {
     /// Something other than `moves` after the position.
     Unexpected(String),
     /// The SFEN (or FEN) is not valid for the game.
-    Position(String),
+    Position(StartPositionError),
     /// A move that is malformed or illegal.
     Move(ReplayError),
 }
@@ -57,7 +58,8 @@ pub fn read<P: Position>(text: &str) -> Result<Record<P>, UsiError> {
                 fields.push(word);
                 words.next();
             }
-            P::from_text(&fields.join(" ")).map_err(|e| UsiError::Position(e.to_string()))?
+            P::from_text(&fields.join(" "))
+                .map_err(|e| UsiError::Position(StartPositionError::of::<P>(e)))?
         }
         _ => return Err(UsiError::MissingPosition),
     };

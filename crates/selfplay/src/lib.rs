@@ -2,6 +2,8 @@
 //! plays itself from random balanced openings at a fixed number of nodes a
 //! move, and each game's quiet positions are kept with the search's value
 //! and the game's result, 48 bytes each ([`record`] gives the format).
+//! Reading the data tells a missing file from a damaged record
+//! ([`DataError`]).
 //!
 //! ```
 //! use koma_selfplay::{fill, read_all, positions_file, Settings};
@@ -15,10 +17,12 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod error;
 mod game;
 pub mod record;
 mod run;
 
+pub use error::DataError;
 pub use game::{play_game, Settings};
 pub use record::{RecordError, Sample, RECORD_BYTES};
 pub use run::{fill, positions_file, read_all, read_dir, Progress, POSITIONS_FILE};

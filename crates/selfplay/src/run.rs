@@ -3,6 +3,7 @@
 
 use crate::game::{play_game, Settings};
 use crate::record::{Sample, RECORD_BYTES};
+use crate::DataError;
 use koma_engine::Engine;
 use koma_rules::{ShogiPosition, ShogiVariant};
 use rand::SeedableRng;
@@ -149,8 +150,11 @@ fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
         Err(e) => return Err(e),
     };
     for (index, record) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
-        let sample = Sample::<V>::from_bytes(record)
-            .map_err(|e| invalid(&path, format!("record {index}: {e}")))?;
+        let sample = Sample::<V>::from_bytes(record).map_err(|source| DataError::Record {
+            path: path.clone(),
+            index,
+            source,
+        })?;
         seen.insert(sample.position.hash());
     }
     let mut file = OpenOptions::new()
@@ -165,46 +169,50 @@ fn open<V: ShogiVariant>(dir: &Path) -> io::Result<(File, FxHashSet<u64>)> {
 
 /// Checks that `dir`'s `about` file names `V`'s data; a directory without
 /// one gets one if `create`, else is refused.
-fn check_about<V: ShogiVariant>(dir: &Path, create: bool) -> io::Result<()> {
+fn check_about<V: ShogiVariant>(dir: &Path, create: bool) -> Result<(), DataError> {
     let about = dir.join("about");
     let header = format!("koma-selfplay 1\nvariant {}\n", V::VARIANT);
     match fs::read_to_string(&about) {
         Ok(held) if held == header => Ok(()),
-        Ok(held) => Err(invalid(
-            &about,
-            format!("holds data of another kind:\n{held}not:\n{header}use another directory"),
-        )),
-        Err(e) if e.kind() == io::ErrorKind::NotFound && create => fs::write(&about, &header),
-        Err(e) => Err(invalid(
-            &about,
-            format!("{e} (not a koma selfplay directory?)"),
-        )),
+        Ok(held) => Err(DataError::OtherKind {
+            path: about,
+            held,
+            expected: header,
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && create => fs::write(&about, &header)
+            .map_err(|source| DataError::Io {
+                path: about,
+                source,
+            }),
+        Err(source) => Err(DataError::NotADataDirectory {
+            path: about,
+            source,
+        }),
     }
 }
 
 /// Reads every record of the data directory `dir` that `koma selfplay`
 /// filled with `V`'s positions; another game's directory is refused.
-pub fn read_dir<V: ShogiVariant>(dir: &Path) -> io::Result<Vec<Sample<V>>> {
+pub fn read_dir<V: ShogiVariant>(dir: &Path) -> Result<Vec<Sample<V>>, DataError> {
     check_about::<V>(dir, false)?;
     read_all::<V>(&positions_file(dir))
 }
 
-fn invalid(path: &Path, why: String) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{}: {why}", path.display()),
-    )
-}
-
 /// Reads every record of a data file.
-pub fn read_all<V: ShogiVariant>(path: &Path) -> io::Result<Vec<Sample<V>>> {
-    let bytes = fs::read(path)?;
+pub fn read_all<V: ShogiVariant>(path: &Path) -> Result<Vec<Sample<V>>, DataError> {
+    let bytes = fs::read(path).map_err(|source| DataError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     bytes
         .chunks_exact(RECORD_BYTES)
         .enumerate()
         .map(|(index, record)| {
-            Sample::<V>::from_bytes(record)
-                .map_err(|e| invalid(path, format!("record {index}: {e}")))
+            Sample::<V>::from_bytes(record).map_err(|source| DataError::Record {
+                path: path.to_owned(),
+                index,
+                source,
+            })
         })
         .collect()
 }

@@ -2,7 +2,7 @@
 //! when it is not ours.
 
 use koma_rules::{Minishogi, Position, Spear};
-use koma_selfplay::{fill, positions_file, read_all, Settings, RECORD_BYTES};
+use koma_selfplay::{fill, positions_file, read_all, read_dir, DataError, Settings, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -56,6 +56,10 @@ fn another_games_directory_and_a_damaged_file_are_refused() {
     let settings = Settings::new::<Spear>(300);
     let error = fill::<Spear>(&dir, &settings, 10, 1, 1, &|_| {}).unwrap_err();
     assert!(error.to_string().contains("another kind"), "{error}");
+    assert!(matches!(
+        read_dir::<Spear>(&dir),
+        Err(DataError::OtherKind { .. })
+    ));
 
     let path = positions_file(&dir);
     let mut bytes = std::fs::read(&path).unwrap();
@@ -64,7 +68,33 @@ fn another_games_directory_and_a_damaged_file_are_refused() {
     std::fs::write(&path, &bytes).unwrap();
     let error = fill_to(&dir, 10, 1).unwrap_err();
     assert!(error.to_string().contains("record 1"), "{error}");
+    // Read, the damage names the file and the record.
+    match read_dir::<Minishogi>(&dir) {
+        Err(DataError::Record {
+            path: damaged,
+            index: 1,
+            ..
+        }) => assert_eq!(damaged, path),
+        other => panic!("{:?}", other.map(|samples| samples.len())),
+    }
+    // A missing data file is told from a damaged one, with its path.
+    std::fs::remove_file(&path).unwrap();
+    match read_dir::<Minishogi>(&dir) {
+        Err(DataError::Io {
+            path: missing,
+            source,
+        }) => {
+            assert_eq!(missing, path);
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("{:?}", other.map(|samples| samples.len())),
+    }
     std::fs::remove_dir_all(&dir).unwrap();
+    // A directory that selfplay never filled.
+    assert!(matches!(
+        read_dir::<Minishogi>(&temp_dir("never-filled")),
+        Err(DataError::NotADataDirectory { .. })
+    ));
 }
 
 /// `classical` plays with the classical evaluation although minishogi has

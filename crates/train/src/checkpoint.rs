@@ -13,7 +13,8 @@
 //! leaves the previous checkpoint whole.
 
 use crate::adam::Adam;
-use crate::model::{head_widths, Model, Shape};
+use crate::error::{CheckpointDamage, CheckpointError, CheckpointMismatch};
+use crate::model::{Model, Shape};
 use koma_rules::Variant;
 use std::fs;
 use std::io::{self, Write};
@@ -76,58 +77,89 @@ pub fn save(dir: &Path, state: &State) -> io::Result<()> {
 /// Reads `dir/checkpoint.bin`; `Ok(None)` if there is none. A checkpoint
 /// of another game or shape, or one cut short, is an error, never a
 /// silent fresh start.
-pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>, String> {
-    let (inputs, factors) = (shape.inputs, shape.factors);
+pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>, CheckpointError> {
     let path = dir.join("checkpoint.bin");
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(source) => return Err(CheckpointError::Read { path, source }),
     };
-    let bad = |why: &str| format!("{}: {why}", path.display());
+    read(&bytes, variant, shape)
+        .map(Some)
+        .map_err(|problem| match problem {
+            Problem::Damage(damage) => CheckpointError::Damaged { path, damage },
+            Problem::Mismatch(mismatch) => CheckpointError::OtherRun { path, mismatch },
+        })
+}
+
+/// What is wrong with a checkpoint's bytes, before the path is known.
+enum Problem {
+    Damage(CheckpointDamage),
+    Mismatch(CheckpointMismatch),
+}
+
+impl From<CheckpointDamage> for Problem {
+    fn from(damage: CheckpointDamage) -> Problem {
+        Problem::Damage(damage)
+    }
+}
+
+impl From<CheckpointMismatch> for Problem {
+    fn from(mismatch: CheckpointMismatch) -> Problem {
+        Problem::Mismatch(mismatch)
+    }
+}
+
+/// The state in a checkpoint's bytes, for a run of `variant` and `shape`.
+fn read(bytes: &[u8], variant: Variant, shape: &Shape) -> Result<State, Problem> {
+    let (inputs, factors) = (shape.inputs, shape.factors);
     let mut at = 0usize;
-    let mut take = |n: usize| -> Result<&[u8], String> {
-        let slice = bytes.get(at..at + n).ok_or_else(|| bad("cut short"))?;
+    let mut take = |n: usize| -> Result<&[u8], Problem> {
+        let slice = bytes
+            .get(at..at + n)
+            .ok_or(Problem::Damage(CheckpointDamage::CutShort))?;
         at += n;
         Ok(slice)
     };
     let has_head = match take(8)? {
         magic if magic == MAGIC => true,
         magic if magic == SECOND_MAGIC => false,
-        magic if magic == FIRST_MAGIC => {
-            return Err(bad(
-                "a checkpoint of an earlier trainer, which this one cannot go on from: \
-                 give another --state, or remove it to start afresh",
-            ))
-        }
-        _ => return Err(bad("not a Koma trainer checkpoint")),
+        magic if magic == FIRST_MAGIC => return Err(CheckpointMismatch::EarlierTrainer.into()),
+        _ => return Err(CheckpointDamage::NotACheckpoint.into()),
     };
     let length = usize::from(take(1)?[0]);
     let name = String::from_utf8_lossy(take(length)?).into_owned();
     if name != variant.name() {
-        return Err(bad(&format!("a checkpoint of {name}, not {variant}")));
+        return Err(CheckpointMismatch::Game {
+            found: name,
+            expected: variant,
+        }
+        .into());
     }
     let stored_inputs = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
     if stored_inputs != inputs {
-        return Err(bad(&format!(
-            "a model of {stored_inputs} inputs; {variant}'s has {inputs} now"
-        )));
+        return Err(CheckpointMismatch::Inputs {
+            stored: stored_inputs,
+            now: inputs,
+            variant,
+        }
+        .into());
     }
     let stored_factors = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
     if stored_factors != factors {
-        return Err(bad(&format!(
-            "a model {}; this run trains one {} (--shared-rows)",
-            shared_rows(stored_factors),
-            shared_rows(factors)
-        )));
+        return Err(CheckpointMismatch::SharedRows {
+            stored: stored_factors,
+            now: factors,
+        }
+        .into());
     }
-    let mut number = || -> Result<usize, String> {
+    let mut number = || -> Result<usize, Problem> {
         Ok(u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize)
     };
     let head = if has_head {
         let layers = number()?;
         if layers > koma_nnue::head::MAX_LAYERS {
-            return Err(bad(&format!("a head of {layers} layers")));
+            return Err(CheckpointDamage::HeadTooDeep { layers }.into());
         }
         (0..layers)
             .map(|_| number())
@@ -136,19 +168,19 @@ pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>
         vec![1]
     };
     if head != shape.head {
-        return Err(bad(&format!(
-            "a model whose head is {}; this run trains one whose head is {} (--layers)",
-            head_widths(&head, ","),
-            head_widths(&shape.head, ",")
-        )));
+        return Err(CheckpointMismatch::Head {
+            stored: head,
+            now: shape.head.clone(),
+        }
+        .into());
     }
     let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap());
     let mut float =
-        || -> Result<f64, String> { Ok(f64::from_le_bytes(take(8)?.try_into().unwrap())) };
+        || -> Result<f64, Problem> { Ok(f64::from_le_bytes(take(8)?.try_into().unwrap())) };
     let (k, lambda, best_loss) = (float()?, float()?, float()?);
     let steps = u64::from_le_bytes(take(8)?.try_into().unwrap());
     let len = shape.len();
-    let mut floats = || -> Result<Vec<f32>, String> {
+    let mut floats = || -> Result<Vec<f32>, Problem> {
         Ok(take(4 * len)?
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
@@ -156,9 +188,9 @@ pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>
     };
     let (params, mean, square) = (floats()?, floats()?, floats()?);
     if at != bytes.len() {
-        return Err(bad("longer than its numbers"));
+        return Err(CheckpointDamage::TooLong.into());
     }
-    Ok(Some(State {
+    Ok(State {
         model: Model {
             variant,
             inputs,
@@ -175,13 +207,5 @@ pub fn load(dir: &Path, variant: Variant, shape: &Shape) -> Result<Option<State>
         k,
         lambda,
         best_loss,
-    }))
-}
-
-/// "with N shared rows" or "without shared rows".
-fn shared_rows(factors: usize) -> String {
-    match factors {
-        0 => "without shared rows".to_string(),
-        n => format!("with {n} shared rows"),
-    }
+    })
 }

@@ -7,7 +7,8 @@
 //! - [`train`] runs epochs of Adam over a loss that blends the search's
 //!   value with the game's result, `(σ(output / k) − (λ σ(value / k) +
 //!   (1 − λ) result))²`, the scale `k` fitted to the data
-//!   ([`fit_scale`]), and keeps a checkpoint to resume from.
+//!   ([`fit_scale`]), and keeps a checkpoint to resume from;
+//! - [`TrainError`] says why a run cannot start or go on.
 //!
 //! ```
 //! use koma_nnue::Layout;
@@ -31,11 +32,13 @@
 mod adam;
 mod checkpoint;
 mod data;
+mod error;
 mod model;
 mod run;
 
 pub use adam::Adam;
 pub use checkpoint::{load, save, State};
 pub use data::{split, Dataset};
+pub use error::{CheckpointDamage, CheckpointError, CheckpointMismatch, TrainError};
 pub use model::{head_widths, sigmoid, target, Model, Shape, FIRST_LAYER_LIMIT, HEAD_LIMIT};
 pub use run::{fit_scale, rate_at, start, train, Epoch, Report, Settings};

@@ -2,6 +2,7 @@
 //! flat vector, its output, its gradient, and its quantised file.
 
 use crate::data::Dataset;
+use crate::TrainError;
 use koma_nnue::{Layer, Network, HIDDEN, QA, QB, SCALE};
 use koma_rules::Variant;
 use rand::{Rng, SeedableRng};
@@ -180,13 +181,13 @@ impl Model {
     /// 0) and, if `shape`'s head is the network's, its head too, else a
     /// fresh random head. Further training then refines what the network
     /// knows rather than learning it again.
-    pub fn from_network(network: &Network, shape: &Shape, seed: u64) -> Result<Model, String> {
+    pub fn from_network(network: &Network, shape: &Shape, seed: u64) -> Result<Model, TrainError> {
         let inputs = network.layout().inputs();
         if inputs != shape.inputs {
-            return Err(format!(
-                "the network has {inputs} inputs; the model {}",
-                shape.inputs
-            ));
+            return Err(TrainError::NetworkInputs {
+                network: inputs,
+                model: shape.inputs,
+            });
         }
         let mut model = Model::with_shape(network.variant(), shape, seed);
         let qa = QA as f32;

@@ -6,6 +6,7 @@ use crate::adam::Adam;
 use crate::checkpoint::{self, State};
 use crate::data::Dataset;
 use crate::model::{sigmoid, target, Model, Shape};
+use crate::TrainError;
 use koma_nnue::Network;
 use koma_rules::Variant;
 use rand::seq::SliceRandom;
@@ -134,16 +135,16 @@ pub fn start(
     train: &Dataset,
     settings: &Settings,
     init: Option<&Network>,
-) -> Result<State, String> {
+) -> Result<State, TrainError> {
     if let Some(state) = checkpoint::load(dir, variant, shape)? {
         return Ok(state);
     }
     let model = match init {
         Some(network) if network.variant() != variant => {
-            return Err(format!(
-                "the network to start from is for {}, not {variant}",
-                network.variant()
-            ))
+            return Err(TrainError::NetworkGame {
+                network: network.variant(),
+                game: variant,
+            })
         }
         Some(network) => Model::from_network(network, shape, settings.seed)?,
         None => Model::with_shape(variant, shape, settings.seed),
@@ -169,7 +170,11 @@ pub fn train(
     settings: &Settings,
     dir: &Path,
     mut report: impl FnMut(Report),
-) -> Result<(), String> {
+) -> Result<(), TrainError> {
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |source| TrainError::Write { path, source }
+    };
     let threads = settings.threads.max(1);
     let len = state.model.params.len();
     let mut gradients: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; len]).collect();
@@ -251,13 +256,12 @@ pub fn train(
         if best {
             state.best_loss = held;
             let bytes = state.model.quantise().to_bytes();
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(failed(dir))?;
             let part = dir.join("best.nnue.part");
-            std::fs::write(&part, bytes).map_err(|e| format!("{}: {e}", part.display()))?;
-            std::fs::rename(&part, dir.join("best.nnue"))
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::write(&part, bytes).map_err(failed(&part))?;
+            std::fs::rename(&part, dir.join("best.nnue")).map_err(failed(dir))?;
         }
-        checkpoint::save(dir, state).map_err(|e| format!("{}: {e}", dir.display()))?;
+        checkpoint::save(dir, state).map_err(failed(dir))?;
         report(Report::Epoch(Epoch {
             epoch: state.epoch,
             epochs: settings.epochs,

@@ -5,7 +5,10 @@
 use koma_nnue::{Accumulator, Layout, HIDDEN};
 use koma_rules::{MinishogiPosition, MoveList, Position, Variant};
 use koma_selfplay::Sample;
-use koma_train::{split, train, Dataset, Model, Report, Settings, Shape};
+use koma_train::{
+    split, train, CheckpointDamage, CheckpointError, CheckpointMismatch, Dataset, Model, Report,
+    Settings, Shape, TrainError,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -291,9 +294,10 @@ fn a_model_starts_from_a_network() {
         inputs: layout.inputs() + 1,
         ..shape
     };
-    assert!(Model::from_network(&network, &wrong, 7)
-        .unwrap_err()
-        .contains("inputs"));
+    assert!(matches!(
+        Model::from_network(&network, &wrong, 7),
+        Err(TrainError::NetworkInputs { network: n, model: m }) if m == n + 1
+    ));
 }
 
 #[test]
@@ -374,7 +378,27 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
         head: vec![1],
     };
     let refused = koma_train::load(&dir, Variant::Spear, &spear_shape).unwrap_err();
-    assert!(refused.contains("not spear"), "{refused}");
+    assert!(
+        matches!(
+            &refused,
+            CheckpointError::OtherRun {
+                mismatch: CheckpointMismatch::Game {
+                    expected: Variant::Spear,
+                    ..
+                },
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    // The sentence names the file and both games.
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{}: a checkpoint of minishogi, not spear",
+            dir.join("checkpoint.bin").display()
+        )
+    );
     // So is one with shared rows where a run asks for none.
     let unshared = Shape {
         factors: 0,
@@ -382,8 +406,14 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
     };
     let refused = koma_train::load(&dir, Variant::Minishogi, &unshared).unwrap_err();
     assert!(
-        refused.contains("; this run trains one without shared rows"),
-        "{refused}"
+        matches!(
+            &refused,
+            CheckpointError::OtherRun {
+                mismatch: CheckpointMismatch::SharedRows { now: 0, .. },
+                ..
+            }
+        ),
+        "{refused:?}"
     );
     // So is one with another head.
     let layered = Shape {
@@ -392,16 +422,29 @@ fn training_lowers_the_held_out_loss_and_resumes_from_its_checkpoint() {
     };
     let refused = koma_train::load(&dir, Variant::Minishogi, &layered).unwrap_err();
     assert!(
-        refused.contains("whose head is 1; this run trains one whose head is 16,1"),
+        refused
+            .to_string()
+            .contains("whose head is 1; this run trains one whose head is 16,1"),
         "{refused}"
     );
+    assert!(matches!(
+        refused,
+        CheckpointError::OtherRun {
+            mismatch: CheckpointMismatch::Head { .. },
+            ..
+        }
+    ));
     // One cut short is refused too.
     let path = dir.join("checkpoint.bin");
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    assert!(koma_train::load(&dir, Variant::Minishogi, &shape)
-        .unwrap_err()
-        .contains("cut short"));
+    assert!(matches!(
+        koma_train::load(&dir, Variant::Minishogi, &shape),
+        Err(CheckpointError::Damaged {
+            damage: CheckpointDamage::CutShort,
+            ..
+        })
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,6 +2,14 @@
 
 use koma_rules::Variant;
 
+/// A `proto=` naming neither USI nor UCI.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("proto={text}: expected usi or uci")]
+pub struct UnknownDialect {
+    /// What was given.
+    pub text: String,
+}
+
 /// Which protocol is spoken: USI for the shogi games, UCI for Pawns-Only
 /// Chess. The engine side answers in it and the client talks to an engine
 /// in it.
@@ -32,11 +40,13 @@ impl Dialect {
     }
 
     /// Reads `usi` or `uci` (in any case), as `proto=` gives it.
-    pub fn parse(text: &str) -> Result<Dialect, String> {
+    pub fn parse(text: &str) -> Result<Dialect, UnknownDialect> {
         match text.to_ascii_lowercase().as_str() {
             "usi" => Ok(Dialect::Usi),
             "uci" => Ok(Dialect::Uci),
-            _ => Err(format!("proto={text}: expected usi or uci")),
+            _ => Err(UnknownDialect {
+                text: text.to_owned(),
+            }),
         }
     }
 

@@ -26,5 +26,7 @@
 pub mod client;
 mod dialect;
 pub mod engine;
+mod error;
 
-pub use dialect::Dialect;
+pub use dialect::{Dialect, UnknownDialect};
+pub use error::{ConfigError, Failure, HandshakeStep, RunError, StartError};

@@ -129,18 +129,21 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         seed_view: args.seed_view,
     };
     let recording = match &args.record {
-        Some(path) => Some((path.clone(), record_file::output_format(path, None)?)),
+        Some(path) => Some((
+            path.clone(),
+            record_file::output_format(path, None).map_err(|e| e.to_string())?,
+        )),
         None => None,
     };
     // A record file that exists is a game to continue, never one to overwrite.
     let resumed = match &args.record {
         Some(path) if args.load.is_none() && std::path::Path::new(path).exists() => {
-            Some(record_file::load(path, None, args.variant)?)
+            Some(record_file::load(path, None, args.variant).map_err(|e| e.to_string())?)
         }
         _ => None,
     };
     let loaded = match &args.load {
-        Some(path) => Some(record_file::load(path, None, args.variant)?),
+        Some(path) => Some(record_file::load(path, None, args.variant).map_err(|e| e.to_string())?),
         None => None,
     };
     let opened = loaded
@@ -546,6 +549,7 @@ where
             }
             Command::Save(path, format) => {
                 let saved = record_file::output_format(&path, format)
+                    .map_err(|e| e.to_string())
                     .and_then(|format| self.save(&path, format).map(|()| format));
                 match saved {
                     Ok(format) => writeln!(
@@ -572,7 +576,7 @@ where
 
     fn save(&self, path: &str, format: Format) -> Result<(), String> {
         let any = AnyRecord::from_record(self.history.record().clone());
-        record_file::save(&any, path, format)
+        record_file::save(&any, path, format).map_err(|e| e.to_string())
     }
 
     fn autosave(&self) -> Result<(), String> {

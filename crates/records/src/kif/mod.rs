@@ -29,7 +29,7 @@ pub(crate) use read::{Line, Reader};
 pub use write::{move_text, write, write_shift_jis};
 
 use crate::record::ReplayError;
-use koma_rules::Variant;
+use koma_rules::{SfenError, Variant};
 use std::fmt;
 
 /// Where and why a text is not a KIF record of the game.
@@ -69,7 +69,7 @@ pub enum KifErrorKind {
     /// A hand (`持駒`) that cannot be read.
     BadHand(String),
     /// The position set up is not legal.
-    InvalidPosition(String),
+    InvalidPosition(SfenError),
     /// A move that cannot be read.
     BadMove(String),
     /// A time column that cannot be read.

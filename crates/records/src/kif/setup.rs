@@ -53,8 +53,8 @@ pub fn handicap_start<V: ShogiVariant>(
                 Ok(handicap) => handicap.position().to_text(),
                 Err(_) => ShogiPosition::<V>::start().to_text(),
             };
-            let position = ShogiPosition::<V>::from_text(&start)
-                .map_err(|e| KifErrorKind::InvalidPosition(e.to_string()))?;
+            let position =
+                ShogiPosition::<V>::from_text(&start).map_err(KifErrorKind::InvalidPosition)?;
             Ok(Some(position))
         }
         Some(_) => Ok(Some(ShogiPosition::start())),
@@ -174,8 +174,7 @@ impl<V: ShogiVariant> Diagram<V> {
             )));
         }
         self.position.set_turn(turn);
-        ShogiPosition::from_text(&self.position.to_text())
-            .map_err(|e| KifErrorKind::InvalidPosition(e.to_string()))
+        ShogiPosition::from_text(&self.position.to_text()).map_err(KifErrorKind::InvalidPosition)
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod common;
 mod cross_check;
+mod errors;
 mod handicap_round_trips;
 mod kif_round_trips;
 mod notation_table;

@@ -2,7 +2,7 @@
 //! errors with their place, round trips and no panics.
 
 use crate::common::Rng;
-use koma_records::pgn::{self, PgnError, PgnErrorKind};
+use koma_records::pgn::{self, PgnError, PgnErrorKind, TagProblem};
 use koma_records::{Ending, Record, RecordedMove, ReplayError};
 use koma_rules::pawns::parse_square;
 use koma_rules::{Color, EndReason, Move, Outcome, PawnsPosition, Position};
@@ -280,11 +280,23 @@ fn an_illegal_move_names_line_column_and_move() {
 fn bad_tags_and_wrong_variants_are_refused_where_they_stand() {
     let error = error_of("[Event \"x\"]\n  [White \"Alice]\n1. e4 *");
     assert_eq!((error.line, error.column), (2, 3));
-    assert!(matches!(error.kind, PgnErrorKind::BadTag(_)), "{error}");
+    assert!(
+        matches!(
+            error.kind,
+            PgnErrorKind::BadTag(TagProblem::Unclosed { .. })
+        ),
+        "{error}"
+    );
     let error = error_of("[Event Alice]\n1. e4 *");
     assert_eq!(
         error.kind,
-        PgnErrorKind::BadTag("the value of Event must be in double quotes".into())
+        PgnErrorKind::BadTag(TagProblem::Unquoted {
+            name: "Event".into()
+        })
+    );
+    assert_eq!(
+        error.to_string(),
+        "line 1, column 1: bad tag pair: the value of Event must be in double quotes"
     );
     let error = error_of("[Event \"x\"]\n[Variant \"Crazyhouse\"]\n[FEN \"bad\"]\n\n1. e4 *");
     assert_eq!((error.line, error.column), (2, 1));

@@ -620,10 +620,10 @@ impl Games {
         }
         let record = read_any(bytes, format, variant).map_err(|e| {
             Refusal::unprocessable(match e {
-                LoadError::Parse { format, message } => format!(
+                LoadError::Parse { format, source } => format!(
                     "The record cannot be read as {}: {}",
                     format.name().to_uppercase(),
-                    finish(&message)
+                    finish(&source.to_string())
                 ),
                 other => format!("The record cannot be read: {}", finish(&other.to_string())),
             })

@@ -1,7 +1,7 @@
 //! How to start an engine and what to tell it: the `KEY=VALUE` words of
 //! `--engine1`, `--engine2` and `--each`.
 
-use crate::Dialect;
+use crate::{ConfigError, Dialect};
 
 /// How to start an engine and what to tell it, from `--engine1 …`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,24 +25,18 @@ impl EngineConfig {
     /// `arg=` (one more argument), `option.NAME=VALUE`. A first word without
     /// `=` is the command. A command is split into words as a shell would
     /// (quotes group), so `cmd="koma usi"` runs `koma` with `usi`.
-    pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
+    pub fn parse(words: &[String]) -> Result<EngineConfig, ConfigError> {
         let mut config = EngineConfig::default();
         for (index, word) in words.iter().enumerate() {
             let (key, value) = match word.split_once('=') {
                 Some((key, value)) if !key.contains(char::is_whitespace) => (key, value),
                 _ if index == 0 => ("cmd", word.as_str()),
-                _ => {
-                    return Err(format!(
-                    "{word:?}: expected KEY=VALUE (cmd=, name=, proto=, dir=, arg=, option.NAME=)"
-                ))
-                }
+                _ => return Err(ConfigError::NotKeyValue { word: word.clone() }),
             };
             match key {
                 "cmd" => {
                     let mut command = split_words(value)?.into_iter();
-                    config.program = command
-                        .next()
-                        .ok_or_else(|| "cmd= names no program".to_owned())?;
+                    config.program = command.next().ok_or(ConfigError::NoProgram)?;
                     config.args.extend(command);
                 }
                 "arg" => config.args.push(value.to_owned()),
@@ -54,7 +48,11 @@ impl EngineConfig {
                         config.options.retain(|(name, _)| name != option);
                         config.options.push((option.to_owned(), value.to_owned()));
                     }
-                    _ => return Err(format!("unknown engine setting {key:?}")),
+                    _ => {
+                        return Err(ConfigError::UnknownSetting {
+                            key: key.to_owned(),
+                        })
+                    }
                 },
             }
         }
@@ -80,7 +78,7 @@ impl EngineConfig {
 
 /// Splits a command line into words: blanks separate, quotes group, a
 /// backslash escapes the next character.
-fn split_words(text: &str) -> Result<Vec<String>, String> {
+fn split_words(text: &str) -> Result<Vec<String>, ConfigError> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut quote = None;
@@ -102,7 +100,9 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("unclosed quote in {text:?}"));
+        return Err(ConfigError::UnclosedQuote {
+            command: text.to_owned(),
+        });
     }
     words.extend(word);
     Ok(words)
@@ -111,6 +111,7 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::UnknownDialect;
 
     fn words(text: &str) -> Vec<String> {
         text.split(' ').map(str::to_owned).collect()
@@ -138,10 +139,33 @@ mod tests {
         let quoted = EngineConfig::parse(&[r#"cmd="/a b/engine" 'x y' z\ w"#.to_owned()]).unwrap();
         assert_eq!(quoted.program, "/a b/engine");
         assert_eq!(quoted.args, ["x y", "z w"]);
-        assert!(EngineConfig::parse(&words("cmd=x bogus")).is_err());
-        assert!(EngineConfig::parse(&words("cmd=x proto=xboard")).is_err());
-        assert!(EngineConfig::parse(&words("cmd=x colour=red")).is_err());
-        assert!(EngineConfig::parse(&["cmd=\"x".to_owned()]).is_err());
+        assert!(matches!(
+            EngineConfig::parse(&words("cmd=x bogus")),
+            Err(ConfigError::NotKeyValue { word }) if word == "bogus"
+        ));
+        assert!(matches!(
+            EngineConfig::parse(&words("cmd=x proto=xboard")),
+            Err(ConfigError::UnknownProtocol(UnknownDialect { text })) if text == "xboard"
+        ));
+        assert!(matches!(
+            EngineConfig::parse(&words("cmd=x colour=red")),
+            Err(ConfigError::UnknownSetting { key }) if key == "colour"
+        ));
+        assert!(matches!(
+            EngineConfig::parse(&["cmd=\"x".to_owned()]),
+            Err(ConfigError::UnclosedQuote { .. })
+        ));
+        assert_eq!(
+            EngineConfig::parse(&words("cmd=")),
+            Err(ConfigError::NoProgram)
+        );
+        // The sentence people read at the command line.
+        assert_eq!(
+            EngineConfig::parse(&words("cmd=x colour=red"))
+                .unwrap_err()
+                .to_string(),
+            "unknown engine setting \"colour\""
+        );
     }
 
     #[test]

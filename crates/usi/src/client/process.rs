@@ -2,7 +2,7 @@
 //! defences against engines that print garbage, crash or hang.
 
 use crate::client::EngineConfig;
-use crate::Dialect;
+use crate::{Dialect, HandshakeStep, StartError};
 use koma_rules::Variant;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -238,14 +238,7 @@ pub struct Thought {
     pub pv: Vec<String>,
 }
 
-/// Why an engine gave no answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// Its output closed or its input broke: it exited.
-    Crashed,
-    /// No answer before the deadline.
-    TimedOut,
-}
+pub use crate::Failure;
 
 /// A running engine after the handshake.
 pub struct Engine {
@@ -265,9 +258,12 @@ impl Engine {
         variant: Variant,
         label: &str,
         log: Option<TrafficLog>,
-    ) -> Result<Engine, String> {
-        let connection = Connection::spawn(config, label, log.clone())
-            .map_err(|e| format!("cannot start {:?}: {e}", config.program))?;
+    ) -> Result<Engine, StartError> {
+        let connection =
+            Connection::spawn(config, label, log.clone()).map_err(|source| StartError::Spawn {
+                program: config.program.clone(),
+                source,
+            })?;
         Engine::connect(connection, config, variant, label, log)
     }
 
@@ -281,7 +277,7 @@ impl Engine {
         variant: Variant,
         label: &str,
         log: Option<TrafficLog>,
-    ) -> Result<Engine, String> {
+    ) -> Result<Engine, StartError> {
         let dialect = config
             .protocol
             .unwrap_or_else(|| Dialect::default_for(variant));
@@ -292,18 +288,24 @@ impl Engine {
             label: label.to_owned(),
             log,
         };
-        let fail = |what: &str, failure: Failure| {
-            format!(
-                "{label} ({}): {}",
-                config.program,
-                match failure {
-                    Failure::Crashed => format!("exited during {what}"),
-                    Failure::TimedOut => format!("no answer to {what}"),
-                }
-            )
+        let fail = |step: HandshakeStep, failure: Failure| {
+            let (label, program) = (label.to_owned(), config.program.clone());
+            match failure {
+                Failure::Crashed => StartError::Crashed {
+                    label,
+                    program,
+                    step,
+                },
+                Failure::TimedOut => StartError::TimedOut {
+                    label,
+                    program,
+                    step,
+                },
+            }
         };
         let hello = dialect.command();
-        engine.send(hello).map_err(|f| fail(hello, f))?;
+        let greeting = HandshakeStep::Hello(dialect);
+        engine.send(hello).map_err(|f| fail(greeting, f))?;
         let ok = format!("{hello}ok");
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut id_name = None;
@@ -314,7 +316,7 @@ impl Engine {
                 }
                 line == ok
             })
-            .map_err(|f| fail(hello, f))?;
+            .map_err(|f| fail(greeting, f))?;
         engine.id_name = id_name;
         let variant_option = match dialect {
             Dialect::Usi => "USI_Variant",
@@ -334,9 +336,11 @@ impl Engine {
         for (name, value) in &options {
             engine
                 .send(&format!("setoption name {name} value {value}"))
-                .map_err(|f| fail("setoption", f))?;
+                .map_err(|f| fail(HandshakeStep::SetOption, f))?;
         }
-        engine.ready().map_err(|f| fail("isready", f))?;
+        engine
+            .ready()
+            .map_err(|f| fail(HandshakeStep::IsReady, f))?;
         Ok(engine)
     }
 
@@ -597,6 +601,38 @@ mod tests {
         let (connection, told) = listening_engine();
         Engine::connect(connection, &plain, Variant::Shogi, "e", None).unwrap();
         assert_eq!(told.try_iter().collect::<Vec<_>>(), ["usi", "isready"]);
+    }
+
+    #[test]
+    fn a_program_that_cannot_run_is_told_from_one_that_exits() {
+        let missing = EngineConfig::parse(&["cmd=/nonexistent/koma-engine".to_owned()]).unwrap();
+        match Engine::start(&missing, Variant::Shogi, "e", None) {
+            Err(StartError::Spawn { program, source }) => {
+                assert_eq!(program, "/nonexistent/koma-engine");
+                assert_eq!(source.kind(), io::ErrorKind::NotFound);
+            }
+            other => panic!("{:?}", other.map(|engine| engine.id_name)),
+        }
+        // An engine that exits before `usiok`.
+        let (to_engine, engine_input) = mpsc::channel::<String>();
+        let (engine_output, from_engine) = mpsc::channel::<String>();
+        drop((engine_input, engine_output));
+        let config = EngineConfig::parse(&["cmd=gone".to_owned()]).unwrap();
+        let connection = Connection::in_process(to_engine, from_engine);
+        let error = Engine::connect(connection, &config, Variant::Shogi, "e", None)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(
+                error,
+                StartError::Crashed {
+                    step: HandshakeStep::Hello(Dialect::Usi),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), "e (gone): exited during usi");
     }
 
     #[test]

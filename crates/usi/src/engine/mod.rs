@@ -8,7 +8,7 @@ mod output;
 mod perfect;
 mod session;
 
-use crate::Dialect;
+use crate::{Dialect, RunError};
 use command::{Command, GoParams};
 use koma_engine::{params, EngineOptions, Network, SearchControl, MAX_SKILL, MIN_SKILL};
 use koma_mate::MateLimits;
@@ -46,20 +46,14 @@ struct Protocol {
 /// Runs the protocol on standard input and output until `quit` or the end
 /// of input, starting with `variant` (else shogi over USI, Pawns-Only Chess
 /// over UCI); the GUI may change the game with `USI_Variant`/`UCI_Variant`.
-pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), String> {
+pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), RunError> {
     let default = match dialect {
         Dialect::Usi => Variant::Shogi,
         Dialect::Uci => Variant::Pawns,
     };
     let variant = match variant {
         Some(variant) if variant_allowed(dialect, variant) => variant,
-        Some(variant) => {
-            return Err(format!(
-                "{} is not played over {}",
-                variant.name(),
-                dialect.name()
-            ))
-        }
+        Some(variant) => return Err(RunError::WrongProtocol { variant, dialect }),
         None => default,
     };
     let options = EngineOptions::default();

@@ -15,7 +15,11 @@ pub trait Session: Send {
     fn new_game(&mut self);
     /// Sets the position: `setup` (SFEN/FEN; `None` for the start) then
     /// `moves`. On an error the previous position stays.
-    fn set_position(&mut self, setup: Option<&str>, moves: &[String]) -> Result<(), String>;
+    fn set_position(
+        &mut self,
+        setup: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), PositionRefused>;
     /// The side to move in the current position.
     fn turn(&self) -> Color;
     /// The current position in the game's notation (SFEN or FEN).
@@ -38,6 +42,25 @@ pub trait Session: Send {
     /// Evaluates with `network` (`None`: the classical evaluation); one
     /// of another game is refused.
     fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String>;
+}
+
+/// Why a `position` command is refused; the GUI is told in an
+/// `info string`.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionRefused {
+    /// The SFEN (or FEN) is not a position of the game: the rules' error.
+    #[error("bad position: {0}")]
+    Setup(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A move that cannot be read or played where it stands.
+    #[error("move {number} ({}): {source}", super::shorten(text))]
+    Move {
+        /// 1 for the first move after the position.
+        number: usize,
+        /// The move as sent.
+        text: String,
+        /// The rules' reason.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
 }
 
 /// The session of one game `P`.
@@ -80,10 +103,14 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
         self.engine().clear();
     }
 
-    fn set_position(&mut self, setup: Option<&str>, moves: &[String]) -> Result<(), String> {
+    fn set_position(
+        &mut self,
+        setup: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), PositionRefused> {
         let start = match setup {
             None => P::start(),
-            Some(text) => P::from_text(text).map_err(|e| format!("bad position: {e}"))?,
+            Some(text) => P::from_text(text).map_err(|e| PositionRefused::Setup(e.into()))?,
         };
         let mut positions = Vec::with_capacity(moves.len() + 1);
         positions.push(start);
@@ -91,7 +118,11 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
             let current = positions.last().copied().unwrap_or(start);
             let m = current
                 .parse_move(text)
-                .map_err(|e| format!("move {} ({}): {e}", index + 1, super::shorten(text)))?;
+                .map_err(|e| PositionRefused::Move {
+                    number: index + 1,
+                    text: text.clone(),
+                    source: e.into(),
+                })?;
             let mut next = current;
             next.play_unchecked(m);
             positions.push(next);
