@@ -86,6 +86,14 @@ fn search<P: Served + MateSearch>(
             game.moves().len()
         )));
     };
+    // Every position a game reaches passes the rules' check; one set up
+    // otherwise (an editor's, without the defender's king) has nothing to
+    // mate, and saying "no mate" would hide that.
+    if let Err(error) = root.validate() {
+        return Err(Refusal::bad_request(format!(
+            "This position has no mate to search: {error}."
+        )));
+    }
     let mut solver = Solver::new(limits.table_megabytes);
     let Some(report) = root.solve_mate(&mut solver, limits, None) else {
         return Err(Refusal::bad_request("This game has no mates."));
@@ -129,6 +137,28 @@ mod tests {
         assert!(find_mate(&start, 3, 1).is_err());
         let pawns = AnyGame::new(Variant::Pawns, None).unwrap();
         assert!(find_mate(&pawns, 0, 1).is_err());
+    }
+
+    #[test]
+    fn a_position_without_the_defenders_king_is_refused_not_called_no_mate() {
+        let kingless =
+            koma_rules::parse_sfen_unchecked::<koma_rules::Shogi>("9/9/9/9/9/9/9/9/4K4 b 2G 1")
+                .unwrap()
+                .checked()
+                .unwrap_err()
+                .ignore_missing_king()
+                .unwrap();
+        let game = AnyGame::Shogi(Game::new(kingless));
+        let refused = find_mate(&game, 0, 1).unwrap_err();
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert!(
+            refused.message.contains("Gote has no king"),
+            "{}",
+            refused.message
+        );
+        // Nor can such a game be started: the position is refused first.
+        let started = AnyGame::new(Variant::Shogi, Some("9/9/9/9/9/9/9/9/4K4 b 2G 1"));
+        assert!(started.unwrap_err().contains("Gote has no king"));
     }
 
     #[test]

@@ -363,6 +363,20 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
         "checkmate nomate"
     );
 
+    // Without the defender's king the position is refused, and `go mate`
+    // says so and answers `nomate` rather than solve the position before.
+    engine.send("position sfen 7nk/7l1/9/7N1/9/9/9/9/9 b L 1");
+    engine.send("position sfen 9/9/9/9/9/9/9/9/4K4 b 2G 1");
+    engine.send("go mate 1000");
+    let answer = engine.until("checkmate", SHORT);
+    assert_eq!(answer.last().unwrap(), "checkmate nomate", "{answer:?}");
+    assert!(
+        answer.iter().any(|line| line
+            .starts_with("info string no mate search: the position was refused")
+            && line.contains("Gote has no king")),
+        "{answer:?}"
+    );
+
     // A king in the open: `stop` ends the solve at once.
     engine.send("position sfen 9/9/9/9/4k4/9/9/9/9 b 2B2G2S 1");
     engine.send("go mate infinite");

@@ -67,6 +67,58 @@ fn bad_input_is_refused_with_a_sentence() {
 }
 
 #[test]
+fn a_position_without_the_defenders_king_is_refused() {
+    // Gote, not to move, has no king: nothing to mate (not `nomate`).
+    for sfen in [
+        "9/9/9/9/9/9/9/9/4K4 b 2G 1",
+        "9/9/9/9/9/9/9/9/9 b 2G 1",
+        "5/5/5/5/4K b G 1",
+    ] {
+        let (ok, out, err) = mate(&[sfen]);
+        assert!(!ok, "{sfen}: {out}");
+        assert!(out.is_empty(), "{sfen}: {out}");
+        assert!(
+            err.starts_with("koma: not a mate problem: the defender has no king to mate: "),
+            "{sfen}: {err}"
+        );
+    }
+    // The attacker may be without one, as in most tsume.
+    let (ok, out, _) = mate(&["4k4/9/4P4/9/9/9/9/9/9 b G 1"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("mate 1"));
+}
+
+#[test]
+fn a_missing_file_is_named_as_missing() {
+    let (ok, _, err) = mate(&["no-such-problem.kif"]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "koma: no-such-problem.kif: no such file (nor is it an SFEN)"
+    );
+    let folder = env!("CARGO_MANIFEST_DIR");
+    let (ok, _, err) = mate(&[folder]);
+    assert!(!ok);
+    assert!(err.contains("a folder, not a record file"), "{err}");
+}
+
+#[test]
+fn a_table_of_no_size_or_beyond_the_machine_is_refused_with_the_range() {
+    let problem = record_path("tsumeshogi.csa");
+    for size in ["0", "99999999999999999999999", "1000000000", "-5", "lots"] {
+        let (ok, out, err) = mate(&[&problem, &format!("--hash={size}")]);
+        assert!(!ok, "--hash {size}: {out}");
+        assert!(
+            err.contains("give a table of 1 to ") && err.contains(" MiB"),
+            "--hash {size}: {err}"
+        );
+    }
+    let (ok, out, _) = mate(&[&problem, "--hash", "1"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("mate 3"));
+}
+
+#[test]
 fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     let dir = std::env::temp_dir().join(format!("koma-mate-suite-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
