@@ -24,8 +24,11 @@ use std::time::Duration;
         CSA, USI), whose start position is solved: tsume records carry the problem there, and \
         CSA `P-00AL` or KIF's hands give the defender the remaining pieces.\n\n\
         Prints the solution in Japanese (KIF style) and in USI, its length, the nodes \
-        searched and the time. The last line says `mate N`, `nomate` or `unknown`. In \
-        Spear, kings are captured: the mate ends with the capture."
+        searched and the time. The last line says `mate N`, `nomate` or `unknown`. N counts \
+        as problems do, without useless interpositions; the line goes on to checkmate on \
+        the board, each interposition the defender could still drop at the end played out \
+        with its capture, so it may be longer than N. In Spear, kings are captured: the \
+        mate ends with the capture."
 )]
 pub struct MateArgs {
     /// The problem: an SFEN, or a record file.
@@ -235,8 +238,15 @@ fn describe<V: ShogiVariant>(position: &ShogiPosition<V>, report: &MateReport) -
             } else {
                 "not proven shortest: the time ran out"
             };
+            let uncounted = match line.len().saturating_sub(usize::from(length)) {
+                0 => String::new(),
+                plies => format!(
+                    "; the line shows {plies} plies more, to checkmate on the board: \
+                     useless interpositions and their captures, not counted"
+                ),
+            };
             format!(
-                "{}　まで{length}手詰\nusi: {}\nmate in {length} ({shortest}), {cost}\nmate {length}\n",
+                "{}　まで{length}手詰\nusi: {}\nmate in {length} ({shortest}{uncounted}), {cost}\nmate {length}\n",
                 japanese.join("　"),
                 usi.join(" "),
             )

@@ -33,10 +33,12 @@ pub struct MateJson {
     pub ply: usize,
     /// `"mate"`, `"nomate"` or `"unknown"` (the time ran out).
     pub answer: &'static str,
-    /// A mate's length in plies (useless interpositions not counted).
+    /// A mate's length in plies as problems count it (useless
+    /// interpositions not counted).
     pub length: u16,
     /// The mate line, each move as the game's moves are written (with the
-    /// position after it); empty otherwise.
+    /// position after it), to checkmate on the board: longer than `length`
+    /// by any useless interpositions and their captures; empty otherwise.
     pub line: Vec<MoveJson>,
     /// Nodes searched.
     pub nodes: u64,
@@ -137,6 +139,25 @@ mod tests {
         assert!(find_mate(&start, 3, 1).is_err());
         let pawns = AnyGame::new(Variant::Pawns, None).unwrap();
         assert!(find_mate(&pawns, 0, 1).is_err());
+    }
+
+    #[test]
+    fn the_line_goes_on_to_checkmate_and_the_length_counts_as_problems_do() {
+        // Mate in 5 ending on a dragon's check that gote's bishop could
+        // block: the line shows the drop and its capture too.
+        let sfen = "9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1";
+        let game = AnyGame::new(Variant::Shogi, Some(sfen)).unwrap();
+        let found = find_mate(&game, 0, 10).unwrap();
+        assert_eq!(found.answer, "mate");
+        assert_eq!(found.length, 5);
+        let usi: Vec<&str> = found.line.iter().map(|m| m.usi.as_str()).collect();
+        assert_eq!(
+            usi,
+            ["3e1e", "L*1c", "B*2a", "1b1a", "1e1c", "B*1b", "1c1b"]
+        );
+        let last = found.line.last().unwrap();
+        let end = koma_rules::parse_sfen::<koma_rules::Shogi>(&last.position).unwrap();
+        assert!(last.check && !end.has_legal_move());
     }
 
     #[test]

@@ -363,6 +363,29 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
         "checkmate nomate"
     );
 
+    // The counted mate in 5 ends on the dragon's check down the file, which
+    // gote could block with its bishop: the line plays the drop and its
+    // capture out to checkmate, and the score stays the count, 5.
+    let sfen = "9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1";
+    engine.send(&format!("position sfen {sfen}"));
+    engine.send("go mate 60000");
+    let answer = engine.until("checkmate", Duration::from_secs(60));
+    let moves: Vec<&str> = answer.last().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 7, "{answer:?}");
+    let info = &answer[answer.len() - 2];
+    assert!(
+        info.ends_with(&format!("score mate 5 pv {}", moves.join(" "))),
+        "{info}"
+    );
+    let mut position = StandardShogiPosition::from_text(sfen).unwrap();
+    for m in &moves {
+        position = position.play(position.parse_move(m).unwrap()).unwrap();
+    }
+    assert!(
+        position.is_check() && position.legal_moves().is_empty(),
+        "{moves:?}"
+    );
+
     // Without the defender's king the position is refused, and `go mate`
     // says so and answers `nomate` rather than solve the position before.
     engine.send("position sfen 7nk/7l1/9/7N1/9/9/9/9/9 b L 1");

@@ -42,6 +42,27 @@ fn a_tsume_record_is_solved_in_japanese_and_usi() {
 }
 
 #[test]
+fn a_mate_ending_on_a_blockable_check_is_played_out_to_checkmate() {
+    // Mate in 5 as problems count it: the dragon's last check down the
+    // file could be blocked by gote's bishop, which the dragon takes.
+    let (ok, out, _) = mate(&["9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].ends_with("△１二角打　▲同　龍(13)　まで5手詰"),
+        "{out}"
+    );
+    assert_eq!(lines[1], "usi: 3e1e L*1c B*2a 1b1a 1e1c B*1b 1c1b");
+    assert!(
+        lines[2].starts_with(
+            "mate in 5 (shortest; the line shows 2 plies more, to checkmate on the board: "
+        ),
+        "{out}"
+    );
+    assert_eq!(lines.last(), Some(&"mate 5"));
+}
+
+#[test]
 fn an_sfen_without_mate_says_nomate() {
     let (ok, out, _) = mate(&["sfen 7nk/7l1/9/7N1/9/9/9/9/9 b P 1"]);
     assert!(ok);
