@@ -236,8 +236,11 @@ export interface NewGameOptions {
 export interface MateFound {
   ply: number;
   answer: 'mate' | 'nomate' | 'unknown';
+  /** The mate's length as problems count it (useless interpositions not counted). */
   length: number;
-  /** The line, each move as the game's moves are written. */
+  /** The line, each move as the game's moves are written, to checkmate on
+   * the board: it may be longer than `length` by the useless
+   * interpositions and their captures. */
   line: PlayedMove[];
   nodes: number;
   milliseconds: number;

@@ -11,6 +11,7 @@ mod bench;
 mod check;
 mod console_engine;
 mod convert;
+mod machine;
 mod mate;
 mod mate_suite;
 mod pawns_console;

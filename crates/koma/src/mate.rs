@@ -8,7 +8,8 @@ use koma_mate::{MateAnswer, MateLimits, MateReport, Progress, Solver};
 use koma_records::file::load;
 use koma_records::kif::move_text;
 use koma_rules::{
-    Color, Minishogi, Position, SfenError, Shogi, ShogiPosition, ShogiVariant, Spear, Variant,
+    parse_sfen_unchecked, Color, Minishogi, Position, SetupProblem, Shogi, ShogiPosition,
+    ShogiVariant, Spear, Variant,
 };
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -23,8 +24,11 @@ use std::time::Duration;
         CSA, USI), whose start position is solved: tsume records carry the problem there, and \
         CSA `P-00AL` or KIF's hands give the defender the remaining pieces.\n\n\
         Prints the solution in Japanese (KIF style) and in USI, its length, the nodes \
-        searched and the time. The last line says `mate N`, `nomate` or `unknown`. In \
-        Spear, kings are captured: the mate ends with the capture."
+        searched and the time. The last line says `mate N`, `nomate` or `unknown`. N counts \
+        as problems do, without useless interpositions; the line goes on to checkmate on \
+        the board, each interposition the defender could still drop at the end played out \
+        with its capture, so it may be longer than N. In Spear, kings are captured: the \
+        mate ends with the capture."
 )]
 pub struct MateArgs {
     /// The problem: an SFEN, or a record file.
@@ -45,9 +49,28 @@ pub struct MateArgs {
     /// Give up after this many seconds.
     #[arg(long)]
     time: Option<f64>,
-    /// The solver's table, in MiB.
-    #[arg(long, default_value_t = 512)]
+    /// The solver's table, in MiB: from 1 to the machine's memory.
+    #[arg(long, default_value_t = 512, value_parser = parse_hash)]
     hash: usize,
+}
+
+/// The most `--hash` may ask for where the machine does not say its memory.
+const MAX_HASH_UNKNOWN_MEMORY: u64 = 65_536;
+
+/// Reads `--hash`: a whole number of MiB, at least 1 and at most the
+/// machine's memory; anything else is refused with the range allowed.
+fn parse_hash(text: &str) -> Result<usize, String> {
+    let most = crate::machine::physical_memory().map_or(MAX_HASH_UNKNOWN_MEMORY, |b| b >> 20);
+    let range = || format!("a table of 1 to {most} MiB (this machine's memory)");
+    let megabytes: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size in MiB: give {}", range()))?;
+    if megabytes == 0 || megabytes > most {
+        return Err(format!("{megabytes} MiB is out of range: give {}", range()));
+    }
+    usize::try_from(megabytes)
+        .map_err(|_| format!("{megabytes} MiB is out of range: give {}", range()))
 }
 
 /// Runs `koma mate`.
@@ -61,7 +84,7 @@ pub fn run(args: MateArgs) -> Result<(), String> {
             None => None,
         },
         nodes: None,
-        table_megabytes: args.hash.clamp(1, 65536),
+        table_megabytes: args.hash,
     };
     if let Some(suite) = &args.suite {
         return crate::mate_suite::run(suite, &limits, args.against.as_deref());
@@ -82,45 +105,72 @@ enum Problem {
 }
 
 impl Problem {
-    /// Reads `text`: a record file if one is there, else an SFEN.
+    /// Reads `text`: a record file if one is there, else an SFEN. A word
+    /// with no space that names no file is taken for a missing file (an
+    /// SFEN has three fields or four).
     fn read(text: &str, variant: Option<Variant>) -> Result<Problem, String> {
-        if std::path::Path::new(text).is_file() {
-            let record = load(text, None, variant).map_err(|e| e.to_string())?;
-            let variant = record.variant();
-            let no_record = || format!("{text}: not a record of {}", variant.name());
-            return match variant {
-                Variant::Spear => record.into_record().map(|r| Problem::Spear(r.start)),
-                Variant::Minishogi => record.into_record().map(|r| Problem::Minishogi(r.start)),
-                Variant::Shogi => record.into_record().map(|r| Problem::Shogi(r.start)),
-                Variant::Pawns => return Err(no_mates()),
-            }
-            .ok_or_else(no_record);
+        let path = std::path::Path::new(text);
+        if path.is_file() {
+            return Problem::load(text, variant);
+        }
+        if path.is_dir() {
+            return Err(format!("{text}: a folder, not a record file nor an SFEN"));
         }
         let sfen = text.trim();
         let sfen = sfen.strip_prefix("position").map_or(sfen, str::trim_start);
         let sfen = sfen.strip_prefix("sfen").map_or(sfen, str::trim_start);
-        let parse = |variant| {
-            let bad = |e: SfenError| format!("not a record file nor an SFEN: {e}");
-            match variant {
-                Variant::Spear => ShogiPosition::from_text(sfen)
-                    .map(Problem::Spear)
-                    .map_err(bad),
-                Variant::Minishogi => ShogiPosition::from_text(sfen)
-                    .map(Problem::Minishogi)
-                    .map_err(bad),
-                Variant::Shogi => ShogiPosition::from_text(sfen)
-                    .map(Problem::Shogi)
-                    .map_err(bad),
-                Variant::Pawns => Err(no_mates()),
-            }
-        };
+        if !sfen.is_empty() && !sfen.contains(char::is_whitespace) {
+            return Err(format!("{text}: no such file (nor is it an SFEN)"));
+        }
         match variant {
-            Some(variant) => parse(variant),
+            Some(variant) => Problem::parse(sfen, variant)?,
             // A 5×5 board is minishogi's unless said otherwise; an SFEN
             // that is neither is refused with shogi's reason.
-            None => {
-                parse(Variant::Shogi).or_else(|error| parse(Variant::Minishogi).map_err(|_| error))
-            }
+            None => Problem::parse(sfen, Variant::Shogi)
+                .or_else(|error| Problem::parse(sfen, Variant::Minishogi).map_err(|_| error))?,
+        }
+        .map_err(|refusal| format!("not a mate problem: {refusal}"))
+    }
+
+    /// The start position of the record file `path`.
+    fn load(path: &str, variant: Option<Variant>) -> Result<Problem, String> {
+        let record = load(path, None, variant).map_err(|e| e.to_string())?;
+        let variant = record.variant();
+        let no_record = || format!("{path}: not a record of {}", variant.name());
+        match variant {
+            Variant::Spear => record.into_record().map(|r| Problem::Spear(r.start)),
+            Variant::Minishogi => record.into_record().map(|r| Problem::Minishogi(r.start)),
+            Variant::Shogi => record.into_record().map(|r| Problem::Shogi(r.start)),
+            Variant::Pawns => return Err(no_mates()),
+        }
+        .ok_or_else(no_record)
+    }
+
+    /// `sfen` as a position of `variant`: the outer error if its syntax is
+    /// not that game's, the inner one if the rules refuse the position
+    /// (without the defender's king there is nothing to mate).
+    fn parse(sfen: &str, variant: Variant) -> Result<Result<Problem, String>, String> {
+        fn checked<V: ShogiVariant>(
+            sfen: &str,
+            wrap: fn(ShogiPosition<V>) -> Problem,
+        ) -> Result<Result<Problem, String>, String> {
+            let position = parse_sfen_unchecked::<V>(sfen)
+                .map_err(|e| format!("not a record file nor an SFEN: {e}"))?;
+            Ok(position
+                .checked()
+                .map(wrap)
+                .map_err(|refused| match refused.error().problem {
+                    SetupProblem::NoKings | SetupProblem::MissingKing(_) => {
+                        format!("the defender has no king to mate: {refused}")
+                    }
+                    _ => refused.to_string(),
+                }))
+        }
+        match variant {
+            Variant::Spear => checked(sfen, Problem::Spear),
+            Variant::Minishogi => checked(sfen, Problem::Minishogi),
+            Variant::Shogi => checked(sfen, Problem::Shogi),
+            Variant::Pawns => Err(no_mates()),
         }
     }
 }
@@ -188,8 +238,15 @@ fn describe<V: ShogiVariant>(position: &ShogiPosition<V>, report: &MateReport) -
             } else {
                 "not proven shortest: the time ran out"
             };
+            let uncounted = match line.len().saturating_sub(usize::from(length)) {
+                0 => String::new(),
+                plies => format!(
+                    "; the line shows {plies} plies more, to checkmate on the board: \
+                     useless interpositions and their captures, not counted"
+                ),
+            };
             format!(
-                "{}　まで{length}手詰\nusi: {}\nmate in {length} ({shortest}), {cost}\nmate {length}\n",
+                "{}　まで{length}手詰\nusi: {}\nmate in {length} ({shortest}{uncounted}), {cost}\nmate {length}\n",
                 japanese.join("　"),
                 usi.join(" "),
             )

@@ -105,7 +105,7 @@ fn solve<const N: usize>(args: &SolveArgs) -> Result<(), String> {
         Some(gib) => return Err(format!("--memory {gib}: a size in GiB above 0")),
         None => default_table_bytes(N),
     };
-    if let Some(total) = physical_memory() {
+    if let Some(total) = crate::machine::physical_memory() {
         if bytes as u64 > total {
             return Err(format!(
                 "--memory: {:.1} GiB is more than this machine's {:.1} GiB",
@@ -330,15 +330,6 @@ fn value_each_move<const N: usize>(
         .filter_map(|m| m.value)
         .max()
         .unwrap_or(Value::Draw))
-}
-
-/// The machine's memory in bytes, where the system tells it (Linux's
-/// `/proc/meminfo`, in kB).
-fn physical_memory() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes * 1024)
 }
 
 /// The process's resident memory in MiB, where the system tells it

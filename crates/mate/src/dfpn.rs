@@ -76,6 +76,11 @@ pub struct Search<'t, 'b, V: ShogiVariant> {
     pub nodes: u64,
     /// Whether the budget ran out.
     pub aborted: bool,
+    /// A node count at which this search stops early: one step of a
+    /// search that may try again otherwise (see [`Search::within`]).
+    cap: Option<u64>,
+    /// Whether it stopped at `cap` rather than at the budget.
+    capped: bool,
     marker: std::marker::PhantomData<V>,
 }
 
@@ -123,6 +128,8 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             budget,
             nodes: 0,
             aborted: false,
+            cap: None,
+            capped: false,
             marker: std::marker::PhantomData,
         }
     }
@@ -142,6 +149,20 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         // One call searches until the position is solved, the budget runs
         // out, or its numbers reach the largest there is (left open).
         self.mid(position, depth, LARGEST, LARGEST)
+    }
+
+    /// [`Search::prove`] within `nodes` more nodes at most: open if they
+    /// run out first, and the search goes on afterwards as if they had not
+    /// been set (the budget's own end still ends it).
+    pub fn within(&mut self, position: &ShogiPosition<V>, depth: Depth, nodes: u64) -> Known {
+        self.cap = Some(self.nodes.saturating_add(nodes));
+        let known = self.prove(position, depth);
+        self.cap = None;
+        if self.capped {
+            self.capped = false;
+            self.aborted = false;
+        }
+        known
     }
 
     /// What the table knows of `position` searched at `depth`.
@@ -182,6 +203,9 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         let stopped = self.budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         if out_of_time || out_of_nodes || stopped {
             self.aborted = true;
+        } else if self.cap.is_some_and(|cap| self.nodes >= cap) {
+            self.aborted = true;
+            self.capped = true;
         }
         if self.nodes % PROGRESS_INTERVAL == 0 {
             if let Some(progress) = self.budget.progress.as_mut() {

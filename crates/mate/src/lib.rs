@@ -6,7 +6,10 @@
 //! The [`Solver`] proves a mate, then shortens it to the shortest mate
 //! against the longest resistance (tsume-shogi's rule), reads the line out
 //! and checks it with the rules before it reports it. It never reports a
-//! mate the rules do not confirm.
+//! mate the rules do not confirm. The length is counted as problems count
+//! it, without useless interpositions (無駄合); the line is played out to
+//! checkmate on the board, so that a GUI replaying it sees the mate
+//! ([`line_to_checkmate`]).
 //!
 //! - Uchifuzume is illegal: a pawn drop that would mate is not a move.
 //! - A repetition is no mate (a perpetual check loses).
@@ -28,12 +31,20 @@
 //! .unwrap();
 //! let report = Solver::new(16).solve(&problem, &MateLimits::default(), None, None);
 //! let MateAnswer::Mate(line) = report.answer else { panic!("a mate") };
-//! assert_eq!(line.len(), 3);
+//! assert_eq!(report.length, 3);
 //! assert_eq!(StandardShogiPosition::move_to_text(line[0]), "7e7b+");
 //! assert!(report.shortest);
+//! // The line goes on to checkmate on the board: the defender's useless
+//! // interpositions at the end, and their captures, are played out.
+//! let mut end = problem;
+//! for &m in &line {
+//!     end.play_unchecked(m);
+//! }
+//! assert!(end.is_check() && !end.has_legal_move());
 //! ```
 #![warn(missing_docs)]
 
+mod checkmate_line;
 mod dfpn;
 mod estimate;
 mod interposition;
@@ -42,6 +53,7 @@ mod solver;
 pub mod suite;
 mod table;
 
+pub use checkmate_line::line_to_checkmate;
 pub use solver::{is_mate_line, MateAnswer, MateLimits, MateReport, Progress, Solver};
 
 use koma_rules::{PawnsPosition, ShogiPosition, ShogiVariant};

@@ -2,6 +2,7 @@
 //! against the longest resistance, reads the line out and checks it with
 //! the rules.
 
+use crate::checkmate_line::line_to_checkmate;
 use crate::dfpn::{Budget, Child, Search};
 use crate::moves::king_capture;
 use crate::table::{Depth, Known, Table, UNLIMITED};
@@ -34,8 +35,13 @@ impl Default for MateLimits {
 /// What a solve found.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MateAnswer {
-    /// A mate: the attacker's and defender's moves in turn, ending with the
-    /// mating move (in Spear, the king's capture).
+    /// A mate: the attacker's and defender's moves in turn, ending in
+    /// checkmate on the board (in Spear, with the king's capture). Where
+    /// the shortest mate as problems count it ends on a distant check that
+    /// the defender could still block by a drop, the line goes on with
+    /// such a useless interposition and its capture until the defender has
+    /// no legal move (see [`crate::line_to_checkmate`]); those plies are
+    /// not in [`MateReport::length`].
     Mate(Vec<Move>),
     /// No mate: every line of checks fails.
     NoMate,
@@ -49,8 +55,9 @@ pub struct MateReport {
     /// The answer.
     pub answer: MateAnswer,
     /// For a mate, its length as problems count it: the plies of the line
-    /// less each useless interposition and its capture (shown only where
-    /// nothing else holds out as long). 0 otherwise.
+    /// less each useless interposition and its capture (shown where
+    /// nothing else holds out as long, and at the end until the defender
+    /// is checkmated on the board). 0 otherwise.
     pub length: u16,
     /// For a mate, whether it is proven the shortest (false when the
     /// limits ran out while shortening it).
@@ -81,6 +88,10 @@ pub struct Progress {
     /// Time so far.
     pub elapsed: Duration,
 }
+
+/// The depths (plies) the first proof tries before it searches without a
+/// bound, each within so many nodes.
+const FIRST_TRIES: [(Depth, u64); 2] = [(7, 20_000), (15, 200_000)];
 
 /// The stack a solve runs on: the search recurses a frame per ply.
 const STACK_BYTES: usize = 512 << 20;
@@ -161,7 +172,20 @@ fn solve_on<V: ShogiVariant>(
         elapsed: started.elapsed(),
     };
 
-    let first = search.prove(position, UNLIMITED);
+    // A short mate first, within a few plies and a share of the nodes:
+    // unbounded, df-pn can follow long sequences of checks whose numbers
+    // keep looking hopeful while a short mate waits beside them (issue
+    // 54's mate in 7: 3.9 M nodes unbounded, 4.6 k within 7 plies).
+    let mut first = Known::disproven(0);
+    for (depth, nodes) in FIRST_TRIES {
+        first = search.within(position, depth, nodes);
+        if first.is_proven() || search.aborted {
+            break;
+        }
+    }
+    if !first.is_proven() && !search.aborted {
+        first = search.prove(position, UNLIMITED);
+    }
     if first.is_disproven() {
         return report(&search, MateAnswer::NoMate, 0, false);
     }
@@ -196,6 +220,11 @@ fn solve_on<V: ShogiVariant>(
             } else {
                 line.len() as Depth
             };
+            // The line as played on a board, to checkmate: the length
+            // stays the convention's. (A line `is_mate_line` accepts always
+            // goes on so; were it not to, the convention's line is still a
+            // mate.)
+            let line = line_to_checkmate(position, &line).unwrap_or(line);
             report(&search, MateAnswer::Mate(line), counted, shortest)
         }
         _ => report(&search, MateAnswer::Unknown, 0, false),
@@ -405,7 +434,7 @@ pub fn is_mate_line<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -> 
 }
 
 /// The most interpositions in a row [`is_mate_line`] follows at a line's end.
-const MAX_INTERPOSITIONS: u32 = 8;
+pub(crate) const MAX_INTERPOSITIONS: u32 = 8;
 
 /// Whether the side to move is checked and either has no legal move or
 /// only drops between the king and a distant checker, each of which the

@@ -253,6 +253,7 @@ export const en = {
     findTitle: 'Look for a mate by checks from the position shown (tsume): the mate solver, not the engine',
     searching: 'Looking for a mate (up to {{seconds}} s; if other searches run, this one waits its turn)…',
     mate: 'Mate in {{length}} ({{nodes}} nodes, {{seconds}} s):',
+    uncounted: 'The line shows {{plies}} plies more, played out to checkmate: useless interpositions and their captures, which problems do not count.',
     nomate: 'No mate: every line of checks fails ({{nodes}} nodes, {{seconds}} s).',
     unknown: 'No mate found in {{seconds}} s (the search ran out of time).',
   },

@@ -21,6 +21,9 @@ function answer(ctrl: Ctrl): VNode[] {
         : t('mate.unknown', { seconds });
   const parts = [h('p.mate-summary', summary)];
   if (found.answer !== 'mate') return parts;
+  // The length counts as problems do; the line goes on to checkmate on the board.
+  const uncounted = found.line.length - found.length;
+  if (uncounted > 0) parts.push(h('p.mate-uncounted', t('mate.uncounted', { plies: uncounted })));
   parts.push(
     h(
       'ol.mate-line',

@@ -363,6 +363,43 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
         "checkmate nomate"
     );
 
+    // The counted mate in 5 ends on the dragon's check down the file, which
+    // gote could block with its bishop: the line plays the drop and its
+    // capture out to checkmate, and the score stays the count, 5.
+    let sfen = "9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1";
+    engine.send(&format!("position sfen {sfen}"));
+    engine.send("go mate 60000");
+    let answer = engine.until("checkmate", Duration::from_secs(60));
+    let moves: Vec<&str> = answer.last().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 7, "{answer:?}");
+    let info = &answer[answer.len() - 2];
+    assert!(
+        info.ends_with(&format!("score mate 5 pv {}", moves.join(" "))),
+        "{info}"
+    );
+    let mut position = StandardShogiPosition::from_text(sfen).unwrap();
+    for m in &moves {
+        position = position.play(position.parse_move(m).unwrap()).unwrap();
+    }
+    assert!(
+        position.is_check() && position.legal_moves().is_empty(),
+        "{moves:?}"
+    );
+
+    // Without the defender's king the position is refused, and `go mate`
+    // says so and answers `nomate` rather than solve the position before.
+    engine.send("position sfen 7nk/7l1/9/7N1/9/9/9/9/9 b L 1");
+    engine.send("position sfen 9/9/9/9/9/9/9/9/4K4 b 2G 1");
+    engine.send("go mate 1000");
+    let answer = engine.until("checkmate", SHORT);
+    assert_eq!(answer.last().unwrap(), "checkmate nomate", "{answer:?}");
+    assert!(
+        answer.iter().any(|line| line
+            .starts_with("info string no mate search: the position was refused")
+            && line.contains("Gote has no king")),
+        "{answer:?}"
+    );
+
     // A king in the open: `stop` ends the solve at once.
     engine.send("position sfen 9/9/9/9/4k4/9/9/9/9 b 2B2G2S 1");
     engine.send("go mate infinite");

@@ -42,6 +42,27 @@ fn a_tsume_record_is_solved_in_japanese_and_usi() {
 }
 
 #[test]
+fn a_mate_ending_on_a_blockable_check_is_played_out_to_checkmate() {
+    // Mate in 5 as problems count it: the dragon's last check down the
+    // file could be blocked by gote's bishop, which the dragon takes.
+    let (ok, out, _) = mate(&["9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].ends_with("△１二角打　▲同　龍(13)　まで5手詰"),
+        "{out}"
+    );
+    assert_eq!(lines[1], "usi: 3e1e L*1c B*2a 1b1a 1e1c B*1b 1c1b");
+    assert!(
+        lines[2].starts_with(
+            "mate in 5 (shortest; the line shows 2 plies more, to checkmate on the board: "
+        ),
+        "{out}"
+    );
+    assert_eq!(lines.last(), Some(&"mate 5"));
+}
+
+#[test]
 fn an_sfen_without_mate_says_nomate() {
     let (ok, out, _) = mate(&["sfen 7nk/7l1/9/7N1/9/9/9/9/9 b P 1"]);
     assert!(ok);
@@ -64,6 +85,58 @@ fn bad_input_is_refused_with_a_sentence() {
     let (ok, _, err) = mate(&[&record_path("tsumeshogi.csa"), "--time=0"]);
     assert!(!ok);
     assert!(err.contains("--time"), "{err}");
+}
+
+#[test]
+fn a_position_without_the_defenders_king_is_refused() {
+    // Gote, not to move, has no king: nothing to mate (not `nomate`).
+    for sfen in [
+        "9/9/9/9/9/9/9/9/4K4 b 2G 1",
+        "9/9/9/9/9/9/9/9/9 b 2G 1",
+        "5/5/5/5/4K b G 1",
+    ] {
+        let (ok, out, err) = mate(&[sfen]);
+        assert!(!ok, "{sfen}: {out}");
+        assert!(out.is_empty(), "{sfen}: {out}");
+        assert!(
+            err.starts_with("koma: not a mate problem: the defender has no king to mate: "),
+            "{sfen}: {err}"
+        );
+    }
+    // The attacker may be without one, as in most tsume.
+    let (ok, out, _) = mate(&["4k4/9/4P4/9/9/9/9/9/9 b G 1"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("mate 1"));
+}
+
+#[test]
+fn a_missing_file_is_named_as_missing() {
+    let (ok, _, err) = mate(&["no-such-problem.kif"]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "koma: no-such-problem.kif: no such file (nor is it an SFEN)"
+    );
+    let folder = env!("CARGO_MANIFEST_DIR");
+    let (ok, _, err) = mate(&[folder]);
+    assert!(!ok);
+    assert!(err.contains("a folder, not a record file"), "{err}");
+}
+
+#[test]
+fn a_table_of_no_size_or_beyond_the_machine_is_refused_with_the_range() {
+    let problem = record_path("tsumeshogi.csa");
+    for size in ["0", "99999999999999999999999", "1000000000", "-5", "lots"] {
+        let (ok, out, err) = mate(&[&problem, &format!("--hash={size}")]);
+        assert!(!ok, "--hash {size}: {out}");
+        assert!(
+            err.contains("give a table of 1 to ") && err.contains(" MiB"),
+            "--hash {size}: {err}"
+        );
+    }
+    let (ok, out, _) = mate(&[&problem, "--hash", "1"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("mate 3"));
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The problem suite of `tests/mate/data/tsume.txt` (see
 //! `tests/mate/data/README.md` for where it comes from): every problem is
-//! solved with its known answer, the shortest mate's length or no mate, and every mate line is
-//! one the rules confirm. A problem tagged `uchifuzume` is solved by a line
-//! that steps round an illegal pawn-drop mate.
+//! solved with its known answer, the shortest mate's length or no mate,
+//! and every mate line is one the rules confirm and ends in checkmate on
+//! the board. A problem tagged `uchifuzume` is solved by a line that steps
+//! round an illegal pawn-drop mate.
 
 use koma_mate::suite::{meets_uchifuzume, parse_suite, Expected, SuiteProblem};
 use koma_mate::{is_mate_line, MateAnswer, MateLimits, Solver};
@@ -61,6 +62,10 @@ fn failures_of(problems: &[&SuiteProblem]) -> Vec<String> {
         let answer = match &report.answer {
             MateAnswer::Mate(line) => {
                 assert!(is_mate_line(&position, line), "line {}", problem.line);
+                // A GUI replaying the line sees the checkmate.
+                if !crate::checkmate_lines::ends_in_checkmate(&position, line) {
+                    failures.push(format!("line {}: no checkmate at the end", problem.line));
+                }
                 assert!(report.shortest, "line {}", problem.line);
                 if problem.uchifuzume && !meets_uchifuzume(&position, line) {
                     failures.push(format!("line {}: uchifuzume not met", problem.line));

@@ -33,10 +33,12 @@ pub struct MateJson {
     pub ply: usize,
     /// `"mate"`, `"nomate"` or `"unknown"` (the time ran out).
     pub answer: &'static str,
-    /// A mate's length in plies (useless interpositions not counted).
+    /// A mate's length in plies as problems count it (useless
+    /// interpositions not counted).
     pub length: u16,
     /// The mate line, each move as the game's moves are written (with the
-    /// position after it); empty otherwise.
+    /// position after it), to checkmate on the board: longer than `length`
+    /// by any useless interpositions and their captures; empty otherwise.
     pub line: Vec<MoveJson>,
     /// Nodes searched.
     pub nodes: u64,
@@ -86,6 +88,14 @@ fn search<P: Served + MateSearch>(
             game.moves().len()
         )));
     };
+    // Every position a game reaches passes the rules' check; one set up
+    // otherwise (an editor's, without the defender's king) has nothing to
+    // mate, and saying "no mate" would hide that.
+    if let Err(error) = root.validate() {
+        return Err(Refusal::bad_request(format!(
+            "This position has no mate to search: {error}."
+        )));
+    }
     let mut solver = Solver::new(limits.table_megabytes);
     let Some(report) = root.solve_mate(&mut solver, limits, None) else {
         return Err(Refusal::bad_request("This game has no mates."));
@@ -129,6 +139,47 @@ mod tests {
         assert!(find_mate(&start, 3, 1).is_err());
         let pawns = AnyGame::new(Variant::Pawns, None).unwrap();
         assert!(find_mate(&pawns, 0, 1).is_err());
+    }
+
+    #[test]
+    fn the_line_goes_on_to_checkmate_and_the_length_counts_as_problems_do() {
+        // Mate in 5 ending on a dragon's check that gote's bishop could
+        // block: the line shows the drop and its capture too.
+        let sfen = "9/2R3Slk/9/9/6+R2/9/9/9/K8 b BPbl 1";
+        let game = AnyGame::new(Variant::Shogi, Some(sfen)).unwrap();
+        let found = find_mate(&game, 0, 10).unwrap();
+        assert_eq!(found.answer, "mate");
+        assert_eq!(found.length, 5);
+        let usi: Vec<&str> = found.line.iter().map(|m| m.usi.as_str()).collect();
+        assert_eq!(
+            usi,
+            ["3e1e", "L*1c", "B*2a", "1b1a", "1e1c", "B*1b", "1c1b"]
+        );
+        let last = found.line.last().unwrap();
+        let end = koma_rules::parse_sfen::<koma_rules::Shogi>(&last.position).unwrap();
+        assert!(last.check && !end.has_legal_move());
+    }
+
+    #[test]
+    fn a_position_without_the_defenders_king_is_refused_not_called_no_mate() {
+        let kingless =
+            koma_rules::parse_sfen_unchecked::<koma_rules::Shogi>("9/9/9/9/9/9/9/9/4K4 b 2G 1")
+                .unwrap()
+                .checked()
+                .unwrap_err()
+                .ignore_missing_king()
+                .unwrap();
+        let game = AnyGame::Shogi(Game::new(kingless));
+        let refused = find_mate(&game, 0, 1).unwrap_err();
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert!(
+            refused.message.contains("Gote has no king"),
+            "{}",
+            refused.message
+        );
+        // Nor can such a game be started: the position is refused first.
+        let started = AnyGame::new(Variant::Shogi, Some("9/9/9/9/9/9/9/9/4K4 b 2G 1"));
+        assert!(started.unwrap_err().contains("Gote has no king"));
     }
 
     #[test]

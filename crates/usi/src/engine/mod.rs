@@ -15,7 +15,7 @@ use koma_mate::MateLimits;
 use koma_rules::{ImpasseRule, Variant};
 use output::Output;
 use perfect::PerfectOption;
-use session::{limits_of, new_session, Session};
+use session::{limits_of, new_session, PositionRefused, Session};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -41,6 +41,10 @@ struct Protocol {
     /// The network `EvalFile` loaded (for its game only); `None`: each
     /// game's embedded network.
     eval_file: Option<Arc<Network>>,
+    /// Why the last `position` was refused (a position without the
+    /// defender's king, a bad move), until one is accepted: `go mate` then
+    /// says so rather than solve the position before it.
+    refused_position: Option<PositionRefused>,
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end
@@ -67,6 +71,7 @@ pub fn run(dialect: Dialect, variant: Option<Variant>) -> Result<(), RunError> {
         output: Output::default(),
         perfect: PerfectOption::default(),
         eval_file: None,
+        refused_position: None,
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -121,9 +126,11 @@ impl Protocol {
             }
             Command::Position { setup, moves } => {
                 self.finish_search(true);
-                if let Err(error) = self.session.set_position(setup.as_deref(), &moves) {
+                let set = self.session.set_position(setup.as_deref(), &moves);
+                if let Err(error) = &set {
                     self.say(&format!("info string {error}"));
                 }
+                self.refused_position = set.err();
             }
             Command::Go(go) => self.go(go),
             Command::Stop => self.finish_search(true),
@@ -218,6 +225,7 @@ impl Protocol {
                 Some(Ok(variant)) if variant_allowed(self.dialect, variant) => {
                     self.variant = variant;
                     self.session = new_session(variant, self.hash, self.options, self.dialect);
+                    self.refused_position = None;
                     self.apply_eval_file();
                 }
                 _ => self.say(&format!(
@@ -375,6 +383,16 @@ impl Protocol {
             go.swap_sides();
         }
         if let (Some(time), Dialect::Usi) = (go.mate, self.dialect) {
+            if let Some(refused) = &self.refused_position {
+                // USI has no error answer to `go mate`: a position that
+                // cannot be set has no mate to give, and a GUI waits for
+                // `checkmate` whatever happens.
+                self.say(&format!(
+                    "info string no mate search: the position was refused ({refused})"
+                ));
+                self.say("checkmate nomate");
+                return;
+            }
             let control = SearchControl::new(false);
             // The solver's table is as big as the search's hash.
             let limits = MateLimits {

@@ -203,8 +203,10 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
 }
 
 /// What a solve cost, as GUIs show it before the answer: `info time …
-/// nodes … nps …`, with `score mate` (in plies, as played) and the `pv`
-/// for a mate.
+/// nodes … nps …`, with `score mate` and the `pv` for a mate. The score
+/// is the mate's length as problems count it (useless interpositions
+/// left out); the `pv`, like `checkmate`, plays them out to checkmate on
+/// the board, and so may be longer.
 fn mate_info_line<P: Position>(report: &MateReport) -> String {
     let mut line = format!(
         "info time {} nodes {} nps {}",
@@ -214,7 +216,7 @@ fn mate_info_line<P: Position>(report: &MateReport) -> String {
     );
     if let MateAnswer::Mate(moves) = &report.answer {
         let moves: Vec<String> = moves.iter().map(|&m| P::move_to_text(m)).collect();
-        line += &format!(" score mate {} pv {}", moves.len(), moves.join(" "));
+        line += &format!(" score mate {} pv {}", report.length, moves.join(" "));
     }
     line
 }
