@@ -85,6 +85,7 @@ pub fn run(args: MateArgs) -> Result<(), String> {
         },
         nodes: None,
         table_megabytes: args.hash,
+        short_first: true,
     };
     if let Some(suite) = &args.suite {
         return crate::mate_suite::run(suite, &limits, args.against.as_deref());

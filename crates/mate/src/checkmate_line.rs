@@ -8,7 +8,7 @@
 //! an interposition and its capture, as few of them as it takes, until the
 //! defender has no legal move; the length reported stays the convention's.
 
-use crate::solver::{is_mate_line, MAX_INTERPOSITIONS};
+use crate::mate_line::{is_mate_line, MAX_INTERPOSITIONS};
 use koma_rules::{between, Move, Position, ShogiPosition, ShogiVariant, Square};
 
 /// `line`, a mate from `root` as [`is_mate_line`] accepts it, carried on

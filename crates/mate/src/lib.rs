@@ -48,13 +48,15 @@ mod checkmate_line;
 mod dfpn;
 mod estimate;
 mod interposition;
+mod mate_line;
 mod moves;
 mod solver;
 pub mod suite;
 mod table;
 
 pub use checkmate_line::line_to_checkmate;
-pub use solver::{is_mate_line, MateAnswer, MateLimits, MateReport, Progress, Solver};
+pub use mate_line::is_mate_line;
+pub use solver::{MateAnswer, MateLimits, MateReport, Progress, Solver};
 
 use koma_rules::{PawnsPosition, ShogiPosition, ShogiVariant};
 use std::sync::atomic::AtomicBool;

@@ -4,9 +4,10 @@
 
 use crate::checkmate_line::line_to_checkmate;
 use crate::dfpn::{Budget, Child, Search};
+use crate::mate_line::is_mate_line;
 use crate::moves::king_capture;
 use crate::table::{Depth, Known, Table, UNLIMITED};
-use koma_rules::{Move, Position, ShogiPosition, ShogiVariant};
+use koma_rules::{Move, ShogiPosition, ShogiVariant};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,11 @@ pub struct MateLimits {
     pub nodes: Option<u64>,
     /// The table's size in MiB.
     pub table_megabytes: usize,
+    /// Try a short mate first, within 7 then 15 plies and a share of the
+    /// nodes, before the unbounded proof (see `FIRST_TRIES`). On for
+    /// problems; the engine's probe at the root turns it off until a
+    /// self-play match says what it is worth there.
+    pub short_first: bool,
 }
 
 impl Default for MateLimits {
@@ -28,6 +34,7 @@ impl Default for MateLimits {
             time: None,
             nodes: None,
             table_megabytes: 256,
+            short_first: true,
         }
     }
 }
@@ -177,7 +184,12 @@ fn solve_on<V: ShogiVariant>(
     // keep looking hopeful while a short mate waits beside them (issue
     // 54's mate in 7: 3.9 M nodes unbounded, 4.6 k within 7 plies).
     let mut first = Known::disproven(0);
-    for (depth, nodes) in FIRST_TRIES {
+    let tries = if limits.short_first {
+        &FIRST_TRIES[..]
+    } else {
+        &[]
+    };
+    for &(depth, nodes) in tries {
         first = search.within(position, depth, nodes);
         if first.is_proven() || search.aborted {
             break;
@@ -407,65 +419,4 @@ fn greedy_line<V: ShogiVariant>(
         position = chosen.2;
     }
     None
-}
-
-/// Whether `line` is legal from `root` and mates: every attacker's move
-/// checks, and at its end the defender is checked without a legal move
-/// but useless interpositions; in Spear, the last move takes the king.
-pub fn is_mate_line<V: ShogiVariant>(root: &ShogiPosition<V>, line: &[Move]) -> bool {
-    let attacker = root.turn();
-    let mut position = *root;
-    for (ply, &m) in line.iter().enumerate() {
-        if !position.is_legal(m) {
-            return false;
-        }
-        let checking = position.turn() == attacker;
-        position.play_unchecked(m);
-        if V::KINGS_ARE_CAPTURED && position.king(!attacker).is_none() {
-            return ply + 1 == line.len();
-        }
-        if checking && !crate::moves::king_attacked(&position, !attacker) {
-            return false;
-        }
-    }
-    !V::KINGS_ARE_CAPTURED
-        && position.turn() != attacker
-        && mated_but_for_interpositions(&position, MAX_INTERPOSITIONS)
-}
-
-/// The most interpositions in a row [`is_mate_line`] follows at a line's end.
-pub(crate) const MAX_INTERPOSITIONS: u32 = 8;
-
-/// Whether the side to move is checked and either has no legal move or
-/// only drops between the king and a distant checker, each of which the
-/// checker takes to leave a position of the same kind (`levels` more at
-/// most): mated, as problems count it.
-fn mated_but_for_interpositions<V: ShogiVariant>(position: &ShogiPosition<V>, levels: u32) -> bool {
-    let checkers = position.checkers();
-    let (Some(checker), Some(king)) = (checkers.first(), position.king(position.turn())) else {
-        return false;
-    };
-    let answers = position.legal_moves();
-    if answers.is_empty() {
-        return true;
-    }
-    if levels == 0 || checkers.has_more_than_one() {
-        return false;
-    }
-    answers.iter().all(|&m| {
-        let interposed = m.is_drop() && koma_rules::between(king, checker).contains(m.to());
-        interposed && {
-            let mut next = *position;
-            next.play_unchecked(m);
-            [false, true].into_iter().any(|promote| {
-                let capture = Move::Board {
-                    from: checker,
-                    to: m.to(),
-                    promote,
-                };
-                next.play(capture)
-                    .is_ok_and(|after| mated_but_for_interpositions(&after, levels - 1))
-            })
-        }
-    })
 }

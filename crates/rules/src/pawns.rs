@@ -62,29 +62,6 @@ struct PawnTargets {
     captures: [Bitboard; 2],
 }
 
-/// One rank of a FEN: `cells` from file a on, a letter for a piece and
-/// `None` for an empty square, the empty squares counted.
-pub(crate) fn fen_rank(cells: impl IntoIterator<Item = Option<char>>) -> String {
-    let mut text = String::new();
-    let mut empty = 0;
-    for cell in cells {
-        match cell {
-            Some(letter) => {
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                text.push(letter);
-            }
-            None => empty += 1,
-        }
-    }
-    if empty > 0 {
-        text.push_str(&empty.to_string());
-    }
-    text
-}
-
 /// A Pawns-Only Chess position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PawnsPosition {

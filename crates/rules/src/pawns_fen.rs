@@ -255,7 +255,7 @@ impl PawnsFen {
     pub fn write(&self, size: usize) -> String {
         let mut ranks = Vec::with_capacity(size);
         for rank in (0..size).rev() {
-            ranks.push(crate::pawns::fen_rank((0..size).map(|file| {
+            ranks.push(fen_rank((0..size).map(|file| {
                 let bit = 1u64 << (8 * rank + file);
                 if self.white & bit != 0 {
                     Some('P')
@@ -274,6 +274,29 @@ impl PawnsFen {
             self.fullmove
         )
     }
+}
+
+/// One rank of a FEN: `cells` from file a on, a letter for a piece and
+/// `None` for an empty square, the empty squares counted.
+fn fen_rank(cells: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut text = String::new();
+    let mut empty = 0;
+    for cell in cells {
+        match cell {
+            Some(letter) => {
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(letter);
+            }
+            None => empty += 1,
+        }
+    }
+    if empty > 0 {
+        text.push_str(&empty.to_string());
+    }
+    text
 }
 
 /// The bit of the en passant square `text` names, if a double step by the

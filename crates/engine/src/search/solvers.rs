@@ -85,6 +85,9 @@ impl MateBudget {
             time,
             nodes,
             table_megabytes: SOLVER_MEGABYTES,
+            // The search as it was measured in self-play; the short tries
+            // that problems use have not been through an SPRT here yet.
+            short_first: false,
         }
     }
 }

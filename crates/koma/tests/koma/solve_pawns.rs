@@ -126,7 +126,7 @@ fn bad_input_gets_a_clear_error() {
         (&["solve", "pawns", "--size", "9"], "boards of 4 to 8"),
         (
             &["solve", "pawns", "--position", "5/ppxpp/5/PPPPP/5 w"],
-            "not a pawn",
+            "'x' is not P, p or a digit",
         ),
         (
             &["solve", "pawns", "--position", "5/ppppp/5/PPPPP w"],

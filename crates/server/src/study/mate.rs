@@ -66,6 +66,7 @@ pub fn find_mate(game: &AnyGame, ply: usize, seconds: u64) -> Result<MateJson, R
         time: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
         nodes: None,
         table_megabytes: TABLE_MEGABYTES,
+        short_first: true,
     };
     match game {
         AnyGame::Spear(g) => search(g, ply, &limits),

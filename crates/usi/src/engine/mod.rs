@@ -399,6 +399,7 @@ impl Protocol {
                 time,
                 nodes: None,
                 table_megabytes: self.hash,
+                short_first: true,
             };
             let handle = self
                 .session
