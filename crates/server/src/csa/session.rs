@@ -129,6 +129,11 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 }
             };
         }
+        if line.starts_with("CHALLENGE") {
+            // The CSA's testing servers' command, answered as shogi-server
+            // answers it; it means nothing here.
+            return self.write("CHALLENGE ACCEPTED\n").await;
+        }
         let Some(command) = command else {
             return self.write(&unknown(line)).await;
         };

@@ -5,7 +5,7 @@
 //! Every call here may wait for the database: the HTTP side runs them on
 //! tokio's blocking threads.
 
-use super::clock::{self, Clock, TimeControl};
+use super::clock::{self, Clock, ClockRule, TimeControl};
 use super::live::AnyGame;
 use super::names::{self, Level, Opponent};
 use super::record_notes::RecordNotes;
@@ -538,33 +538,6 @@ impl Games {
         )
     }
 
-    /// A shogi game between two players of the CSA protocol
-    /// (`crate::csa`), kept under `id`, the `Game_ID` they agreed to: two
-    /// seats (both tokens in the answer, for the connection that holds
-    /// them), the 27-point impasse rule of CSA's `%KACHI`, and the clock
-    /// under shogi-server's rule, running from now.
-    pub(crate) fn create_csa(
-        self: &Arc<Self>,
-        id: GameId,
-        headers: HeadersView,
-        control: TimeControl,
-    ) -> Result<GameState, Refusal> {
-        let game = AnyGame::new(Variant::Shogi, None).map_err(Refusal::internal)?;
-        let mut stored = Self::new_stored(
-            &game,
-            Setup {
-                headers,
-                notes: RecordNotes::default(),
-                opponent: Opponent::Human,
-                mode: Mode::Shared,
-                clock: Some(Clock::csa(control)),
-                impasse: Some(ImpasseRule::TwentySeven),
-            },
-        )?;
-        stored.id = id;
-        self.keep(stored, &game, |_| true)
-    }
-
     fn opponent(&self, variant: Variant, asked: OpponentRequest) -> Result<Opponent, Refusal> {
         match asked.kind.as_str() {
             "human" => Ok(Opponent::Human),
@@ -825,6 +798,16 @@ impl Games {
                 stored.takeback = None;
             }
             stored.set_moves(game.move_texts());
+            if game.ply() == played + 1 {
+                // A CSA game's record keeps the whole seconds each move was
+                // charged (its `T`), as shogi-server's record does.
+                let charged = (stored.clock.as_ref())
+                    .filter(|clock| clock.rule == ClockRule::Csa)
+                    .and_then(|clock| clock.last_charge_ms);
+                if let Some(charged) = charged {
+                    stored.notes.set_time(played, charged);
+                }
+            }
             stored.declared = game
                 .declared()
                 .map(|o| Declared::from_outcome(stored.variant, o));

@@ -207,6 +207,7 @@ fn two_clients_log_in_are_matched_play_and_one_resigns() {
         "{text}"
     );
     assert!(text.contains("N+alice") && text.contains("N-bob"), "{text}");
+    assert!(text.contains("+7776FU\nT0\n"), "the time charged: {text}");
 
     // Extended mode: the connection stays, for another game or a logout.
     alice.send("LOGOUT");
@@ -322,6 +323,8 @@ fn hostile_lines_are_answered_or_closed() {
     eve.expect(&["##[ERROR] can't find rival for koma-60-5"]);
     eve.send("");
     eve.expect(&[""]);
+    eve.send("CHALLENGE");
+    eve.expect(&["CHALLENGE ACCEPTED"]);
     let mut twin = Csa::connect(&server);
     twin.send("LOGIN eve another x1");
     twin.expect(&["LOGIN:incorrect", "username eve is already connected"]);
@@ -330,4 +333,65 @@ fn hostile_lines_are_answered_or_closed() {
     let mut again = Csa::connect(&server);
     again.log_in_x1("eve");
     eve.expect_closed();
+}
+
+#[test]
+fn fourfold_repetition_draws() {
+    let server = csa_server(&[]);
+    let (mut alice, mut bob, id) = started(&server, "koma-60-5");
+    // The kings step out and back: the start comes back a fourth time.
+    for _ in 0..3 {
+        for (code, sente) in [
+            ("+5958OU", true),
+            ("-5152OU", false),
+            ("+5859OU", true),
+            ("-5251OU", false),
+        ] {
+            let mover = if sente { &mut alice } else { &mut bob };
+            mover.send(code);
+            let echo = format!("{code},T0");
+            both(&mut alice, &mut bob, &[&echo]);
+        }
+    }
+    both(&mut alice, &mut bob, &["#SENNICHITE", "#DRAW"]);
+    let state = server.get(&format!("/api/games/{id}")).json();
+    assert_eq!(state["ply"], 12);
+    assert_eq!(state["outcome"]["reason"], "repetition");
+    assert!(state["outcome"]["winner"].is_null());
+}
+
+#[test]
+fn csa_connections_count_toward_a_clients_cap() {
+    let server = csa_server(&["--max-client-connections", "2"]);
+    let _first = Csa::connect(&server);
+    let _second = Csa::connect(&server);
+    let mut third = Csa::connect(&server);
+    let refusal = third.line().expect("a refusal");
+    assert!(
+        refusal.starts_with("##[ERROR] Too many connections from your address"),
+        "{refusal}"
+    );
+    third.expect_closed();
+}
+
+#[test]
+fn a_move_sent_twice_is_played_once() {
+    let server = csa_server(&[]);
+    let (mut alice, mut bob, id) = started(&server, "koma-60-5");
+    alice.send("+2726FU");
+    both(&mut alice, &mut bob, &["+2726FU,T0"]);
+    bob.send("-8384FU");
+    both(&mut alice, &mut bob, &["-8384FU,T0"]);
+    // Sent again out of turn: shogi-server ignores it, rather than playing
+    // it (illegally) at bob's next turn.
+    bob.send("-8384FU");
+    // The keep-alive's echo: the line before it has reached the game.
+    bob.send("");
+    bob.expect(&[""]);
+    alice.send("+2625FU");
+    both(&mut alice, &mut bob, &["+2625FU,T0"]);
+    bob.send("%TORYO");
+    alice.expect(&["%TORYO", "#RESIGN", "#WIN"]);
+    bob.expect(&["%TORYO", "#RESIGN", "#LOSE"]);
+    assert_eq!(server.get(&format!("/api/games/{id}")).json()["ply"], 3);
 }
