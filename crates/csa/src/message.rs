@@ -339,6 +339,78 @@ pub enum ClientCommand {
     KeepAlive,
 }
 
+impl ClientCommand {
+    /// Reads a line a client sent (without its line break), as a CSA
+    /// server reads it: the inverse of this type's `Display`, for Koma's
+    /// own server. `None` for a line that is no command (the server answers
+    /// shogi-server's `##[ERROR] unknown command`).
+    ///
+    /// A line that starts with `+` or `-` is a move whatever follows: the
+    /// server judges it against the position (a malformed move is an
+    /// illegal one, as shogi-server has it). `LOGIN` takes exactly a name
+    /// and a password, and ` x1` for the extended mode; `AGREE` and
+    /// `REJECT` may carry the game's id, which is not checked.
+    ///
+    /// ```
+    /// use koma_csa::message::{ClientCommand, TurnPreference};
+    /// assert_eq!(
+    ///     ClientCommand::parse("%%GAME koma-60-5 *"),
+    ///     Some(ClientCommand::Game { name: "koma-60-5".into(), turn: TurnPreference::Either })
+    /// );
+    /// assert_eq!(ClientCommand::parse("HELLO"), None);
+    /// ```
+    pub fn parse(line: &str) -> Option<ClientCommand> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() || line == " " {
+            return Some(ClientCommand::KeepAlive);
+        }
+        if line.starts_with(['+', '-']) {
+            let (code, rest) = line.split_once(',').unwrap_or((line, ""));
+            // shogi-server keeps what follows `'` up to the next comma.
+            let comment = rest
+                .strip_prefix('\'')
+                .map(|text| text.split(',').next().unwrap_or("").to_owned());
+            return Some(ClientCommand::Move {
+                code: code.to_owned(),
+                comment,
+            });
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["LOGIN", user, password] => Some(ClientCommand::Login {
+                user: (*user).to_owned(),
+                password: (*password).to_owned(),
+                extended: false,
+            }),
+            ["LOGIN", user, password, "x1"] => Some(ClientCommand::Login {
+                user: (*user).to_owned(),
+                password: (*password).to_owned(),
+                extended: true,
+            }),
+            ["LOGOUT", ..] => Some(ClientCommand::Logout),
+            ["AGREE", ..] => Some(ClientCommand::Agree),
+            ["REJECT", ..] => Some(ClientCommand::Reject),
+            ["%TORYO", ..] => Some(ClientCommand::Resign),
+            ["%KACHI", ..] => Some(ClientCommand::Declare),
+            [command @ ("%%GAME" | "%%CHALLENGE"), name, turn] => {
+                let turn = match *turn {
+                    "+" => TurnPreference::Sente,
+                    "-" => TurnPreference::Gote,
+                    "*" => TurnPreference::Either,
+                    _ => return None,
+                };
+                let name = (*name).to_owned();
+                Some(if *command == "%%GAME" {
+                    ClientCommand::Game { name, turn }
+                } else {
+                    ClientCommand::Challenge { name, turn }
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for ClientCommand {
     /// The line to send, without its line break.
     ///
@@ -510,5 +582,68 @@ mod tests {
         assert_eq!("+".parse(), Ok(TurnPreference::Sente));
         assert_eq!("gote".parse(), Ok(TurnPreference::Gote));
         assert!("x".parse::<TurnPreference>().is_err());
+    }
+
+    #[test]
+    fn client_lines_read_back_as_written() {
+        let commands = [
+            ClientCommand::Login {
+                user: "koma".into(),
+                password: "koma-60-5,secret".into(),
+                extended: false,
+            },
+            ClientCommand::Login {
+                user: "koma".into(),
+                password: "secret".into(),
+                extended: true,
+            },
+            ClientCommand::Logout,
+            ClientCommand::Game {
+                name: "koma-300-10F".into(),
+                turn: TurnPreference::Sente,
+            },
+            ClientCommand::Challenge {
+                name: "koma-60-5".into(),
+                turn: TurnPreference::Either,
+            },
+            ClientCommand::Agree,
+            ClientCommand::Reject,
+            ClientCommand::Move {
+                code: "+7776FU".into(),
+                comment: None,
+            },
+            ClientCommand::Move {
+                code: "-3334FU".into(),
+                comment: Some("* 30 +2726FU".into()),
+            },
+            ClientCommand::Resign,
+            ClientCommand::Declare,
+            ClientCommand::KeepAlive,
+        ];
+        for command in commands {
+            let line = command.to_string();
+            assert_eq!(ClientCommand::parse(&line), Some(command), "{line:?}");
+        }
+        assert_eq!(ClientCommand::parse("AGREE g1"), Some(ClientCommand::Agree));
+        assert_eq!(ClientCommand::parse(" "), Some(ClientCommand::KeepAlive));
+        assert_eq!(
+            ClientCommand::parse("+77,T3"),
+            Some(ClientCommand::Move {
+                code: "+77".into(),
+                comment: None
+            }),
+            "a malformed move is a move, judged (and lost) by the server"
+        );
+        for line in [
+            "LOGIN koma",
+            "LOGIN a b c d",
+            "%%GAME koma-60-5",
+            "%%GAME koma-60-5 x",
+            "HELLO",
+            "%%CHALLENGE",
+            "%CHUDAN",
+        ] {
+            assert_eq!(ClientCommand::parse(line), None, "{line:?}");
+        }
     }
 }

@@ -3,9 +3,10 @@
 //! `docs/API.md`. The server is authoritative: the rules library decides
 //! every move; the page shows what the server says.
 //!
-//! The code is in five folders, each with a paragraph of its own: `http`
+//! The code is in six folders, each with a paragraph of its own: `http`
 //! (the network edge: connections, limits, the HTTP routes and the
-//! WebSocket), `games` (the games apart from HTTP: creating, moving,
+//! WebSocket), `csa` (the CSA network protocol's server, `--csa-port`,
+//! another front end over the same games), `games` (the games apart from HTTP: creating, moving,
 //! clocks, seats, watchers, the JSON answers), `store` (where games are
 //! kept: SQLite, PostgreSQL or memory, and `koma check`), `opponent` (the
 //! computer opponent and its pool of engines) and `study` (analysis, game
@@ -15,6 +16,7 @@
 //! its seam, so paths cross both ways; only modules must not import each
 //! other in a cycle (`crates/koma/tests/koma/workspace_layout.rs`).
 
+mod csa;
 mod games;
 mod http;
 mod opponent;
@@ -72,6 +74,19 @@ pub struct ServeArgs {
     /// Also open the page in the browser.
     #[arg(long)]
     open: bool,
+    /// Also speak the CSA network protocol (1.2.1, as shogi-server and
+    /// floodgate do) on this port of the --listen address, so that shogi
+    /// engines' CSA clients log in (`LOGIN name koma-300-10`, or
+    /// `%%GAME koma-300-10F *` in the extended mode), are matched by game
+    /// name and play games kept, watched and downloaded like any other
+    /// (docs/CSA.md, "Koma's CSA server"). 0 takes any free port; off
+    /// unless given (4081 is shogi-server's).
+    #[arg(long, value_name = "PORT")]
+    csa_port: Option<u16>,
+    /// Seconds a CSA connection has to log in before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    csa_login_timeout: u64,
     /// The SQLite file that keeps the games (created with its folder if
     /// missing), or a PostgreSQL database as
     /// postgres://user:password@host:port/dbname [default:
@@ -253,6 +268,13 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         // end.
         println!("Koma is serving {}", server.url);
         println!("{}", server.kept);
+        if let Some(csa) = server.csa_address {
+            println!(
+                "CSA players connect to {}:{}",
+                shown_host(csa.ip()),
+                csa.port()
+            );
+        }
         if !server.address.ip().is_loopback() {
             let (address, port) = (server.address, server.address.port());
             eprintln!(
@@ -274,6 +296,8 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
 pub struct RunningServer {
     /// The address it listens on (the port chosen when `--port 0`).
     pub address: SocketAddr,
+    /// The address of the CSA protocol's port, with `--csa-port`.
+    pub csa_address: Option<SocketAddr>,
     /// The address to open in a browser on this machine.
     pub url: String,
     /// Where the games are kept, as a sentence.
@@ -402,9 +426,40 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     let url = format!("http://{}:{port}/", shown_host(args.listen));
     let limits = args.network_limits();
     let (stop, stopping) = watch::channel(false);
-    let router = application(&args, games, port, stopping.clone());
+    let csa_listener = match args.csa_port {
+        Some(csa_port) => {
+            let csa = SocketAddr::from((args.listen, csa_port));
+            Some(
+                tokio::net::TcpListener::bind(csa)
+                    .await
+                    .map_err(|e| format!("cannot listen for CSA players on {csa}: {e}"))?,
+            )
+        }
+        None => None,
+    };
+    let csa_address = match &csa_listener {
+        Some(listener) => Some(
+            listener
+                .local_addr()
+                .map_err(|e| format!("cannot tell the CSA port listened on: {e}"))?,
+        ),
+        None => None,
+    };
+    let router = application(&args, games.clone(), port, stopping.clone());
     let connections =
         connections::Connections::new(limits.max_connections, limits.max_client_connections);
+    if let Some(listener) = csa_listener {
+        let limits = csa::CsaLimits {
+            login_timeout: Duration::from_secs(args.csa_login_timeout),
+        };
+        tokio::spawn(csa::serve(
+            listener,
+            games,
+            connections.clone(),
+            limits,
+            stopping.clone(),
+        ));
+    }
     let server = tokio::spawn(network::serve(
         listener,
         router.clone(),
@@ -415,6 +470,7 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     ));
     Ok(RunningServer {
         address,
+        csa_address,
         url,
         kept,
         router,

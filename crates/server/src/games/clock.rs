@@ -5,6 +5,12 @@
 //!
 //! As on lishogi, the clocks start once each side has made its first move:
 //! a player who opens the game late does not lose time for it.
+//!
+//! Games played over the CSA protocol (`crate::csa`) keep shogi-server's
+//! clock instead ([`ClockRule::Csa`]): it runs from the start, each move is
+//! charged in whole seconds rounded down, and the increment counts toward
+//! the move's time, so that the time the server keeps is the time the CSA
+//! clients compute from the `T` they are told, over any number of moves.
 
 use super::names;
 use koma_rules::{Color, Variant};
@@ -97,6 +103,26 @@ impl TimeControl {
     }
 }
 
+/// How a clock counts, kept with it (so that a restart keeps it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClockRule {
+    /// The board's: milliseconds, running once each side has moved.
+    #[default]
+    Board,
+    /// shogi-server's (`ChessClockWithLeastZero` in its `time_clock.rb`):
+    /// running from the start; a move is charged its time in whole seconds
+    /// rounded down; the flag falls when that reaches the main time left
+    /// plus the byoyomi plus the increment.
+    Csa,
+}
+
+impl ClockRule {
+    fn is_board(&self) -> bool {
+        *self == ClockRule::Board
+    }
+}
+
 /// A game's clocks as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -109,6 +135,14 @@ pub struct Clock {
     /// When the side to move's time began to run (see [`now_ms`]); `None`
     /// while the clocks stand (before each side's first move, after the end).
     pub running_since: Option<i64>,
+    /// How it counts; left out of the stored JSON for the board's rule,
+    /// so that the clocks kept before the CSA rule read as they were.
+    #[serde(default, skip_serializing_if = "ClockRule::is_board")]
+    pub rule: ClockRule,
+    /// Under the CSA rule, what the last move was charged (whole seconds,
+    /// in milliseconds): the `T` its players are told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_charge_ms: Option<u64>,
 }
 
 /// The clock of the side that was to move ran out.
@@ -122,6 +156,26 @@ impl Clock {
             control,
             main_ms: [control.initial_ms; 2],
             running_since: None,
+            rule: ClockRule::Board,
+            last_charge_ms: None,
+        }
+    }
+
+    /// Full clocks under shogi-server's rule ([`ClockRule::Csa`]),
+    /// standing until the game is created.
+    pub fn csa(control: TimeControl) -> Clock {
+        Clock {
+            rule: ClockRule::Csa,
+            ..Clock::new(control)
+        }
+    }
+
+    /// The increment that counts toward a move's time: under the CSA rule
+    /// only, as shogi-server counts it.
+    fn increment_counted(&self) -> u64 {
+        match self.rule {
+            ClockRule::Board => 0,
+            ClockRule::Csa => self.control.increment_ms,
         }
     }
 
@@ -135,7 +189,9 @@ impl Clock {
     /// When the running side's flag falls, if the clock runs.
     pub fn deadline(&self, turn: Color) -> Option<i64> {
         let since = self.running_since?;
-        let allowed = self.main_ms[turn.index()] + self.control.byoyomi_ms;
+        // shogi-server's flag: `mytime - t + byoyomi + fischer <= 0`.
+        let allowed =
+            self.main_ms[turn.index()] + self.control.byoyomi_ms + self.increment_counted();
         Some(since.saturating_add(i64::try_from(allowed).unwrap_or(i64::MAX)))
     }
 
@@ -156,6 +212,15 @@ impl Clock {
         }
         let elapsed = self.elapsed(now);
         let main = &mut self.main_ms[mover.index()];
+        if self.rule == ClockRule::Csa {
+            // shogi-server: the increment first, then the whole seconds.
+            let charged = elapsed / 1000 * 1000;
+            *main = (*main + self.control.increment_ms)
+                .saturating_sub(charged)
+                .min(MAX_CONTROL_MS * 2);
+            self.last_charge_ms = Some(charged);
+            return Ok(());
+        }
         *main = main.saturating_sub(elapsed);
         *main = (*main + self.control.increment_ms).min(MAX_CONTROL_MS * 2);
         Ok(())
@@ -164,7 +229,11 @@ impl Clock {
     /// Starts the side to move's time at `now` if the game goes on and each
     /// side has moved, else stops the clocks.
     pub fn restart(&mut self, ply: usize, over: bool, now: i64) {
-        self.running_since = (!over && ply >= FIRST_TIMED_PLY).then_some(now);
+        let first_timed = match self.rule {
+            ClockRule::Board => FIRST_TIMED_PLY,
+            ClockRule::Csa => 0,
+        };
+        self.running_since = (!over && ply >= first_timed).then_some(now);
     }
 
     /// The clocks as the page shows them at `now`, with `turn` to move.
@@ -188,6 +257,11 @@ impl Clock {
             }
         };
         ClockView {
+            last_charge_ms: self.last_charge_ms,
+            left_ms: [Color::Sente, Color::Gote].map(|color| {
+                let side = side(color);
+                side.main_ms + side.byoyomi_ms + self.increment_counted()
+            }),
             initial_ms: self.control.initial_ms,
             increment_ms: self.control.increment_ms,
             byoyomi_ms: self.control.byoyomi_ms,
@@ -214,6 +288,12 @@ pub struct SideClock {
 /// side's time left at the moment the state was made.
 #[derive(Clone, Debug)]
 pub struct ClockView {
+    /// Under the CSA rule, what the last move was charged (not sent to
+    /// pages: the CSA players are told it as `T`).
+    last_charge_ms: Option<u64>,
+    /// The time each side may still take for its move before its flag
+    /// falls, as at the moment of the view (not sent to pages).
+    left_ms: [u64; 2],
     initial_ms: u64,
     increment_ms: u64,
     byoyomi_ms: u64,
@@ -222,6 +302,19 @@ pub struct ClockView {
     second: SideClock,
     first_name: &'static str,
     second_name: &'static str,
+}
+
+impl ClockView {
+    /// Under the CSA rule, what the last move was charged, in whole seconds.
+    pub fn last_charge_seconds(&self) -> Option<u64> {
+        self.last_charge_ms.map(|ms| ms / 1000)
+    }
+
+    /// The time `color` may still take for its move before its flag falls,
+    /// as at the moment of the view.
+    pub fn left_ms(&self, color: Color) -> u64 {
+        self.left_ms[color.index()]
+    }
 }
 
 impl Serialize for ClockView {
@@ -320,6 +413,47 @@ mod tests {
             clock.main_ms,
             [6_000, 0],
             "a refused charge changes nothing"
+        );
+    }
+
+    #[test]
+    fn the_csa_clock_runs_from_the_start_in_whole_seconds() {
+        let mut clock = Clock::csa(control(10_000, 0, 3_000));
+        clock.restart(0, false, 0);
+        assert_eq!(clock.deadline(Color::Sente), Some(13_000), "from the start");
+        assert_eq!(clock.charge(Color::Sente, 2_999), Ok(()));
+        assert_eq!(clock.main_ms, [8_000, 10_000], "2.999 s is charged 2 s");
+        assert_eq!(clock.last_charge_ms, Some(2_000));
+        clock.restart(1, false, 2_999);
+        assert_eq!(clock.charge(Color::Gote, 2_999 + 12_500), Ok(()));
+        assert_eq!(clock.main_ms[1], 0, "into byoyomi: the main time is spent");
+        assert_eq!(clock.last_charge_ms, Some(12_000));
+        // Fischer: the increment counts toward the move's time.
+        let mut fischer = Clock::csa(control(5_000, 2_000, 0));
+        fischer.restart(0, false, 0);
+        assert_eq!(fischer.deadline(Color::Sente), Some(7_000));
+        assert_eq!(fischer.charge(Color::Sente, 6_900), Ok(()));
+        assert_eq!(fischer.main_ms[0], 1_000, "5 + 2 - 6");
+        fischer.restart(1, false, 6_900);
+        assert!(fischer.flagged(Color::Gote, 6_900 + 7_000));
+        // Stored as the board's clocks were, with the rule beside them.
+        let json = serde_json::to_value(&fischer).unwrap();
+        assert_eq!(json["rule"], "csa");
+        assert_eq!(json["lastChargeMs"], 6_000);
+        let back: Clock = serde_json::from_value(json).unwrap();
+        assert_eq!(back, fischer);
+    }
+
+    #[test]
+    fn clocks_kept_before_the_csa_rule_read_as_the_boards() {
+        let old = r#"{"control":{"initialMs":300000,"incrementMs":0,"byoyomiMs":10000},"mainMs":[299000,12],"runningSince":1790000000000}"#;
+        let clock: Clock = serde_json::from_str(old).unwrap();
+        assert_eq!(clock.rule, ClockRule::Board);
+        assert_eq!(clock.last_charge_ms, None);
+        assert_eq!(
+            serde_json::to_string(&clock).unwrap(),
+            old,
+            "written back the same"
         );
     }
 

@@ -7,10 +7,12 @@
 //! the four kinds replayed from its stored form, `state` and
 //! `stored_state` the JSON answers, `names` the API's words, `refusal` a
 //! request refused with its reason; `details`, `record_notes`, `rematch`
-//! (kept as `rematch_record`) and `game_id` complete a game's record.
+//! (kept as `rematch_record`) and `game_id` complete a game's record;
+//! `csa_games` makes the games of the CSA server.
 
 mod background;
 pub(crate) mod clock;
+mod csa_games;
 pub(crate) mod details;
 pub(crate) mod game_id;
 pub(crate) mod live;

@@ -80,6 +80,14 @@ impl RecordNotes {
         self.trim();
     }
 
+    /// Sets the time move `index` (0 for the first) took.
+    pub fn set_time(&mut self, index: usize, milliseconds: u64) {
+        if self.moves.len() <= index {
+            self.moves.resize(index + 1, MoveNote::default());
+        }
+        self.moves[index].milliseconds = Some(milliseconds);
+    }
+
     /// Drops the empty notes at the end.
     fn trim(&mut self) {
         while self.moves.last().is_some_and(MoveNote::is_empty) {

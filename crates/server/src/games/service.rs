@@ -5,7 +5,7 @@
 //! Every call here may wait for the database: the HTTP side runs them on
 //! tokio's blocking threads.
 
-use super::clock::{self, Clock, TimeControl};
+use super::clock::{self, Clock, ClockRule, TimeControl};
 use super::live::AnyGame;
 use super::names::{self, Level, Opponent};
 use super::record_notes::RecordNotes;
@@ -798,6 +798,16 @@ impl Games {
                 stored.takeback = None;
             }
             stored.set_moves(game.move_texts());
+            if game.ply() == played + 1 {
+                // A CSA game's record keeps the whole seconds each move was
+                // charged (its `T`), as shogi-server's record does.
+                let charged = (stored.clock.as_ref())
+                    .filter(|clock| clock.rule == ClockRule::Csa)
+                    .and_then(|clock| clock.last_charge_ms);
+                if let Some(charged) = charged {
+                    stored.notes.set_time(played, charged);
+                }
+            }
             stored.declared = game
                 .declared()
                 .map(|o| Declared::from_outcome(stored.variant, o));

@@ -265,6 +265,32 @@ impl Games {
         })
     }
 
+    /// Ends the game with `outcome(seat)`, the seat being the side whose
+    /// token came, if the game is at `ply`: for CSA players, whose illegal
+    /// move or false `%KACHI` loses the game as shogi-server has it (where
+    /// the board only refuses them), and whose game ends at the move limit
+    /// the summary announced.
+    pub(crate) fn conclude(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        token: &str,
+        outcome: &dyn Fn(Color) -> koma_rules::Outcome,
+    ) -> Result<GameState, Refusal> {
+        self.change(id, ply, Actor::Player(Some(token)), &mut |seated| {
+            let Some(seat) = seated.seat else {
+                return Err(Refusal::forbidden(
+                    "spectator",
+                    "Only a player can end the game.",
+                ));
+            };
+            seated
+                .game
+                .declare(outcome(seat))
+                .map_err(|error| Refusal::unprocessable(sentence(&error.to_string())))
+        })
+    }
+
     /// `POST /api/games/{id}/resign`: the seat's side resigns (in a game
     /// from before seats, `color`, by default the side to move).
     pub fn resign(

@@ -10,7 +10,7 @@
 pub(crate) mod api;
 pub(crate) mod app;
 mod assets;
-mod client;
+pub(crate) mod client;
 pub(crate) mod connections;
 mod idle_io;
 mod json_errors;

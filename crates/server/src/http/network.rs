@@ -81,7 +81,7 @@ pub fn connections_the_file_limit_allows() -> usize {
 
 /// Refusals of crowded connections being written at once; beyond these a
 /// crowded connection is closed without a word.
-const REFUSALS_AT_ONCE: usize = 64;
+pub(crate) const REFUSALS_AT_ONCE: usize = 64;
 
 /// How long a refusal may take to write before the connection is dropped.
 const REFUSAL_WRITE: Duration = Duration::from_secs(2);
@@ -142,7 +142,7 @@ pub async fn serve(
 }
 
 /// Errors of one connection, not of the listener: try the next at once.
-fn is_connection_error(e: &std::io::Error) -> bool {
+pub(crate) fn is_connection_error(e: &std::io::Error) -> bool {
     matches!(
         e.kind(),
         std::io::ErrorKind::ConnectionRefused

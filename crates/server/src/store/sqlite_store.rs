@@ -476,6 +476,8 @@ mod tests {
                 },
                 main_ms: [299_000, 12],
                 running_since: Some(1_790_000_000_000),
+                rule: Default::default(),
+                last_charge_ms: None,
             }),
             impasse: Some(koma_rules::ImpasseRule::TwentyFour),
             notes: RecordNotes {

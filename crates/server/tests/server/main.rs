@@ -11,6 +11,7 @@ mod analysis;
 mod api;
 mod clocks;
 mod computer;
+mod csa;
 mod flooding;
 mod hostile_clients;
 mod memory;

@@ -25,6 +25,8 @@ pub struct Server {
     pub address: String,
     /// Where the games are kept, as `koma serve` says it.
     pub kept: String,
+    /// `127.0.0.1:PORT` of the CSA protocol, with `--csa-port`.
+    pub csa_address: Option<String>,
     client: Client,
     running: Option<RunningServer>,
     runtime: Option<tokio::runtime::Runtime>,
@@ -65,6 +67,9 @@ pub fn try_start_with(extra: &[&str]) -> Result<Server, String> {
         },
         address,
         kept: running.kept.clone(),
+        csa_address: running
+            .csa_address
+            .map(|csa| format!("127.0.0.1:{}", csa.port())),
         running: Some(running),
         runtime: Some(runtime),
     })

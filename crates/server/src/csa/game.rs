@@ -1,0 +1,242 @@
+//! One CSA game, from its offer to its end: a task that holds both
+//! players' sides, as shogi-server's `Game` does.
+//!
+//! The `Game_Summary` goes to both; once both `AGREE`, the game is created
+//! in the store (not before: an offer withdrawn leaves nothing behind) and
+//! `START:id` sent. Each move the side to move sends is found among the
+//! legal moves by its CSA code, played with `Games::play` and that seat's
+//! token (held here and nowhere else, so nobody else can move), and sent
+//! back to both with the whole seconds the clock charged (`+7776FU,T3`);
+//! a move sent out of turn waits for its turn, as shogi-server defers it.
+//! Comments after a move (`'* 30 …`) are not relayed: shogi-server keeps
+//! them in its record only.
+//!
+//! Endings as shogi-server words them: `%TORYO` resigns (also when the
+//! connection is lost: shogi-server's abnormal end), `%KACHI` declares
+//! under the 27-point rule (a false one loses, `#ILLEGAL_MOVE`), an
+//! illegal move loses, the flag falls (`#TIME_UP`), repetition draws
+//! (`#SENNICHITE`) or loses for the checker (`#OUTE_SENNICHITE`). shogi-
+//! server does not see mate: its players resign. Koma's rules end the game
+//! at mate, and the mated player's `%TORYO` (or anything else it sends,
+//! or its flag) is then awaited, so that both are told as shogi-server
+//! would tell them.
+
+use super::names::GameName;
+use super::words::Offer;
+use super::AGREE_TIMEOUT;
+use crate::games::names;
+use crate::games::refusal::Refusal;
+use crate::games::service::Games;
+use crate::games::state::{GameState, HeadersView};
+use crate::store::GameId;
+use koma_csa::message::ClientCommand;
+use koma_rules::{Color, Outcome, Variant};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+mod playing;
+
+use playing::Play;
+
+/// What the lobby or a game tells a session.
+#[derive(Debug)]
+pub enum ToSession {
+    /// Lines to write, with their line breaks.
+    Text(String),
+    /// The session plays `color` in the game that `game` reaches.
+    Joined {
+        /// Where its lines go.
+        game: mpsc::UnboundedSender<FromPlayer>,
+        /// Its side.
+        color: Color,
+    },
+    /// The game is over (or was withdrawn).
+    GameOver,
+    /// Another login with this name took the place: close.
+    Nudged,
+}
+
+/// A player of the game, as the lobby hands it over.
+pub struct Seat {
+    /// Its login name.
+    pub name: String,
+    /// Where its session takes lines.
+    pub outbox: mpsc::UnboundedSender<ToSession>,
+}
+
+/// What a player's session passes on to its game.
+#[derive(Debug)]
+pub struct FromPlayer {
+    /// The player's side.
+    pub color: Color,
+    /// What it did.
+    pub event: Event,
+}
+
+/// What a player did.
+#[derive(Debug)]
+pub enum Event {
+    /// A command it sent.
+    Command(ClientCommand),
+    /// Its connection closed (or it logged out).
+    Gone,
+}
+
+/// Offers `wanted` to `seats` (sente's first) and plays it, on a task of
+/// its own.
+pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+    let (sender, inbox) = mpsc::unbounded_channel();
+    for (color, seat) in Color::ALL.into_iter().zip(&seats) {
+        let _ = seat.outbox.send(ToSession::Joined {
+            game: sender.clone(),
+            color,
+        });
+    }
+    drop(sender);
+    let game = CsaGame {
+        games,
+        wanted,
+        seats,
+        inbox,
+    };
+    tokio::spawn(game.run());
+}
+
+struct CsaGame {
+    games: Arc<Games>,
+    wanted: GameName,
+    seats: [Seat; 2],
+    inbox: mpsc::UnboundedReceiver<FromPlayer>,
+}
+
+impl CsaGame {
+    fn tell(&self, color: Color, text: impl Into<String>) {
+        let _ = self.seats[color.index()]
+            .outbox
+            .send(ToSession::Text(text.into()));
+    }
+
+    fn tell_both(&self, text: &str) {
+        for color in Color::ALL {
+            self.tell(color, text);
+        }
+    }
+
+    /// Both sessions hear that the game is over.
+    fn close(&self) {
+        for seat in &self.seats {
+            let _ = seat.outbox.send(ToSession::GameOver);
+        }
+    }
+
+    /// Withdraws the offer: `REJECT:id by who` to both.
+    fn reject(&self, id: &str, by: &str) {
+        self.tell_both(&format!("REJECT:{id} by {by}\n"));
+        self.close();
+    }
+
+    async fn run(mut self) {
+        let id = match GameId::random() {
+            Ok(id) => id,
+            Err(_) => return self.reject("none", "the Server"),
+        };
+        let game_id = id.to_string();
+        let offer = Offer {
+            game_id: &game_id,
+            sente: &self.seats[0].name,
+            gote: &self.seats[1].name,
+            control: self.wanted.control,
+        };
+        for color in Color::ALL {
+            self.tell(color, offer.summary(color));
+        }
+        if !self.agreed(&game_id).await {
+            return;
+        }
+        let headers = HeadersView {
+            sente: Some(self.seats[0].name.clone()),
+            gote: Some(self.seats[1].name.clone()),
+            event: Some(self.wanted.name.clone()),
+            time_control: Some(self.wanted.control.describe()),
+            ..HeadersView::default()
+        };
+        let (games, control) = (self.games.clone(), self.wanted.control);
+        let created = blocking(move || games.create_csa(id, headers, control)).await;
+        let Some(play) = created.ok().and_then(|state| Play::new(&state)) else {
+            return self.reject(&game_id, "the Server");
+        };
+        self.tell_both(&format!("START:{game_id}\n"));
+        self.play(play).await;
+        self.close();
+    }
+
+    /// Waits for both `AGREE`s: `false` if the offer was withdrawn.
+    async fn agreed(&mut self, id: &str) -> bool {
+        let deadline = Instant::now() + AGREE_TIMEOUT;
+        let mut agreed = [false; 2];
+        loop {
+            let received = tokio::select! {
+                received = self.inbox.recv() => received,
+                _ = tokio::time::sleep_until(deadline) => {
+                    self.reject(id, "the Server (timed out)");
+                    return false;
+                }
+            };
+            let Some(FromPlayer { color, event }) = received else {
+                return false;
+            };
+            let name = self.seats[color.index()].name.clone();
+            let status = if agreed[color.index()] {
+                "start_waiting"
+            } else {
+                "agree_waiting"
+            };
+            match event {
+                Event::Gone => {
+                    self.reject(id, &name);
+                    return false;
+                }
+                Event::Command(ClientCommand::Reject) if status == "agree_waiting" => {
+                    self.reject(id, &name);
+                    return false;
+                }
+                Event::Command(ClientCommand::Agree) if status == "agree_waiting" => {
+                    agreed[color.index()] = true;
+                    if agreed == [true, true] {
+                        return true;
+                    }
+                }
+                Event::Command(command @ (ClientCommand::Agree | ClientCommand::Reject)) => {
+                    self.tell(color, status_error(status, &command));
+                }
+                // Moves before the start are not read, as in shogi-server.
+                Event::Command(_) => {}
+            }
+        }
+    }
+}
+
+/// shogi-server's answer to `AGREE` or `REJECT` out of place.
+fn status_error(status: &str, command: &ClientCommand) -> String {
+    format!("##[ERROR] you are in {status} status. {command} is valid in agree_waiting status\n")
+}
+
+/// The ending `state` holds, if any.
+fn outcome_of(state: &GameState) -> Option<Outcome> {
+    let outcome = state.outcome.as_ref()?;
+    let reason = names::parse_reason(outcome.reason)?;
+    Some(match outcome.winner {
+        Some(winner) => Outcome::win(names::parse_color(Variant::Shogi, winner)?, reason),
+        None => Outcome::draw(reason),
+    })
+}
+
+/// Runs `work` (which may wait for the database) on tokio's blocking threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Err(Refusal::internal(format!("the game's work failed: {e}"))))
+}

@@ -1,0 +1,193 @@
+//! What the server says, word for word as shogi-server says it
+//! (`game.rb`'s `propose_message`, `game_result.rb`): the `Game_Summary`
+//! that offers a game, and the lines that end one.
+
+use crate::games::clock::TimeControl;
+use koma_rules::{Color, EndReason, Outcome};
+
+/// The moves after which a game ends drawn (`#MAX_MOVES`): Koma's own
+/// limit on a game's length, announced as `Max_Moves`.
+pub const MAX_MOVES: usize = crate::games::live::MAX_MOVES;
+
+/// The even start as shogi-server writes a position (its `Board#to_s`).
+const EVEN_START: &str = "\
+P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
+P2 * -HI *  *  *  *  * -KA * 
+P3-FU-FU-FU-FU-FU-FU-FU-FU-FU
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7+FU+FU+FU+FU+FU+FU+FU+FU+FU
+P8 * +KA *  *  *  *  * +HI * 
+P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
++
+";
+
+/// A game as it is offered.
+pub struct Offer<'a> {
+    /// `Game_ID`.
+    pub game_id: &'a str,
+    /// `Name+`.
+    pub sente: &'a str,
+    /// `Name-`.
+    pub gote: &'a str,
+    /// The clock.
+    pub control: TimeControl,
+}
+
+/// `+` or `-`.
+pub fn sign(color: Color) -> char {
+    match color {
+        Color::Sente => '+',
+        Color::Gote => '-',
+    }
+}
+
+impl Offer<'_> {
+    /// The `Game_Summary` block for the player of `your_turn`.
+    pub fn summary(&self, your_turn: Color) -> String {
+        let seconds = |ms: u64| ms / 1000;
+        format!(
+            "BEGIN Game_Summary\n\
+             Protocol_Version:1.2\n\
+             Protocol_Mode:Server\n\
+             Format:Shogi 1.0\n\
+             Declaration:Jishogi 1.1\n\
+             Game_ID:{id}\n\
+             Name+:{sente}\n\
+             Name-:{gote}\n\
+             Your_Turn:{turn}\n\
+             Rematch_On_Draw:NO\n\
+             To_Move:+\n\
+             Max_Moves:{max}\n\
+             BEGIN Time\n\
+             Time_Unit:1sec\n\
+             Total_Time:{total}\n\
+             Byoyomi:{byoyomi}\n\
+             Increment:{increment}\n\
+             Least_Time_Per_Move:0\n\
+             END Time\n\
+             BEGIN Position\n\
+             {EVEN_START}\
+             END Position\n\
+             END Game_Summary\n",
+            id = self.game_id,
+            sente = self.sente,
+            gote = self.gote,
+            turn = sign(your_turn),
+            max = MAX_MOVES,
+            total = seconds(self.control.initial_ms),
+            byoyomi = seconds(self.control.byoyomi_ms),
+            increment = seconds(self.control.increment_ms),
+        )
+    }
+}
+
+/// The lines that end a game, for the player of `side`: the statement
+/// played (`%TORYO`, `%KACHI`) if any, the reason, and the result.
+pub fn ending(outcome: Outcome, side: Color) -> String {
+    let result = match outcome.winner {
+        None => "#DRAW",
+        Some(winner) if winner == side => "#WIN",
+        Some(_) => "#LOSE",
+    };
+    let reason = match outcome.reason {
+        EndReason::Resignation | EndReason::Checkmate | EndReason::NoLegalMoves => {
+            "%TORYO\n#RESIGN"
+        }
+        EndReason::Impasse => "%KACHI\n#JISHOGI",
+        EndReason::Timeout => "#TIME_UP",
+        EndReason::Repetition => "#SENNICHITE",
+        EndReason::PerpetualCheck => "#OUTE_SENNICHITE",
+        EndReason::Abandoned => return "#MAX_MOVES\n#CENSORED\n".to_owned(),
+        _ => "#ILLEGAL_MOVE",
+    };
+    format!("{reason}\n{result}\n")
+}
+
+/// The lines that end a game lost by a false `%KACHI`.
+pub fn false_declaration(loser: Color, side: Color) -> String {
+    let result = if loser == side { "#LOSE" } else { "#WIN" };
+    format!("%KACHI\n#ILLEGAL_MOVE\n{result}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_csa::message::{EndReason as Reason, GameResult, ServerMessage, Special};
+    use koma_csa::summary::GameSummary;
+
+    #[test]
+    fn the_summary_reads_as_koma_csa_reads_it() {
+        let offer = Offer {
+            game_id: "0123456789abcdef",
+            sente: "alice",
+            gote: "bob",
+            control: TimeControl {
+                initial_ms: 300_000,
+                increment_ms: 10_000,
+                byoyomi_ms: 0,
+            },
+        };
+        let text = offer.summary(Color::Gote);
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some("BEGIN Game_Summary")
+        );
+        assert_eq!(lines.last().map(String::as_str), Some("END Game_Summary"));
+        let summary = GameSummary::parse(&lines[1..lines.len() - 1]).unwrap();
+        assert_eq!(summary.game_id, "0123456789abcdef");
+        assert_eq!(
+            (summary.sente.as_str(), summary.gote.as_str()),
+            ("alice", "bob")
+        );
+        assert_eq!(summary.your_turn, Color::Gote);
+        assert_eq!((summary.time.total, summary.time.increment), (300, 10));
+        assert_eq!(summary.start, koma_rules::StandardShogiPosition::start());
+        assert!(summary.moves.is_empty());
+        assert!(summary.allows_comments());
+    }
+
+    #[test]
+    fn endings_are_shogi_servers_and_read_back() {
+        let read = |text: String| -> Vec<ServerMessage> {
+            text.lines()
+                .map(|l| ServerMessage::parse(l).unwrap())
+                .collect()
+        };
+        let resigned = Outcome::win(Color::Sente, EndReason::Resignation);
+        assert_eq!(
+            read(ending(resigned, Color::Gote)),
+            [
+                ServerMessage::Special(Special::Resign),
+                ServerMessage::Reason(Reason::Resign),
+                ServerMessage::Result(GameResult::Lose)
+            ]
+        );
+        let timeout = Outcome::win(Color::Gote, EndReason::Timeout);
+        assert_eq!(ending(timeout, Color::Gote), "#TIME_UP\n#WIN\n");
+        let draw = Outcome::draw(EndReason::Repetition);
+        assert_eq!(ending(draw, Color::Sente), "#SENNICHITE\n#DRAW\n");
+        let illegal = Outcome::win(Color::Sente, EndReason::IllegalMove);
+        assert_eq!(ending(illegal, Color::Gote), "#ILLEGAL_MOVE\n#LOSE\n");
+        let kachi = Outcome::win(Color::Gote, EndReason::Impasse);
+        assert_eq!(ending(kachi, Color::Gote), "%KACHI\n#JISHOGI\n#WIN\n");
+        let limit = Outcome::draw(EndReason::Abandoned);
+        assert_eq!(ending(limit, Color::Gote), "#MAX_MOVES\n#CENSORED\n");
+        assert_eq!(
+            false_declaration(Color::Sente, Color::Gote),
+            "%KACHI\n#ILLEGAL_MOVE\n#WIN\n"
+        );
+        assert_eq!(
+            read(ending(
+                Outcome::win(Color::Sente, EndReason::PerpetualCheck),
+                Color::Sente
+            )),
+            [
+                ServerMessage::Reason(Reason::OuteSennichite),
+                ServerMessage::Result(GameResult::Win)
+            ]
+        );
+    }
+}
