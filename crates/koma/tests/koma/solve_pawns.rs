@@ -130,7 +130,7 @@ fn bad_input_gets_a_clear_error() {
         ),
         (
             &["solve", "pawns", "--position", "5/ppppp/5/PPPPP w"],
-            "is not 4 squares",
+            "the board is 4 wide",
         ),
         (
             &["solve", "pawns", "--position", "3/ppp/PPP w"],
