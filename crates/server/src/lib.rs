@@ -137,7 +137,7 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     idle_timeout: u64,
     /// Seconds of silence after which a WebSocket is pinged; it is closed
-    /// (code 1001) after twice as long without an answer.
+    /// (code 1001) if the ping is unanswered as long again.
     #[arg(long, value_name = "SECONDS", default_value_t = 20,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     ping_interval: u64,

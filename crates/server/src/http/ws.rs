@@ -24,7 +24,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
-use tokio::time::{Instant, MissedTickBehavior};
+use tokio::time::{Duration, Instant, MissedTickBehavior};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The largest message a client may send and get an answer to. Real ones
@@ -104,10 +104,15 @@ async fn session(
     let mut running: Option<EngineJob> = None;
     let mut reviewing: Option<EngineJob> = None;
     // The client's last word, of any kind (a pong included): a socket
-    // silent for a ping interval is pinged, and after two it is closed.
+    // silent for a ping interval is pinged, and closed if the ping is
+    // still unanswered an interval after it went out. The deadline runs
+    // from the ping, not from the last word, so that a client answering
+    // at once is never closed by the phase of the checks; and the checks
+    // come four times an interval, so the ping goes out on time.
     let mut last_heard = Instant::now();
-    let mut pinged = false;
-    let mut ticks = tokio::time::interval_at(Instant::now() + app.ping_interval, app.ping_interval);
+    let mut pinged_at: Option<Instant> = None;
+    let check_every = (app.ping_interval / 4).max(Duration::from_millis(10));
+    let mut ticks = tokio::time::interval_at(Instant::now() + check_every, check_every);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut ending = Ending::Quietly;
     if socket.send(Message::text(first)).await.is_ok() {
@@ -116,7 +121,7 @@ async fn session(
                 incoming = socket.next() => {
                     if matches!(incoming, Some(Ok(_))) {
                         last_heard = Instant::now();
-                        pinged = false;
+                        pinged_at = None;
                     }
                     match incoming {
                     Some(Ok(Message::Text(_) | Message::Binary(_))) if limit.check().is_err() => {
@@ -223,16 +228,19 @@ async fn session(
                 },
                 Some(text) = analysis_in.recv() => Some(text),
                 _ = ticks.tick() => {
-                    let silent = last_heard.elapsed();
-                    if silent >= app.ping_interval * 2 {
-                        ending = Ending::Closed(1001, "the connection stopped answering".into());
-                        break;
-                    }
-                    if silent >= app.ping_interval && !pinged {
-                        pinged = true;
-                        if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    match pinged_at {
+                        Some(at) if at.elapsed() >= app.ping_interval => {
+                            ending = Ending::Closed(1001, "the connection stopped answering".into());
                             break;
                         }
+                        Some(_) => {}
+                        None if last_heard.elapsed() >= app.ping_interval => {
+                            pinged_at = Some(Instant::now());
+                            if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                                break;
+                            }
+                        }
+                        None => {}
                     }
                     None
                 }

@@ -114,9 +114,12 @@ async fn a_websocket_that_stops_answering_pings_is_closed_1001() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_that_answers_pings_stays_open() {
-    // Pings every 2 s, and a close after 4 s without a word: 6 s of
-    // answered pings outlast that, and a test thread starved for a second
-    // by the engines of the tests beside it (one process) is still heard.
+    // A ping after 2 s of silence, and a close if it is unanswered 2 s
+    // later: 6 s of answered pings outlast that several times, and a test
+    // thread starved for a second by the engines of the tests beside it
+    // (one process) is still heard. (The deadline once ran from the last
+    // word, so a check that fell a few milliseconds late closed a client
+    // that had answered every ping at once.)
     let server = server(&["--ping-interval", "2"]).await;
     let id = new_game(&server, "spear").await;
     let mut stream = websocket(&server, &id).await;
