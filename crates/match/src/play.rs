@@ -7,8 +7,7 @@ use super::clock::{Clocks, Limits};
 use super::openings::Opening;
 use crate::error::EngineError;
 use koma_rules::{Color, EndReason, Game, Move, Position, Variant};
-use koma_usi::client::{BestMove, Engine, EngineConfig, Failure, TrafficLog};
-use koma_usi::Dialect;
+use koma_usi::client::{position_command, BestMove, Engine, EngineConfig, Failure, TrafficLog};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -183,27 +182,6 @@ pub struct PlayedGame<P: Position> {
     pub termination: Termination,
     /// What the runner adds to explain the ending.
     pub note: Option<String>,
-}
-
-/// The USI/UCI `position` command for a game so far.
-pub(super) fn position_command<P: Position>(start: &P, moves: &[Move], dialect: Dialect) -> String {
-    let mut command = if *start == P::start() {
-        "position startpos".to_owned()
-    } else {
-        let keyword = match dialect {
-            Dialect::Uci => "fen",
-            Dialect::Usi => "sfen",
-        };
-        format!("position {keyword} {}", start.to_text())
-    };
-    if !moves.is_empty() {
-        command.push_str(" moves");
-        for &m in moves {
-            command.push(' ');
-            command.push_str(&P::move_to_text(m));
-        }
-    }
-    command
 }
 
 /// Plays one game: `players[0]` is Sente. `None` if `stop` was raised
@@ -412,25 +390,6 @@ mod tests {
     use koma_rules::{PawnsPosition, SpearPosition};
     use koma_usi::client::Connection;
     use std::sync::mpsc;
-
-    #[test]
-    fn position_commands() {
-        let start = SpearPosition::start();
-        let m = start.parse_move("5d5c").unwrap();
-        assert_eq!(
-            position_command(&start, &[m], Dialect::Usi),
-            "position startpos moves 5d5c"
-        );
-        let other = start.play(m).unwrap();
-        assert_eq!(
-            position_command(&other, &[], Dialect::Usi),
-            "position sfen lbsgk/4p/P4/5/KGSBL w - 2"
-        );
-        let pawns = PawnsPosition::start();
-        let e4 = pawns.parse_move("e2e4").unwrap();
-        let after = pawns.play(e4).unwrap();
-        assert!(position_command(&after, &[], Dialect::Uci).starts_with("position fen 8/"));
-    }
 
     /// A player whose engine is the fake engine in a thread.
     fn fake(behaviour: &str, name: &str, variant: Variant) -> Player {

@@ -227,7 +227,11 @@ fn balanced_opening<P: Position>(
         }
         let judged = player.engine(settings.variant).ok().and_then(|engine| {
             engine.new_game().ok()?;
-            let command = play::position_command(&opening.start, &opening.moves, engine.dialect());
+            let command = koma_usi::client::position_command(
+                &opening.start,
+                &opening.moves,
+                engine.dialect(),
+            );
             Some(engine.think(&command, &format!("depth {depth}"), settings.hang_timeout))
         });
         match judged {

@@ -1,6 +1,7 @@
 //! One engine: its process, the USI or UCI conversation with it, and the
 //! defences against engines that print garbage, crash or hang.
 
+use crate::client::info::{InfoLine, Score};
 use crate::client::EngineConfig;
 use crate::{Dialect, HandshakeStep, StartError};
 use koma_rules::Variant;
@@ -177,35 +178,6 @@ impl Write for LineSender {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
-    }
-}
-
-/// An evaluation an engine reported, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns.
-    Centipawns(i32),
-    /// Mate in this many plies (or moves, in UCI); negative: being mated.
-    Mate(i32),
-}
-
-impl Score {
-    /// The score in centipawns, mates as ±100,000.
-    pub fn centipawns(self) -> i32 {
-        match self {
-            Score::Centipawns(cp) => cp,
-            Score::Mate(n) if n > 0 => 100_000,
-            Score::Mate(_) => -100_000,
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Centipawns(cp) => write!(f, "{:+.2}", *cp as f64 / 100.0),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
     }
 }
 
@@ -432,13 +404,15 @@ impl Engine {
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => {
-                    let (reported, reported_depth) = parse_info(&line);
-                    if reported.is_some() {
-                        score = reported;
-                        depth = reported_depth.or(depth);
+                    let Some(info) = InfoLine::parse(&line) else {
+                        continue;
+                    };
+                    if info.score.is_some() {
+                        score = info.score;
+                        depth = info.depth.or(depth);
                     }
-                    if let Some(line) = parse_pv(&line) {
-                        pv = line;
+                    if !info.pv.is_empty() {
+                        pv = info.pv;
                     }
                 }
                 Some("bestmove") => {
@@ -495,49 +469,6 @@ impl Engine {
         }
         // Dropping the connection kills what is left.
     }
-}
-
-/// The score and depth of an `info` line, if it has a score:
-/// `info depth 12 ... score cp -35 ...`, `score mate 5`, USI's `score mate +`.
-fn parse_info(line: &str) -> (Option<Score>, Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut score = None;
-    let mut depth = None;
-    let mut index = 1;
-    while index < words.len() {
-        match words[index] {
-            "depth" => depth = words.get(index + 1).and_then(|w| w.parse().ok()),
-            "score" => {
-                let value = words.get(index + 2).copied().unwrap_or("");
-                score = match words.get(index + 1).copied() {
-                    Some("cp") => value.parse().ok().map(Score::Centipawns),
-                    Some("mate") => match value {
-                        "+" => Some(Score::Mate(1)),
-                        "-" | "-0" => Some(Score::Mate(-1)),
-                        _ => value.parse().ok().map(Score::Mate),
-                    },
-                    _ => None,
-                };
-            }
-            // The principal variation and strings run to the end of the line.
-            "pv" | "string" => break,
-            _ => {}
-        }
-        index += 1;
-    }
-    (score, depth)
-}
-
-/// The moves after `pv` in an `info` line, if it has a non-empty one.
-fn parse_pv(line: &str) -> Option<Vec<String>> {
-    let mut words = line.split_whitespace().skip(1);
-    // `string` runs to the end of the line: a `pv` inside it is text.
-    words
-        .by_ref()
-        .take_while(|word| *word != "string")
-        .find(|word| *word == "pv")?;
-    let moves: Vec<String> = words.map(str::to_owned).collect();
-    (!moves.is_empty()).then_some(moves)
 }
 
 #[cfg(test)]
@@ -633,31 +564,6 @@ mod tests {
             "{error:?}"
         );
         assert_eq!(error.to_string(), "e (gone): exited during usi");
-    }
-
-    #[test]
-    fn info_lines_give_scores() {
-        let line = "info depth 12 seldepth 15 multipv 1 score cp -35 nodes 100 pv 7g7f";
-        assert_eq!(parse_info(line), (Some(Score::Centipawns(-35)), Some(12)));
-        assert_eq!(
-            parse_info("info depth 3 score mate -4 pv a b"),
-            (Some(Score::Mate(-4)), Some(3))
-        );
-        assert_eq!(parse_info("info score mate +").0, Some(Score::Mate(1)));
-        assert_eq!(parse_info("info string score cp 5").0, None);
-        assert_eq!(parse_info("info score cp").0, None);
-        assert_eq!(parse_info("info score").0, None);
-        assert_eq!(parse_info("info depth x nodes 5"), (None, None));
-        assert_eq!(Score::Mate(-3).centipawns(), -100_000);
-    }
-
-    #[test]
-    fn info_lines_give_principal_variations() {
-        let line = "info depth 12 score cp -35 nodes 100 pv 7g7f 3c3d 2g2f";
-        assert_eq!(parse_pv(line).unwrap(), ["7g7f", "3c3d", "2g2f"]);
-        assert_eq!(parse_pv("info depth 3 score cp 5 pv"), None);
-        assert_eq!(parse_pv("info string the pv 7g7f"), None);
-        assert_eq!(parse_pv("info depth 3 nodes 9"), None);
     }
 
     #[test]
