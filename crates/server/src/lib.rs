@@ -17,6 +17,7 @@
 //! other in a cycle (`crates/koma/tests/koma/workspace_layout.rs`).
 
 mod csa;
+mod external;
 mod games;
 mod http;
 mod opponent;
@@ -115,6 +116,23 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     analysis_seconds: u64,
+    /// Registers a USI engine beside Koma's own, as NAME=COMMAND (e.g.
+    /// --engine 'yaneuraou=/opt/yo/YaneuraOu-by-gcc'), for the board's
+    /// analysis: it plays shogi, one thread, with its own options; give
+    /// options, games and threads in --engines-file. Repeatable.
+    #[arg(long = "engine", value_name = "NAME=COMMAND")]
+    engines: Vec<String>,
+    /// A TOML file of engines to register: `[[engine]]` tables with
+    /// `name`, `command`, optional `dir`, `protocol` (usi or uci), `games`
+    /// (["shogi"] unless given) and `[engine.options]` (USI_Hash,
+    /// Threads, EvalFile, …; Threads is the cores it takes).
+    #[arg(long, value_name = "FILE")]
+    engines_file: Option<PathBuf>,
+    /// Seconds a registered engine's process waits for a job before it is
+    /// stopped (it starts again when needed).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    engine_idle: u64,
     /// The engine's budget for each position of a game review, in nodes
     /// (about a quarter of a second a position on one core).
     #[arg(long, value_name = "NODES", default_value_t = analysis::DEFAULT_REVIEW_NODES,
@@ -324,6 +342,22 @@ impl RunningServer {
     }
 }
 
+/// The engines `args` register, each started once (on a blocking thread)
+/// so that one that cannot run stops the server before anyone connects.
+async fn open_external_engines(
+    args: &ServeArgs,
+) -> Result<Arc<external::pool::ExternalEngines>, String> {
+    let engines = external::registry::read(&args.engines, args.engines_file.as_deref())
+        .map_err(|e| e.to_string())?;
+    let pool = external::pool::ExternalEngines::new(engines, Duration::from_secs(args.engine_idle));
+    let starting = pool.clone();
+    tokio::task::spawn_blocking(move || starting.start_each())
+        .await
+        .map_err(|e| format!("cannot start the engines: {e}"))?
+        .map_err(|e| format!("a registered engine cannot start: {e}"))?;
+    Ok(pool)
+}
+
 /// Opens the games' store `args` choose and the games on it (their
 /// watchers listening to the store): the games, and the sentence that
 /// says where they are kept.
@@ -368,6 +402,7 @@ fn shown_host(listen: IpAddr) -> String {
 fn application(
     args: &ServeArgs,
     games: Arc<service::Games>,
+    external: Arc<external::pool::ExternalEngines>,
     port: u16,
     stopping: watch::Receiver<bool>,
 ) -> Router {
@@ -387,7 +422,7 @@ fn application(
         body_timeout: limits.body_timeout,
         ping_interval: limits.ping_interval,
         mate_searches: app::App::mate_searches(),
-        analyses: Arc::new(analysis::Analyses::new(args.analysis_limits())),
+        analyses: Arc::new(analysis::Analyses::new(args.analysis_limits(), external)),
     })
 }
 
@@ -402,10 +437,11 @@ fn application(
 #[doc(hidden)]
 pub async fn router(args: ServeArgs) -> Result<Router, String> {
     let (games, _) = open_games(&args).await?;
+    let external = open_external_engines(&args).await?;
     // No server stops it; the signal is for WebSockets, which need a
     // connection and so never open here.
     let (_, stopping) = watch::channel(false);
-    Ok(application(&args, games, args.port, stopping))
+    Ok(application(&args, games, external, args.port, stopping))
 }
 
 /// Opens the games' store and starts serving on the runtime this is
@@ -415,6 +451,7 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     // Opened before listening: a database that cannot be used stops the
     // server before anyone is told to connect.
     let (games, kept) = open_games(&args).await?;
+    let external = open_external_engines(&args).await?;
     let address = SocketAddr::from((args.listen, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -445,7 +482,7 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
         ),
         None => None,
     };
-    let router = application(&args, games.clone(), port, stopping.clone());
+    let router = application(&args, games.clone(), external, port, stopping.clone());
     let connections =
         connections::Connections::new(limits.max_connections, limits.max_client_connections);
     if let Some(listener) = csa_listener {

@@ -36,6 +36,7 @@ pub const IMPORT_LIMIT: usize = 4 << 20;
 pub fn router(app: App) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
+        .route("/api/engines", get(engines))
         .route("/api/games", post(create))
         .route("/api/games/import", post(import))
         .route("/api/games/{id}", get(show))
@@ -175,6 +176,15 @@ fn answer(result: Result<state::GameState, Refusal>) -> Response {
 
 async fn variants() -> Response {
     Json(state::variants()).into_response()
+}
+
+/// `GET /api/engines`: Koma's own engine and the registered ones.
+async fn engines(State(app): State<App>) -> Response {
+    let external = app.analyses.external.clone();
+    match blocking(move || Ok(external.list())).await {
+        Ok(list) => Json(serde_json::json!({ "engines": list })).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 async fn create(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {

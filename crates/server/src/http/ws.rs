@@ -10,6 +10,7 @@ use super::connections::Ticket;
 use super::rate::{self, WS_PER_SECOND, WS_STRIKES};
 use super::requests::{ChangeRequest, DeclareRequest, MoveRequest, ResignRequest, UndoRequest};
 use super::ws_protocol::{self, Socket};
+use crate::external::registry::BUILT_IN;
 use crate::games::refusal::Refusal;
 use crate::games::service::{Games, StateMessage};
 use crate::store::GameId;
@@ -26,6 +27,10 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant, MissedTickBehavior};
 use tokio_tungstenite::tungstenite::Message;
+
+/// The analyses (each with its own engine) one connection may run at once:
+/// Koma's and one registered engine side by side, or two registered ones.
+const ANALYSES_PER_CONNECTION: usize = 2;
 
 /// The largest message a client may send and get an answer to. Real ones
 /// are under 100 bytes.
@@ -98,10 +103,11 @@ async fn session(
     let mut shutdown = app.shutdown.clone();
     let limit = rate::websocket_limit();
     let mut strikes = 0;
-    // This connection's analysis: dropping it (a new request, a stop, or
-    // the end of the connection) frees its engine.
+    // This connection's analyses, one per engine and at most
+    // [`ANALYSES_PER_CONNECTION`]: dropping one (a new request for its
+    // engine, a stop, or the end of the connection) frees its engine.
     let (analysis_out, mut analysis_in) = mpsc::unbounded_channel::<String>();
-    let mut running: Option<EngineJob> = None;
+    let mut running: Vec<(String, EngineJob)> = Vec::new();
     let mut reviewing: Option<EngineJob> = None;
     // The client's last word, of any kind (a pong included): a socket
     // silent for a ping interval is pinged, and closed if the ping is
@@ -134,22 +140,37 @@ async fn session(
                     }
                     Some(Ok(Message::Text(text))) => match study_message(&text) {
                         Some(Ok(StudyMessage::Analyse(request))) => {
-                            // The old analysis stops before the new one is looked at.
-                            drop(running.take());
+                            // The engine's old analysis stops before the new one is looked at.
+                            let engine = request.engine.clone().unwrap_or_else(|| BUILT_IN.to_owned());
+                            running.retain(|(name, _)| *name != engine);
+                            if running.len() >= ANALYSES_PER_CONNECTION {
+                                let (app, id) = (app.clone(), id.clone());
+                                let sentence = format!(
+                                    "A connection analyses with at most {ANALYSES_PER_CONNECTION} engines at once: stop one first (\"stop-analysis\" with its \"engine\")."
+                                );
+                                let reply = blocking(move || Ok(error(&app, &id, &sentence))).await.ok();
+                                if let Some(text) = reply {
+                                    if socket.send(Message::text(text)).await.is_err() {
+                                        break;
+                                    }
+                                }
+                                continue;
+                            }
                             let (analyses, out) = (app.analyses.clone(), analysis_out.clone());
+                            let external = analyses.external.clone();
                             let target = move |games: &Arc<Games>, id: &str| {
                                 let (game, _) = games.study_target(id, None)?;
-                                analysis::target(game, request)
+                                analysis::target(game, request, &external)
                             };
                             let (job, reply) = study(&app, &id, target, |target| {
                                 analysis::start(analyses, target, out)
                             })
                             .await;
-                            running = job;
+                            running.extend(job.map(|job| (engine, job)));
                             reply
                         }
-                        Some(Ok(StudyMessage::StopAnalysis)) => {
-                            running = None;
+                        Some(Ok(StudyMessage::StopAnalysis(engine))) => {
+                            running.retain(|(name, _)| engine.as_ref().is_some_and(|e| e != name));
                             None
                         }
                         Some(Ok(StudyMessage::Review)) => {
@@ -290,8 +311,8 @@ async fn study<T: Send + 'static>(
 enum StudyMessage {
     /// Analyse a position (replacing this connection's analysis).
     Analyse(AnalyseRequest),
-    /// Stop this connection's analysis.
-    StopAnalysis,
+    /// Stop this connection's analysis with the engine named, or all.
+    StopAnalysis(Option<String>),
     /// Review the game (replacing this connection's review).
     Review,
     /// Stop this connection's review.
@@ -307,7 +328,15 @@ fn study_message(text: &str) -> Option<Result<StudyMessage, String>> {
     }
     let kind = message_type(text)?;
     let message = match kind.as_str() {
-        "stop-analysis" => StudyMessage::StopAnalysis,
+        "stop-analysis" => {
+            #[derive(Deserialize)]
+            struct Stop {
+                #[serde(default)]
+                engine: Option<String>,
+            }
+            let stop: Stop = serde_json::from_str(text).ok()?;
+            StudyMessage::StopAnalysis(stop.engine)
+        }
         "review" => StudyMessage::Review,
         "stop-review" => StudyMessage::StopReview,
         "analyse" => {

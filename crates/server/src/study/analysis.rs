@@ -11,7 +11,14 @@
 //! new request replaces the old), each position gets at most
 //! [`AnalysisLimits::seconds`], and the threads run at the lowest
 //! priority, so that analysis never slows the computer opponent's games.
+//!
+//! A request may name a registered engine (`"engine": "yaneuraou"`) rather
+//! than Koma's own: it thinks under the same permits, as many as its
+//! `Threads` (`study::external_analysis`).
 
+use super::external_analysis;
+use crate::external::pool::ExternalEngines;
+use crate::external::registry::{ExternalEngine, BUILT_IN};
 use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;
 use crate::games::state::{EvaluationJson, MoveJson};
@@ -65,16 +72,19 @@ impl AnalysisLimits {
 pub struct Analyses {
     /// The bounds.
     pub limits: AnalysisLimits,
+    /// The engines people registered, and their processes.
+    pub external: Arc<ExternalEngines>,
     permits: Arc<Semaphore>,
     thinking: AtomicUsize,
 }
 
 impl Analyses {
     /// No analysis running yet.
-    pub fn new(limits: AnalysisLimits) -> Analyses {
+    pub fn new(limits: AnalysisLimits, external: Arc<ExternalEngines>) -> Analyses {
         Analyses {
             permits: Arc::new(Semaphore::new(limits.engines.max(1))),
             limits,
+            external,
             thinking: AtomicUsize::new(0),
         }
     }
@@ -87,8 +97,9 @@ impl Analyses {
         }
     }
 
-    /// Starts `work` (an analysis, a review) on one of the engines: at
-    /// once if one is free, else after sending `waiting` (made from how
+    /// Starts `work` (an analysis, a review) on `slots` of the engines'
+    /// permits (a registered engine's threads; at most all of them): at
+    /// once if they are free, else after sending `waiting` (made from how
     /// busy the engines are) on `out` and waiting its turn. `work` runs on
     /// a thread named `name` at the lowest priority, holding the engine
     /// until it drops it, and is stopped through the control it is given
@@ -96,20 +107,23 @@ impl Analyses {
     pub(crate) fn start_job(
         self: Arc<Self>,
         name: &'static str,
+        slots: u32,
         out: mpsc::UnboundedSender<String>,
         waiting: impl FnOnce(EnginesJson) -> String + Send + 'static,
         work: impl FnOnce(HeldEngine, SearchControl) + Send + 'static,
     ) -> EngineJob {
         let control = SearchControl::default();
         let work_control = control.clone();
+        let cap = u32::try_from(self.limits.engines.max(1)).unwrap_or(u32::MAX);
+        let slots = slots.clamp(1, cap);
         let waiting = tokio::spawn(async move {
-            let permit = match self.permits.clone().try_acquire_owned() {
+            let permit = match self.permits.clone().try_acquire_many_owned(slots) {
                 Ok(permit) => permit,
                 Err(_) => {
                     if out.send(waiting(self.engines())).is_err() {
                         return;
                     }
-                    match self.permits.clone().acquire_owned().await {
+                    match self.permits.clone().acquire_many_owned(slots).await {
                         Ok(permit) => permit,
                         Err(_) => return,
                     }
@@ -184,6 +198,10 @@ pub struct AnalyseRequest {
     /// The best lines wanted (MultiPV); [`DEFAULT_LINES`] when absent.
     #[serde(default)]
     pub lines: Option<u32>,
+    /// The engine: a registered one's name, or `"koma"` (Koma's own, when
+    /// absent).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// How busy the server's engines are.
@@ -211,6 +229,8 @@ pub struct AnalysisJson {
     /// Always `"analysis"`.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// The engine: `"koma"` or a registered one's name.
+    pub engine: String,
     /// The move of the game analysed.
     pub ply: usize,
     /// The variation from there, as asked.
@@ -222,8 +242,13 @@ pub struct AnalysisJson {
     /// page may let the viewer play one there.
     #[serde(rename = "legalMoves")]
     pub legal_moves: Vec<String>,
-    /// `"waiting"` (for an engine), `"running"` or `"done"`.
+    /// `"waiting"` (for an engine), `"running"`, `"done"`, or `"failed"`
+    /// (a registered engine that died twice or could not start: `error`
+    /// says why).
     pub status: &'static str,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// The depth completed.
     pub depth: u32,
     /// Nodes searched.
@@ -239,17 +264,96 @@ pub struct AnalysisJson {
 
 /// What an analysis will search, checked before it waits for an engine.
 pub struct Target {
-    game: AnyGame,
-    ply: usize,
-    variation: Vec<Move>,
+    pub(super) game: AnyGame,
+    pub(super) ply: usize,
+    pub(super) variation: Vec<Move>,
     asked: Vec<String>,
-    lines: u32,
+    pub(super) lines: u32,
     legal: Vec<String>,
+    /// A registered engine; Koma's own when `None`.
+    pub(super) engine: Option<Arc<ExternalEngine>>,
 }
 
-/// Checks `request` against `game`: the move exists, the variation is
-/// legal and the number of lines is one the server gives.
-pub fn target(game: AnyGame, request: AnalyseRequest) -> Result<Target, Refusal> {
+impl Target {
+    /// The engine's name as the messages give it.
+    fn engine_name(&self) -> String {
+        self.engine
+            .as_ref()
+            .map_or_else(|| BUILT_IN.to_owned(), |engine| engine.name.clone())
+    }
+
+    /// The message of this analysis standing at `status`.
+    pub(super) fn message(
+        &self,
+        status: &'static str,
+        (depth, nodes, time): (u32, u64, Duration),
+        lines: Vec<LineJson>,
+        engines: EnginesJson,
+    ) -> AnalysisJson {
+        AnalysisJson {
+            kind: "analysis",
+            engine: self.engine_name(),
+            ply: self.ply,
+            moves: self.asked.clone(),
+            multi_pv: self.lines,
+            legal_moves: self.legal.clone(),
+            status,
+            error: None,
+            depth,
+            nodes,
+            milliseconds: time.as_millis() as u64,
+            lines,
+            engines,
+        }
+    }
+
+    /// The positions of the game up to the one analysed (the variation's
+    /// included), and the move that led to it, if any.
+    pub(super) fn history<P: Served>(&self, game: &Game<P>) -> (Vec<P>, Option<Move>) {
+        let mut history: Vec<P> = game.positions()[..=self.ply].to_vec();
+        for &m in &self.variation {
+            let mut next = history[history.len() - 1].clone();
+            next.play_unchecked(m);
+            history.push(next);
+        }
+        let previous = self
+            .variation
+            .last()
+            .copied()
+            .or_else(|| self.ply.checked_sub(1).map(|i| game.moves()[i]));
+        (history, previous)
+    }
+}
+
+/// Checks `request` against `game` and the registered engines: the move
+/// exists, the variation is legal, the number of lines is one the server
+/// gives, and the engine is known and plays the game.
+pub fn target(
+    game: AnyGame,
+    request: AnalyseRequest,
+    external: &ExternalEngines,
+) -> Result<Target, Refusal> {
+    let engine = match request.engine.as_deref() {
+        None | Some(BUILT_IN) => None,
+        Some(name) => {
+            let engine = external.find(name).ok_or_else(|| {
+                let mut names = vec![BUILT_IN.to_owned()];
+                names.extend(external.engines().iter().map(|e| e.name.clone()));
+                Refusal::bad_request(format!(
+                    "No engine is named {:?}: this server has {}.",
+                    name.chars().take(32).collect::<String>(),
+                    names.join(", ")
+                ))
+            })?;
+            if !engine.variants.contains(&game.variant()) {
+                return Err(Refusal::bad_request(format!(
+                    "The engine {name} does not play {}.",
+                    game.variant().name()
+                )));
+            }
+            Some(engine.clone())
+        }
+    };
     let lines = request.lines.unwrap_or(DEFAULT_LINES);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(Refusal::bad_request(format!(
@@ -285,6 +389,7 @@ pub fn target(game: AnyGame, request: AnalyseRequest) -> Result<Target, Refusal>
         asked: request.moves,
         lines,
         legal,
+        engine,
     })
 }
 
@@ -328,41 +433,61 @@ pub fn start(
     target: Target,
     out: mpsc::UnboundedSender<String>,
 ) -> EngineJob {
-    let (ply, asked) = (target.ply, target.asked.clone());
-    let (multi_pv, legal_moves) = (target.lines, target.legal.clone());
+    let waiting_message = target.message(
+        "waiting",
+        (0, 0, Duration::ZERO),
+        Vec::new(),
+        analyses.engines(),
+    );
     let waiting = move |engines| {
         serde_json::to_string(&AnalysisJson {
-            kind: "analysis",
-            ply,
-            moves: asked,
-            multi_pv,
-            legal_moves,
-            status: "waiting",
-            depth: 0,
-            nodes: 0,
-            milliseconds: 0,
-            lines: Vec::new(),
             engines,
+            ..waiting_message
         })
         .unwrap_or_default()
     };
-    analyses.start_job("analysis", out.clone(), waiting, move |held, control| {
-        let seconds = held.analyses().limits.seconds.max(1);
-        let limits = Limits::move_time(Duration::from_secs(seconds));
-        // A replaced analysis, or one whose viewer left, says no more.
-        let send = |json: AnalysisJson| {
-            if !control.is_stopped() {
-                let _ = out.send(serde_json::to_string(&json).unwrap_or_default());
+    let slots = target.engine.as_ref().map_or(1, |engine| engine.threads);
+    analyses.start_job(
+        "analysis",
+        slots,
+        out.clone(),
+        waiting,
+        move |held, control| {
+            let seconds = held.analyses().limits.seconds.max(1);
+            // A replaced analysis, or one whose viewer left, says no more.
+            let send = |json: AnalysisJson| {
+                if !control.is_stopped() {
+                    let _ = out.send(serde_json::to_string(&json).unwrap_or_default());
+                }
+            };
+            let engines = || held.analyses().engines();
+            if let Some(engine) = &target.engine {
+                let external = held.analyses().external.clone();
+                let time = Duration::from_secs(seconds);
+                let job = external_analysis::Job {
+                    target: &target,
+                    external: &external,
+                    engine,
+                    time,
+                    control: &control,
+                };
+                match &target.game {
+                    AnyGame::Spear(g) => job.think(g, engines, send),
+                    AnyGame::Minishogi(g) => job.think(g, engines, send),
+                    AnyGame::Shogi(g) => job.think(g, engines, send),
+                    AnyGame::Pawns(g) => job.think(g, engines, send),
+                }
+                return;
             }
-        };
-        let engines = || held.analyses().engines();
-        match &target.game {
-            AnyGame::Spear(g) => think(g, &target, &limits, &control, engines, send),
-            AnyGame::Minishogi(g) => think(g, &target, &limits, &control, engines, send),
-            AnyGame::Shogi(g) => think(g, &target, &limits, &control, engines, send),
-            AnyGame::Pawns(g) => think(g, &target, &limits, &control, engines, send),
-        }
-    })
+            let limits = Limits::move_time(Duration::from_secs(seconds));
+            match &target.game {
+                AnyGame::Spear(g) => think(g, &target, &limits, &control, engines, send),
+                AnyGame::Minishogi(g) => think(g, &target, &limits, &control, engines, send),
+                AnyGame::Shogi(g) => think(g, &target, &limits, &control, engines, send),
+                AnyGame::Pawns(g) => think(g, &target, &limits, &control, engines, send),
+            }
+        },
+    )
 }
 
 /// Runs the analysis threads below the games: the computer opponent's
@@ -386,30 +511,10 @@ fn think<P: Served + Evaluate>(
     engines: impl Fn() -> EnginesJson,
     send: impl Fn(AnalysisJson),
 ) {
-    let mut history: Vec<P> = game.positions()[..=target.ply].to_vec();
-    for &m in &target.variation {
-        let mut next = history[history.len() - 1];
-        next.play_unchecked(m);
-        history.push(next);
-    }
+    let (history, previous) = target.history(game);
     let root = history[history.len() - 1];
-    let previous = target
-        .variation
-        .last()
-        .copied()
-        .or_else(|| target.ply.checked_sub(1).map(|i| game.moves()[i]));
-    let message = |status, depth, nodes, time: Duration, lines: Vec<LineJson>| AnalysisJson {
-        kind: "analysis",
-        ply: target.ply,
-        moves: target.asked.clone(),
-        multi_pv: target.lines,
-        legal_moves: target.legal.clone(),
-        status,
-        depth,
-        nodes,
-        milliseconds: time.as_millis() as u64,
-        lines,
-        engines: engines(),
+    let message = |status, depth, nodes, time: Duration, lines: Vec<LineJson>| {
+        target.message(status, (depth, nodes, time), lines, engines())
     };
     let legal = root.legal_moves().len();
     if legal == 0 {

@@ -3,6 +3,7 @@
 //! with the legal moves of the position analysed.
 
 use super::{target, think, AnalyseRequest, AnalysisJson, EnginesJson, DEFAULT_LINES, MAX_LINES};
+use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
 use koma_engine::{Limits, SearchControl};
 use koma_rules::Variant;
@@ -19,7 +20,7 @@ fn shogi_start() -> AnyGame {
 
 /// The last message of a depth-3 analysis of `game` asked with `value`.
 fn analyse(game: AnyGame, value: Value) -> Value {
-    let target = target(game.clone(), request(value)).expect("a target");
+    let target = target(game.clone(), request(value), &ExternalEngines::none()).expect("a target");
     let AnyGame::Shogi(shogi) = &game else {
         panic!("a shogi game");
     };
@@ -43,9 +44,13 @@ fn analyse(game: AnyGame, value: Value) -> Value {
 #[test]
 fn a_request_for_no_lines_or_more_than_five_is_refused() {
     for lines in [0, MAX_LINES + 1, 100] {
-        let refused = target(shogi_start(), request(json!({ "lines": lines })))
-            .err()
-            .unwrap_or_else(|| panic!("{lines} lines were accepted"));
+        let refused = target(
+            shogi_start(),
+            request(json!({ "lines": lines })),
+            &ExternalEngines::none(),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{lines} lines were accepted"));
         assert_eq!(
             refused.message,
             format!("An analysis shows from 1 to 5 lines, not {lines}.")

@@ -4,6 +4,7 @@
 //! analysis line — and a Pawns-Only Chess move carries none.
 
 use super::{target, think, AnalyseRequest, AnalysisJson, EnginesJson};
+use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
 use crate::games::service::Games;
 use crate::store::memory_store::MemoryStore;
@@ -74,7 +75,7 @@ fn an_analysis_lines_moves_carry_every_notation() {
         panic!("a shogi game");
     };
     let request: AnalyseRequest = serde_json::from_value(json!({ "ply": 3 })).expect("a request");
-    let target = target(game.clone(), request).expect("a target");
+    let target = target(game.clone(), request, &ExternalEngines::none()).expect("a target");
     let sent: Mutex<Vec<AnalysisJson>> = Mutex::new(Vec::new());
     let engines = || EnginesJson {
         thinking: 1,

@@ -4,6 +4,7 @@
 //! solver on a position).
 
 pub(crate) mod analysis;
+mod external_analysis;
 pub(crate) mod mate;
 pub(crate) mod review;
 pub(crate) mod review_kept;

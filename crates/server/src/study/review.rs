@@ -69,7 +69,7 @@ pub fn start(
         .unwrap_or_default()
     };
     let waiting = move |engines| message("waiting", 0, None, engines);
-    analyses.start_job("review", out.clone(), waiting, move |held, control| {
+    analyses.start_job("review", 1, out.clone(), waiting, move |held, control| {
         let analyses = held.analyses().clone();
         let nodes = analyses.limits.review_nodes.max(1);
         let send = |status, done, error| {

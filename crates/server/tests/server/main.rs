@@ -12,6 +12,7 @@ mod api;
 mod clocks;
 mod computer;
 mod csa;
+mod external_engines;
 mod flooding;
 mod hostile_clients;
 mod memory;

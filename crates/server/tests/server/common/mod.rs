@@ -16,4 +16,4 @@ pub mod server;
 
 pub use client::{receive, send, token, usi_list, Client, Reply};
 pub use files::TempDir;
-pub use server::{start, start_with, Server};
+pub use server::{start, start_with, try_start_with, Server};

@@ -1,0 +1,270 @@
+//! Engines registered beside Koma's own (`--engine`, `--engines-file`):
+//! listed, analysing beside Koma's engine on one connection, their output
+//! checked before it is shown, a dying one started again, an idle one
+//! stopped, and a wrong one refused before the server serves. The engine
+//! here is a shell script that speaks just enough USI, so that what it
+//! says is known exactly; crates/koma/tests runs Koma's own engine as a
+//! registered one.
+
+use crate::common::{start_with, try_start_with, Server};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+use tungstenite::{Message, WebSocket};
+
+type Socket = WebSocket<TcpStream>;
+
+/// A USI engine in sh: one depth at `go` (two lines with MultiPV 2), then
+/// `bestmove` at `stop`. `$1` changes it: `dies` exits at `go`; `garbage`
+/// first reports a line whose first move is not legal and an absurd score
+/// on a line whose second move is not.
+const FAKE_ENGINE: &str = r#"mode="$1"
+multipv=1
+while IFS= read -r line; do
+  case "$line" in
+    usi) echo "id name Fake USI 1.0"; echo "usiok" ;;
+    isready) echo "readyok" ;;
+    "setoption name MultiPV value "*) multipv="${line##* }" ;;
+    go*)
+      if [ "$mode" = dies ]; then exit 3; fi
+      if [ "$mode" = garbage ]; then
+        echo "info depth 1 multipv 1 score cp 5 pv 5e5d"
+        echo "info depth 2 multipv 1 score cp 99999999 nodes 7 time 2 pv 7g7f 7g7f"
+      else
+        echo "info depth 1 multipv 1 score cp 42 nodes 10 time 1 pv 7g7f 3c3d"
+        if [ "$multipv" -ge 2 ]; then
+          echo "info depth 1 multipv 2 score cp -7 nodes 20 time 1 pv 2g2f 8c8d"
+        fi
+      fi
+      ;;
+    stop) echo "bestmove 7g7f" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// The fake engine's script, kept while the test runs.
+fn fake_engine() -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(FAKE_ENGINE.as_bytes()).unwrap();
+    file
+}
+
+fn send_json(socket: &mut Socket, message: Value) {
+    socket.send(Message::text(message.to_string())).unwrap();
+}
+
+/// The next JSON message of `kind`.
+fn next(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        match socket.read().expect("a message") {
+            Message::Text(text) => {
+                let message: Value = serde_json::from_str(&text).unwrap();
+                if message["type"] == kind {
+                    return message;
+                }
+            }
+            Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// The last message of each engine's analysis, once both have ended
+/// (`"done"` or `"failed"`), by engine name.
+fn until_ended(socket: &mut Socket, engines: &[&str]) -> Vec<Value> {
+    let mut ended: Vec<Option<Value>> = vec![None; engines.len()];
+    while ended.iter().any(Option::is_none) {
+        let message = next(socket, "analysis");
+        if message["status"] == "done" || message["status"] == "failed" {
+            let name = message["engine"].as_str().unwrap();
+            let index = engines.iter().position(|e| *e == name).unwrap();
+            ended[index] = Some(message);
+        }
+    }
+    ended.into_iter().map(Option::unwrap).collect()
+}
+
+fn engines(server: &Server) -> Vec<Value> {
+    let reply = server.get("/api/engines");
+    assert_eq!(reply.status, 200);
+    reply.json()["engines"].as_array().unwrap().clone()
+}
+
+fn server_with(script: &tempfile::NamedTempFile, mode: &str, extra: &[&str]) -> Server {
+    let engine = format!("fake=/bin/sh {} {mode}", script.path().display());
+    let mut flags = vec!["--memory", "--analysis-seconds", "1", "--engine", &engine];
+    flags.extend_from_slice(extra);
+    start_with(&flags)
+}
+
+fn new_shogi_game(server: &Server) -> String {
+    server.create("shogi")["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_registered_engine_analyses_beside_komas_own() {
+    let script = fake_engine();
+    let server = server_with(&script, "", &["--analysis-engines", "2"]);
+    let listed = engines(&server);
+    assert_eq!(listed[0]["name"], "koma");
+    assert_eq!(listed[0]["builtIn"], true);
+    assert_eq!(listed[1]["name"], "fake");
+    assert_eq!(listed[1]["idName"], "Fake USI 1.0");
+    assert_eq!(listed[1]["games"], json!(["shogi"]));
+    // Started once when the server started, and kept warm.
+    assert_eq!(
+        (listed[1]["started"].as_u64(), listed[1]["warm"].as_u64()),
+        (Some(1), Some(1))
+    );
+
+    let id = new_shogi_game(&server);
+    let mut socket = server.websocket(&id);
+    send_json(
+        &mut socket,
+        json!({ "type": "analyse", "engine": "fake", "lines": 2 }),
+    );
+    send_json(&mut socket, json!({ "type": "analyse", "lines": 1 }));
+    let [fake, koma] = <[Value; 2]>::try_from(until_ended(&mut socket, &["fake", "koma"])).unwrap();
+    assert_eq!(fake["status"], "done", "{fake}");
+    assert_eq!(fake["depth"], 1);
+    assert_eq!(fake["nodes"], 20);
+    let lines = fake["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["moves"][0]["usi"], "7g7f");
+    assert_eq!(lines[0]["moves"][1]["usi"], "3c3d");
+    assert_eq!(lines[0]["score"]["cp"], 42);
+    assert_eq!(lines[1]["moves"][0]["usi"], "2g2f");
+    assert_eq!(lines[1]["score"]["cp"], -7);
+    assert_eq!(koma["status"], "done");
+    assert_eq!(koma["lines"].as_array().unwrap().len(), 1);
+    // The process went back to the pool: no second one was started.
+    let listed = engines(&server);
+    assert_eq!(
+        (listed[1]["started"].as_u64(), listed[1]["warm"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn requests_an_engine_cannot_serve_are_refused() {
+    let script = fake_engine();
+    let server = server_with(&script, "", &["--analysis-engines", "2"]);
+    let spear = server.create("spear")["id"].as_str().unwrap().to_owned();
+    let mut socket = server.websocket(&spear);
+    next(&mut socket, "state");
+    send_json(&mut socket, json!({ "type": "analyse", "engine": "fake" }));
+    let refused = next(&mut socket, "error");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("does not play spear"),
+        "{refused}"
+    );
+    send_json(
+        &mut socket,
+        json!({ "type": "analyse", "engine": "stockfish" }),
+    );
+    let refused = next(&mut socket, "error");
+    let sentence = refused["error"].as_str().unwrap();
+    assert!(
+        sentence.contains("No engine is named \"stockfish\": this server has koma, fake."),
+        "{sentence}"
+    );
+
+    // Two engines at once on a connection, not three.
+    let id = new_shogi_game(&server);
+    let mut socket = server.websocket(&id);
+    next(&mut socket, "state");
+    send_json(&mut socket, json!({ "type": "analyse", "engine": "fake" }));
+    send_json(&mut socket, json!({ "type": "analyse" }));
+    send_json(&mut socket, json!({ "type": "analyse", "engine": "other" }));
+    let refused = next(&mut socket, "error");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 2 engines"),
+        "{refused}"
+    );
+    // Stopping one by name leaves the other running.
+    send_json(
+        &mut socket,
+        json!({ "type": "stop-analysis", "engine": "fake" }),
+    );
+    let ended = until_ended(&mut socket, &["koma"]);
+    assert_eq!(ended[0]["status"], "done");
+}
+
+#[test]
+fn what_an_engine_says_is_checked_before_it_is_shown() {
+    let script = fake_engine();
+    let server = server_with(&script, "garbage", &[]);
+    let id = new_shogi_game(&server);
+    let mut socket = server.websocket(&id);
+    send_json(
+        &mut socket,
+        json!({ "type": "analyse", "engine": "fake", "lines": 1 }),
+    );
+    let done = until_ended(&mut socket, &["fake"]).pop().unwrap();
+    assert_eq!(done["status"], "done");
+    // The line starting with a move that is not legal was not shown; the
+    // other was cut after its first move, and its score kept in bounds.
+    assert_eq!(done["depth"], 2);
+    let line = &done["lines"][0];
+    assert_eq!(line["moves"].as_array().unwrap().len(), 1, "{line}");
+    assert_eq!(line["score"]["cp"], 30_000);
+}
+
+#[test]
+fn an_engine_that_dies_is_started_again_once_then_the_viewer_is_told() {
+    let script = fake_engine();
+    let server = server_with(&script, "dies", &[]);
+    let id = new_shogi_game(&server);
+    let mut socket = server.websocket(&id);
+    send_json(&mut socket, json!({ "type": "analyse", "engine": "fake" }));
+    let failed = until_ended(&mut socket, &["fake"]).pop().unwrap();
+    assert_eq!(failed["status"], "failed");
+    assert!(
+        failed["error"]
+            .as_str()
+            .unwrap()
+            .contains("The engine fake stopped answering"),
+        "{failed}"
+    );
+    // The warm process died, a second was started and died too.
+    assert_eq!(engines(&server)[1]["started"], 2);
+    assert_eq!(engines(&server)[1]["warm"], 0);
+    // The server goes on: Koma's own engine still analyses.
+    send_json(&mut socket, json!({ "type": "analyse" }));
+    assert_eq!(until_ended(&mut socket, &["koma"])[0]["status"], "done");
+}
+
+#[test]
+fn an_idle_engine_is_stopped_and_started_again_when_needed() {
+    let script = fake_engine();
+    let server = server_with(&script, "", &["--engine-idle", "1"]);
+    let started = Instant::now();
+    while engines(&server)[1]["warm"] != 0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "still warm");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(started.elapsed() >= Duration::from_millis(500));
+    let id = new_shogi_game(&server);
+    let mut socket = server.websocket(&id);
+    send_json(&mut socket, json!({ "type": "analyse", "engine": "fake" }));
+    assert_eq!(until_ended(&mut socket, &["fake"])[0]["status"], "done");
+    assert_eq!(engines(&server)[1]["started"], 2);
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_server_before_it_serves() {
+    let missing = try_start_with(&["--memory", "--engine", "gone=/nonexistent/engine"]);
+    let why = missing.err().expect("refused");
+    assert!(why.contains("a registered engine cannot start"), "{why}");
+    assert!(why.contains("/nonexistent/engine"), "{why}");
+    let twice = try_start_with(&["--memory", "--engine", "a=x", "--engine", "a=y"]);
+    assert!(twice.err().unwrap().contains("two engines are named \"a\""));
+}
