@@ -21,6 +21,7 @@ mod selfplay_command;
 #[path = "common/serve_client.rs"]
 mod serve_client;
 mod serve_damage;
+mod serve_engines;
 mod serve_process;
 mod solve_pawns;
 mod spear_random;

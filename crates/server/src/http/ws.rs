@@ -14,7 +14,8 @@ use crate::external::registry::BUILT_IN;
 use crate::games::refusal::Refusal;
 use crate::games::service::{Games, StateMessage};
 use crate::store::GameId;
-use crate::study::analysis::{self, AnalyseRequest, EngineJob};
+use crate::study::analysis::{self, EngineJob};
+use crate::study::analysis_target::{self, AnalyseRequest};
 use crate::study::review;
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -160,7 +161,7 @@ async fn session(
                             let external = analyses.external.clone();
                             let target = move |games: &Arc<Games>, id: &str| {
                                 let (game, _) = games.study_target(id, None)?;
-                                analysis::target(game, request, &external)
+                                analysis_target::target(game, request, &external)
                             };
                             let (job, reply) = study(&app, &id, target, |target| {
                                 analysis::start(analyses, target, out)

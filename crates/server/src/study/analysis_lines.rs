@@ -2,9 +2,12 @@
 //! bounded, 1 to [`MAX_LINES`] (3 when absent), and that many come back,
 //! with the legal moves of the position analysed.
 
-use super::{target, think, AnalyseRequest, AnalysisJson, EnginesJson, DEFAULT_LINES, MAX_LINES};
+use super::think;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
+use crate::study::analysis_target::{
+    target, AnalyseRequest, AnalysisJson, EnginesJson, DEFAULT_LINES, MAX_LINES,
+};
 use koma_engine::{Limits, SearchControl};
 use koma_rules::Variant;
 use serde_json::{json, Value};

@@ -3,11 +3,12 @@
 //! Kitao–Kawasaki) — the game's moves in its state and each move of an
 //! analysis line — and a Pawns-Only Chess move carries none.
 
-use super::{target, think, AnalyseRequest, AnalysisJson, EnginesJson};
+use super::think;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
 use crate::games::service::Games;
 use crate::store::memory_store::MemoryStore;
+use crate::study::analysis_target::{target, AnalyseRequest, AnalysisJson, EnginesJson};
 use koma_engine::{Limits, SearchControl};
 use koma_rules::Variant;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 //! not legal, scores are kept within bounds, and an engine that dies is
 //! started again once before the viewer is told.
 
-use super::analysis::{AnalysisJson, EnginesJson, LineJson, Target};
+use super::analysis_target::{AnalysisJson, EnginesJson, LineJson, Target};
 use crate::external::pool::ExternalEngines;
 use crate::external::registry::ExternalEngine;
 use crate::games::live::Served;

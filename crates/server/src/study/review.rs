@@ -11,7 +11,8 @@
 //! analysis. A new request replaces it; `{"type": "stop-review"}`, or the
 //! connection's end, stops it, and nothing is kept.
 
-use super::analysis::{Analyses, EngineJob, EnginesJson};
+use super::analysis::{Analyses, EngineJob};
+use super::analysis_target::EnginesJson;
 use super::review_kept::StoredReview;
 use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;

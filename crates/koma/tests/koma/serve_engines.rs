@@ -1,0 +1,78 @@
+//! `koma serve --engine` with Koma's own engine registered as an external
+//! USI engine (`koma usi`, another process): so that CI checks the whole
+//! path a person's YaneuraOu would take without anything else installed.
+//! The server's own tests (crates/server/tests/server/external_engines.rs)
+//! check the pool and the checks on a scripted engine.
+
+use crate::serve_client::{start_with, Server};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::net::TcpStream;
+use tungstenite::{Message, WebSocket};
+
+/// The last message of the analysis with `engine`, once it ended.
+fn ended(socket: &mut WebSocket<TcpStream>, engine: &str) -> Value {
+    loop {
+        let Message::Text(text) = socket.read().expect("a message") else {
+            continue;
+        };
+        let message: Value = serde_json::from_str(&text).unwrap();
+        let over = message["status"] == "done" || message["status"] == "failed";
+        if message["type"] == "analysis" && message["engine"] == engine && over {
+            return message;
+        }
+    }
+}
+
+fn analyse(server: &Server, variant: &str, engine: &str) -> Value {
+    let id = server.create(variant)["id"].as_str().unwrap().to_owned();
+    let mut socket = server.websocket(&id);
+    let request = json!({ "type": "analyse", "engine": engine, "lines": 2 });
+    socket.send(Message::text(request.to_string())).unwrap();
+    ended(&mut socket, engine)
+}
+
+#[test]
+fn komas_own_engine_analyses_as_a_registered_usi_engine() {
+    let koma = env!("CARGO_BIN_EXE_koma");
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    write!(
+        file,
+        "[[engine]]\nname = \"koma-mini\"\ncommand = \"{koma} usi\"\ngames = [\"minishogi\"]\n\
+         [engine.options]\nUSI_Hash = 16\n"
+    )
+    .unwrap();
+    let flag = format!("koma-usi={koma} usi");
+    let engines_file = file.path().to_str().unwrap();
+    let server = start_with(&[
+        "--memory",
+        "--analysis-seconds",
+        "1",
+        "--engine",
+        &flag,
+        "--engines-file",
+        engines_file,
+    ]);
+    let listed = server.get("/api/engines").json();
+    let names: Vec<&str> = listed["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["koma", "koma-mini", "koma-usi"]);
+    assert!(listed["engines"][2]["idName"]
+        .as_str()
+        .unwrap()
+        .starts_with("Koma"));
+
+    for (variant, engine) in [("shogi", "koma-usi"), ("minishogi", "koma-mini")] {
+        let done = analyse(&server, variant, engine);
+        assert_eq!(done["status"], "done", "{done}");
+        assert!(done["depth"].as_u64().unwrap() >= 4, "{done}");
+        let lines = done["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 2, "{done}");
+        assert_ne!(lines[0]["moves"][0]["usi"], lines[1]["moves"][0]["usi"]);
+        assert!(lines[0]["score"]["cp"].is_i64() || lines[0]["score"]["mate"].is_i64());
+    }
+}
