@@ -1,7 +1,8 @@
 // Once per run: checks that the browser and the binary are there, starts
 // `koma serve --port 0 --memory --review-nodes 2000 --requests-per-second
-// 1000` (a free port, no database, quick reviews, no rate limit to speak
-// of) and hands its address to the tests through the environment (the
+// 1000 --engine koma-usi=KOMA usi --analysis-engines 2` (a free port, no
+// database, quick reviews, no rate limit to speak of, Koma's engine
+// registered as an external one, two analyses at once) and hands its address to the tests through the environment (the
 // workers inherit it).
 // The function it returns stops the server when the run ends.
 
@@ -18,7 +19,12 @@ function startServer(koma: string): Promise<{ child: ChildProcess; url: string }
     // Every page of the run comes from 127.0.0.1, one client to the server,
     // opening pages far faster than a person: the per-client rate limit
     // (docs/API.md, Limits; tested in crates/server/tests) is raised.
-    const args = ['serve', '--port', '0', '--memory', '--review-nodes', nodes, '--requests-per-second', '1000'];
+    // Koma's own engine is also registered as an external USI engine
+    // (engines.spec.ts), so that the choice of engines has two to offer
+    // in shogi without anything else installed; two analyses may think at
+    // once, so that two engines side by side both run on a 2-core machine
+    // (whose default is one).
+    const args = ['serve', '--port', '0', '--memory', '--review-nodes', nodes, '--requests-per-second', '1000', '--engine', `koma-usi=${koma} usi`, '--analysis-engines', '2'];
     const child = spawn(koma, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffer = '';
     const timer = setTimeout(() => rejectStart(new Error('koma serve printed no address within 20 s')), 20_000);

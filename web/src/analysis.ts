@@ -4,14 +4,19 @@
 // variation. It is offered where it helps nobody against anybody (a
 // finished game, an imported record, a game between people at this
 // screen), follows the position the viewer steps to, and stops when the
-// switch is off or the page is hidden.
+// switch is off or the page is hidden. The viewer chooses the engine
+// (Koma's own, or one registered with `koma serve --engine`) and may add a
+// second one whose lines show beside the first's, as ShogiHome's research
+// mode does.
 
-import type { Analysis, GameState, PlayedMove } from './api';
+import type { Analysis, EngineInfo, GameState, PlayedMove } from './api';
 import { viewAfter, type BoardView } from './board';
 import type { VariantId } from './variants';
 
 /** What the server is asked to analyse. */
 export interface AnalysisRequest {
+  /** A registered engine; Koma's own when absent. */
+  engine?: string;
   ply: number;
   moves: string[];
   /** The best lines wanted (MultiPV), 1 to MAX_LINES. */
@@ -23,6 +28,15 @@ export const MIN_LINES = 1;
 export const MAX_LINES = 5;
 export const DEFAULT_LINES = 3;
 export const STORAGE_LINES = 'koma.analysisLines';
+/** Koma's own engine's name in the API. */
+export const BUILT_IN = 'koma';
+export const STORAGE_ENGINE = 'koma.analysisEngine';
+export const STORAGE_SECOND = 'koma.analysisSecond';
+
+/** What the server is asked of an engine beside the first. */
+export interface EngineRequest extends AnalysisRequest {
+  engine: string;
+}
 
 /** The number of lines kept by the browser, when it is one the server gives. */
 export function readLines(stored: string | null | undefined): number {
@@ -48,6 +62,46 @@ export class AnalysisCtrl {
   variation: PlayedMove[] = [];
   /** The lines shown whole (by index); the others show one row. */
   readonly openLines = new Set<number>();
+  /** The engines the server has (Koma's own alone until they are known). */
+  engines: EngineInfo[] = [];
+  /** The engine chosen (its name). */
+  engine = BUILT_IN;
+  /** The engine chosen to analyse beside it, if any. */
+  second?: string;
+  /** The second engine's analysis, and its failure. */
+  secondAnalysis?: Analysis;
+  secondFailure?: string;
+  private secondKey?: string;
+  private secondJson?: string;
+
+  /** The engines that play `variant`: Koma's own first. */
+  enginesFor(variant: string): EngineInfo[] {
+    const known = this.engines.filter((engine) => engine.games.includes(variant));
+    return known.some((engine) => engine.name === BUILT_IN) ? known : [{ name: BUILT_IN, builtIn: true, games: [variant], threads: 1 }, ...known];
+  }
+
+  /** The engine that analyses `variant`: the one chosen if it plays it, else Koma's own. */
+  engineFor(variant: string): string {
+    return this.enginesFor(variant).some((engine) => engine.name === this.engine) ? this.engine : BUILT_IN;
+  }
+
+  /** The second engine for `variant`, if one is chosen that plays it and is not the first. */
+  secondFor(variant: string): string | undefined {
+    const second = this.second;
+    if (!second || second === this.engineFor(variant)) return undefined;
+    return this.enginesFor(variant).some((engine) => engine.name === second) ? second : undefined;
+  }
+
+  /** Chooses the engine; the second is dropped if it is the same. */
+  setEngine(name: string): void {
+    this.engine = name;
+    if (this.second === name) this.second = undefined;
+  }
+
+  /** Chooses the second engine (`undefined`: none). */
+  setSecond(name: string | undefined): void {
+    this.second = name && name !== this.engine ? name : undefined;
+  }
 
   /** Shows line `index` whole, or on one row again. */
   toggleLine(index: number): void {
@@ -76,14 +130,29 @@ export class AnalysisCtrl {
     if (!on) this.variation = [];
   }
 
-  /** Takes a message from the server: only the analysis of what is asked now is kept. Returns whether it was. */
+  /** Takes a message from the server: only the analysis of what is asked now is kept (the first engine's or the second's). Returns whether it was. */
   receive(analysis: Analysis): boolean {
     const lines = analysis.multiPv ?? DEFAULT_LINES;
-    if (JSON.stringify({ ply: analysis.ply, moves: analysis.moves, lines }) !== this.requestJson) return false;
-    this.analysis = analysis;
-    this.failure = undefined;
-    return true;
+    const json = JSON.stringify({ ply: analysis.ply, moves: analysis.moves, lines });
+    const engine = analysis.engine ?? BUILT_IN;
+    const failure = analysis.status === 'failed' ? (analysis.error ?? analysis.status) : undefined;
+    if (json === this.requestJson && engine === this.requestEngine) {
+      this.analysis = analysis;
+      this.failure = failure;
+      return true;
+    }
+    if (json === this.secondJson && engine === this.secondEngine) {
+      this.secondAnalysis = analysis;
+      this.secondFailure = failure;
+      return true;
+    }
+    return false;
   }
+
+  /** The engine of the request whose analysis is shown. */
+  private requestEngine?: string;
+  /** The second engine of the request whose analysis is shown beside it. */
+  private secondEngine?: string;
 
   /** The server refused the request. Returns whether that matters to the analysis. */
   refused(message: string): boolean {
@@ -103,16 +172,37 @@ export class AnalysisCtrl {
       this.variation = [];
       this.variationBase = base;
     }
-    const request = this.active() ? { ply, moves: this.variation.map((move) => move.usi), lines: this.lines } : undefined;
-    const json = request ? JSON.stringify(request) : undefined;
+    const asked = this.active() ? { ply, moves: this.variation.map((move) => move.usi), lines: this.lines } : undefined;
+    const json = asked ? JSON.stringify(asked) : undefined;
+    const engine = this.engineFor(state.variant);
     // A new game has a new connection, which has been asked nothing yet.
-    const key = json ? `${state.id} ${json}` : undefined;
+    const key = json ? `${state.id} ${engine} ${json}` : undefined;
     if (key === this.requestKey) return undefined;
     this.requestKey = key;
     this.requestJson = json;
+    this.requestEngine = engine;
     this.analysis = undefined;
     this.failure = undefined;
-    return request ?? null;
+    // Koma's own engine is the server's default: its request names none.
+    return asked ? (engine === BUILT_IN ? asked : { ...asked, engine }) : null;
+  }
+
+  /**
+   * The same for the second engine, after `sync`: the request to send when
+   * it changed (`null`: stop), `undefined` when nothing need be sent.
+   */
+  syncSecond(state: GameState, ply: number): EngineRequest | null | undefined {
+    const engine = this.secondFor(state.variant);
+    const asked = this.active() && engine ? { ply, moves: this.variation.map((move) => move.usi), lines: this.lines } : undefined;
+    const json = asked ? JSON.stringify(asked) : undefined;
+    const key = json ? `${state.id} ${engine} ${json}` : undefined;
+    if (key === this.secondKey) return undefined;
+    this.secondKey = key;
+    this.secondJson = json;
+    this.secondEngine = engine;
+    this.secondAnalysis = undefined;
+    this.secondFailure = undefined;
+    return asked && engine ? { ...asked, engine } : null;
   }
 
   /** Sets the number of lines (clamped to what the server gives); the next sync asks again. */

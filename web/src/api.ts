@@ -253,6 +253,17 @@ export interface MateFound {
  */
 export type Score = ({ cp: number } | { mate: number }) & { expected: number };
 
+/** An engine the server analyses with (`GET /api/engines`). */
+export interface EngineInfo {
+  name: string;
+  /** The name it gives itself, once started. */
+  idName?: string;
+  builtIn: boolean;
+  /** The games it plays. */
+  games: string[];
+  threads: number;
+}
+
 /** One of the engine's best lines. */
 export interface AnalysisLine {
   score: Score;
@@ -262,13 +273,17 @@ export interface AnalysisLine {
 /** Where the server's analysis of a position stands (docs/API.md). */
 export interface Analysis {
   type: 'analysis';
+  /** The engine: "koma" or a registered one's name; older servers leave it out. */
+  engine?: string;
   ply: number;
   moves: string[];
   /** The lines asked for (MultiPV); older servers leave it out. */
   multiPv?: number;
   /** Every legal move in the position analysed (USI/UCI). */
   legalMoves?: string[];
-  status: 'waiting' | 'running' | 'done';
+  /** "failed": a registered engine that died twice or could not start (`error` says why). */
+  status: 'waiting' | 'running' | 'done' | 'failed';
+  error?: string;
   depth: number;
   nodes: number;
   milliseconds: number;

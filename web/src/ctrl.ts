@@ -5,8 +5,8 @@
 // Changes carry the seat token of the side acting (seats.ts); a page that
 // holds no seat of a game only watches it.
 
-import { ApiError, type Color, type GameState } from './api';
-import { AnalysisCtrl, readLines, STORAGE_LINES } from './analysis';
+import { ApiError, type Color, type EngineInfo, type GameState } from './api';
+import { AnalysisCtrl, BUILT_IN, readLines, STORAGE_ENGINE, STORAGE_LINES, STORAGE_SECOND } from './analysis';
 import { ClockCtrl } from './clock';
 import { PageSettings, type SoundSettings } from './page-settings';
 import { t } from './i18n';
@@ -61,6 +61,8 @@ export interface CtrlDeps {
   applyTheme?: (settings: ThemeSettings) => void;
   /** Loads a text of the page's own server (a rules page); the browser's fetch by default. */
   loadText?: (address: string) => Promise<string>;
+  /** The engines the server analyses with; Koma's own alone without it. */
+  engines?: () => Promise<EngineInfo[]>;
 }
 
 /** What the page shows: the start page, a game's rules, or the board. */
@@ -162,6 +164,16 @@ export class Ctrl {
     this.form = new NewGameForm(this.storage);
     this.rules = new RulesPages(deps.loadText ?? fetchText, () => this.redraw());
     this.analysis.lines = readLines(this.storage?.getItem(STORAGE_LINES));
+    this.analysis.engine = this.storage?.getItem(STORAGE_ENGINE) || BUILT_IN;
+    this.analysis.setSecond(this.storage?.getItem(STORAGE_SECOND) || undefined);
+    // An old server, or one that cannot be reached now, leaves Koma's own engine alone.
+    deps.engines?.().then(
+      (engines) => {
+        this.analysis.engines = engines;
+        this.changed();
+      },
+      () => undefined,
+    );
     this.clock = new ClockCtrl(
       () => this.redraw(),
       () => void this.refresh(),
@@ -470,6 +482,8 @@ export class Ctrl {
       this.mate.sync(state, shown);
       const request = this.analysis.sync(state, shown);
       if (request !== undefined) this.live?.analyse(request ?? undefined);
+      const second = this.analysis.syncSecond(state, shown);
+      if (second !== undefined) this.live?.analyseSecond?.(second ?? undefined);
       this.syncLearn();
       this.review.sync(state);
       this.clock.sync(state, this.receivedAt);
@@ -720,6 +734,21 @@ export class Ctrl {
     this.changed();
   }
 
+  /** The engine that analyses (its name), kept by the browser: the analysis starts again with it. */
+  setAnalysisEngine(name: string): void {
+    this.analysis.setEngine(name);
+    this.storage?.setItem(STORAGE_ENGINE, name);
+    this.storage?.setItem(STORAGE_SECOND, this.analysis.second ?? '');
+    this.changed();
+  }
+
+  /** The engine that analyses beside the first (`''`: none), kept by the browser. */
+  setAnalysisSecond(name: string): void {
+    this.analysis.setSecond(name || undefined);
+    this.storage?.setItem(STORAGE_SECOND, this.analysis.second ?? '');
+    this.changed();
+  }
+
   /** The page was hidden or shown again: the analysis pauses meanwhile. */
   setPageHidden(hidden: boolean): void {
     this.analysis.hidden = hidden;
@@ -740,8 +769,9 @@ export class Ctrl {
     this.redraw();
   }
 
-  analysisStep(line: number, step: number): void {
-    const moves = this.analysis.analysis?.lines[line]?.moves;
+  analysisStep(line: number, step: number, source: 'main' | 'second' = 'main'): void {
+    const shown = source === 'main' ? this.analysis.analysis : this.analysis.secondAnalysis;
+    const moves = shown?.lines[line]?.moves;
     if (!moves) return;
     this.premove = undefined;
     this.analysis.stepInto(moves, step);

@@ -66,6 +66,7 @@ const ctrl = new Ctrl(
     showGameId: putGameIdInUrl,
     sounds: new Sounds({ lang: language() }),
     applyTheme,
+    engines: xhr.engines,
   },
   redraw,
 );

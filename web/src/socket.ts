@@ -14,10 +14,20 @@ export interface LiveHandlers {
   onClosed(code: number, reason: string): void;
 }
 
+/** An analysis asked of the server: the position after move `ply`, then `moves`, with `lines` lines, by `engine` (Koma's own when absent). */
+export interface AnalysisAsk {
+  ply: number;
+  moves: string[];
+  lines: number;
+  engine?: string;
+}
+
 /** What the state needs of a live connection (a stand-in in the unit tests). */
 export interface LiveConnection {
   /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
-  analyse(request?: { ply: number; moves: string[]; lines: number }): void;
+  analyse(request?: AnalysisAsk): void;
+  /** The same for the second engine, analysing beside the first (`undefined` stops it). */
+  analyseSecond?(request?: AnalysisAsk): void;
   /** Asks for the game's review (`false`: stops it). */
   review(start: boolean): void;
   close(): void;
@@ -28,8 +38,8 @@ export class Live implements LiveConnection {
   private socket?: WebSocket;
   private closed = false;
   private retry = 500;
-  /** The analysis asked for, sent again when the connection is made again. */
-  private analysisRequest?: string;
+  /** The analyses asked for (the first engine's and the second's), sent again when the connection is made again. */
+  private readonly asked: { main?: { engine: string; text: string }; second?: { engine: string; text: string } } = {};
   /** Whether a review was asked for and has not ended: asked again on a new connection. */
   private reviewing = false;
 
@@ -41,10 +51,31 @@ export class Live implements LiveConnection {
   }
 
   /** Asks for the analysis of the position after move `ply`, then `moves`; `undefined` stops it. */
-  analyse(request?: { ply: number; moves: string[]; lines: number }): void {
-    const text = request ? JSON.stringify({ type: 'analyse', ...request }) : JSON.stringify({ type: 'stop-analysis' });
-    if (text === this.analysisRequest || (!request && !this.analysisRequest)) return;
-    this.analysisRequest = request ? text : undefined;
+  analyse(request?: AnalysisAsk): void {
+    this.ask('main', request);
+  }
+
+  /** The same for the second engine. */
+  analyseSecond(request?: AnalysisAsk): void {
+    this.ask('second', request);
+  }
+
+  /** The server keeps one analysis per engine: a slot whose engine changes stops the old one's first. */
+  private ask(slot: 'main' | 'second', request?: AnalysisAsk): void {
+    const current = this.asked[slot];
+    const text = request ? JSON.stringify({ type: 'analyse', ...request }) : undefined;
+    if (text === current?.text) return;
+    const engine = request?.engine ?? 'koma';
+    // An engine the other slot has just asked is the other's now: the
+    // server's one analysis per engine went to it, and is not stopped.
+    const other = this.asked[slot === 'main' ? 'second' : 'main'];
+    const stale = current && (!request || current.engine !== engine) && other?.engine !== current.engine;
+    if (current && stale) this.send(JSON.stringify({ type: 'stop-analysis', engine: current.engine }));
+    this.asked[slot] = text ? { engine, text } : undefined;
+    if (text) this.send(text);
+  }
+
+  private send(text: string): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
   }
 
@@ -61,7 +92,7 @@ export class Live implements LiveConnection {
     const socket = new WebSocket(`${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
     this.socket = socket;
     socket.onopen = () => {
-      if (this.analysisRequest) socket.send(this.analysisRequest);
+      for (const asked of [this.asked.main, this.asked.second]) if (asked) socket.send(asked.text);
       if (this.reviewing) socket.send(JSON.stringify({ type: 'review' }));
     };
     socket.onmessage = (event) => {

@@ -1,7 +1,7 @@
 // The server's HTTP API (docs/API.md): each call answers with the game's
 // whole state, or throws an ApiError with the server's sentence.
 
-import { ApiError, type GameState, type MateFound, type NewGameOptions } from './api';
+import { ApiError, type EngineInfo, type GameState, type MateFound, type NewGameOptions } from './api';
 import type { VariantId } from './variants';
 
 async function call<T = GameState>(method: string, path: string, body?: unknown, raw?: { bytes: Blob }): Promise<T> {
@@ -86,6 +86,9 @@ export const importFile = (file: Blob, filename: string, format?: string, varian
 /** Mate search on the position after move `ply` (finished games and games between people here only). */
 export const findMate = (id: string, ply: number, seconds: number): Promise<MateFound> =>
   call<MateFound>('GET', `/api/games/${encodeURIComponent(id)}/mate?ply=${ply}&seconds=${seconds}`);
+
+/** The engines the server analyses with: Koma's own first, then those registered with `koma serve --engine`. */
+export const engines = async (): Promise<EngineInfo[]> => (await call<{ engines: EngineInfo[] }>('GET', '/api/engines')).engines;
 
 export const recordUrl = (id: string, format: string): string =>
   `/api/games/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;

@@ -187,6 +187,37 @@ describe('Ctrl: analysis follows the position shown', () => {
     expect(ctrl.analysis.receive({ type: 'analysis', ply: 1, moves: [], multiPv: 1, status: 'running', depth: 1, nodes: 1, milliseconds: 1, lines: [], engines: { thinking: 1, cap: 1 } })).toBe(true);
   });
 
+  it('asks the engine chosen, and a second one beside it, each shown apart', async () => {
+    const state = after(spearState(), [played('5d5c', '☗５三歩(54)', 'sente')]);
+    const { ctrl, lives } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));
+    await ctrl.start(undefined);
+    const live = lives[0];
+    const engine = (name: string, games: string[]) => ({ name, builtIn: name === 'koma', games, threads: 1 });
+    ctrl.analysis.engines = [engine('koma', ['spear', 'shogi']), engine('yo', ['shogi']), engine('fsf', ['spear', 'shogi'])];
+    ctrl.setAnalysis(true);
+    // An engine that does not play the game is not asked: Koma's own is.
+    ctrl.setAnalysisEngine('yo');
+    expect(live.analyses).toEqual([{ ply: 1, moves: [], lines: 3 }]);
+    ctrl.setAnalysisEngine('fsf');
+    expect(live.analyses.at(-1)).toEqual({ ply: 1, moves: [], lines: 3, engine: 'fsf' });
+    expect(localStorage.getItem('koma.analysisEngine')).toBe('fsf');
+    ctrl.setAnalysisSecond('koma');
+    expect(live.seconds.at(-1)).toEqual({ ply: 1, moves: [], lines: 3, engine: 'koma' });
+    const message = (name: string, status: string, extra = {}) =>
+      ({ type: 'analysis', engine: name, ply: 1, moves: [], multiPv: 3, status, depth: 2, nodes: 9, milliseconds: 1, lines: [], engines: { thinking: 2, cap: 2 }, ...extra }) as unknown as Analysis;
+    expect(ctrl.analysis.receive(message('fsf', 'running'))).toBe(true);
+    expect(ctrl.analysis.receive(message('koma', 'failed', { error: 'The engine koma stopped answering.' }))).toBe(true);
+    expect(ctrl.analysis.analysis?.engine).toBe('fsf');
+    expect(ctrl.analysis.secondFailure).toBe('The engine koma stopped answering.');
+    expect(ctrl.analysis.receive(message('yo', 'running'))).toBe(false);
+    // The second cannot be the first: choosing it as the first drops it.
+    ctrl.setAnalysisEngine('koma');
+    expect(ctrl.analysis.second).toBeUndefined();
+    expect(live.seconds.at(-1)).toBeUndefined();
+    ctrl.setAnalysis(false);
+    expect(live.analyses.at(-1)).toBeUndefined();
+  });
+
   it("draws the hovered line's first move, else the best move", async () => {
     const state = after(spearState(), [played('5d5c', '☗５三歩(54)', 'sente')]);
     const { ctrl } = makeCtrl(fakeServer({ newGame: () => Promise.resolve(state) }));

@@ -66,6 +66,11 @@ export class FakeLive implements LiveConnection {
   analyse(request?: { ply: number; moves: string[]; lines?: number }): void {
     this.analyses.push(request);
   }
+  /** What the second engine was asked. */
+  seconds: ({ ply: number; moves: string[]; lines?: number; engine?: string } | undefined)[] = [];
+  analyseSecond(request?: { ply: number; moves: string[]; lines?: number; engine?: string }): void {
+    this.seconds.push(request);
+  }
   review(start: boolean): void {
     this.reviews.push(start);
   }

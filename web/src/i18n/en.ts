@@ -247,6 +247,13 @@ export const en = {
     variation: 'Variation: ',
     backToMove: 'Back to this move of the variation',
     backToGame: 'Back to the game',
+    engine: 'Engine ',
+    engineTitle: 'The engine that analyses: Koma\'s own, or one the server registered (koma serve --engine)',
+    komaEngine: 'Koma',
+    second: 'Beside it ',
+    secondTitle: 'A second engine that analyses the same position, its lines shown below the first\'s',
+    noSecond: 'none',
+    secondBar: '{{side}}: {{percent}} % expected score by this engine',
   },
   mate: {
     find: 'Find mate',

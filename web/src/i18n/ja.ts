@@ -246,6 +246,13 @@ export const ja = {
     variation: '変化：',
     backToMove: '変化のこの手に戻る',
     backToGame: '対局に戻る',
+    engine: 'エンジン ',
+    engineTitle: '検討するエンジン：Komaのエンジン、またはサーバーに登録されたエンジン（koma serve --engine）',
+    komaEngine: 'Koma',
+    second: '並べて検討 ',
+    secondTitle: '同じ局面を検討する2つ目のエンジン。読み筋は1つ目の下に表示されます',
+    noSecond: 'なし',
+    secondBar: '{{side}}の期待勝率 {{percent}}%（このエンジンの評価）',
   },
   mate: {
     find: '詰み探索',

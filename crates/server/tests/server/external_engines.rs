@@ -15,15 +15,15 @@ use tungstenite::{Message, WebSocket};
 
 type Socket = WebSocket<TcpStream>;
 
-/// A USI engine in sh: one depth at `go` (two lines with MultiPV 2), then
-/// `bestmove` at `stop`. `$1` changes it: `dies` exits at `go`; `garbage`
+/// A USI engine in sh: its name says its priority (`nice`), one depth at
+/// `go` (two lines with MultiPV 2), then `bestmove` at `stop`. `$1` changes it: `dies` exits at `go`; `garbage`
 /// first reports a line whose first move is not legal and an absurd score
 /// on a line whose second move is not.
 const FAKE_ENGINE: &str = r#"mode="$1"
 multipv=1
 while IFS= read -r line; do
   case "$line" in
-    usi) echo "id name Fake USI 1.0"; echo "usiok" ;;
+    usi) echo "id name Fake USI at nice $(nice)"; echo "usiok" ;;
     isready) echo "readyok" ;;
     "setoption name MultiPV value "*) multipv="${line##* }" ;;
     go*)
@@ -111,7 +111,8 @@ fn a_registered_engine_analyses_beside_komas_own() {
     assert_eq!(listed[0]["name"], "koma");
     assert_eq!(listed[0]["builtIn"], true);
     assert_eq!(listed[1]["name"], "fake");
-    assert_eq!(listed[1]["idName"], "Fake USI 1.0");
+    // It thinks at the lowest priority, as Koma's own analyses do.
+    assert_eq!(listed[1]["idName"], "Fake USI at nice 19");
     assert_eq!(listed[1]["games"], json!(["shogi"]));
     // Started once when the server started, and kept warm.
     assert_eq!(

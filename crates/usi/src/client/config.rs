@@ -18,6 +18,10 @@ pub struct EngineConfig {
     pub protocol: Option<Dialect>,
     /// `option.Name=Value` settings, in the order given.
     pub options: Vec<(String, String)>,
+    /// Run the process at the lowest priority (Unix's nice 19), every
+    /// thread of it: a server's analyses never slow its games. Not a
+    /// `KEY=VALUE` word; the program that starts the engine decides.
+    pub lowest_priority: bool,
 }
 
 impl EngineConfig {

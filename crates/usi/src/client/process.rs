@@ -57,6 +57,19 @@ impl Connection {
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
+        #[cfg(unix)]
+        if config.lowest_priority {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: between fork and exec only setpriority runs, a
+            // system call that allocates nothing and takes no lock. The
+            // threads the engine starts later inherit its priority.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+                    Ok(())
+                });
+            }
+        }
         let mut child = command.spawn()?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take().expect("stdin is piped");
