@@ -188,6 +188,8 @@ export interface SideReview {
 
 /** A game's review (docs/API.md, *Game review over the WebSocket*). */
 export interface GameReview {
+  /** The engine that reviewed it: "koma" or a registered one's name; older servers leave it out. */
+  engine?: string;
   nodes: number;
   /** Every position, the start's first. */
   positions: PositionReview[];

@@ -854,7 +854,9 @@ export class Ctrl {
 
   askReview(): void {
     if (!this.review.ask()) return;
-    this.live?.review(true);
+    // By the engine chosen in the Analysis panel.
+    const engine = this.state ? this.analysis.engineFor(this.state.variant) : undefined;
+    this.live?.review(true, engine);
     this.changed();
   }
 

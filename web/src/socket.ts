@@ -28,8 +28,8 @@ export interface LiveConnection {
   analyse(request?: AnalysisAsk): void;
   /** The same for the second engine, analysing beside the first (`undefined` stops it). */
   analyseSecond?(request?: AnalysisAsk): void;
-  /** Asks for the game's review (`false`: stops it). */
-  review(start: boolean): void;
+  /** Asks for the game's review, by `engine` (Koma's own when absent; `false`: stops it). */
+  review(start: boolean, engine?: string): void;
   close(): void;
 }
 
@@ -79,12 +79,16 @@ export class Live implements LiveConnection {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
   }
 
-  /** Asks for the game's review (`false`: stops it). */
-  review(start: boolean): void {
+  /** Asks for the game's review, by `engine` (Koma's own when absent; `false`: stops it). */
+  review(start: boolean, engine?: string): void {
     if (!start && !this.reviewing) return;
     this.reviewing = start;
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: start ? 'review' : 'stop-review' }));
+    this.reviewRequest = JSON.stringify(start ? (engine && engine !== 'koma' ? { type: 'review', engine } : { type: 'review' }) : { type: 'stop-review' });
+    this.send(this.reviewRequest);
   }
+
+  /** The last review request, sent again on a new connection while the review runs. */
+  private reviewRequest = JSON.stringify({ type: 'review' });
 
   private open(): void {
     if (this.closed) return;
@@ -93,7 +97,7 @@ export class Live implements LiveConnection {
     this.socket = socket;
     socket.onopen = () => {
       for (const asked of [this.asked.main, this.asked.second]) if (asked) socket.send(asked.text);
-      if (this.reviewing) socket.send(JSON.stringify({ type: 'review' }));
+      if (this.reviewing) socket.send(this.reviewRequest);
     };
     socket.onmessage = (event) => {
       this.retry = 500;

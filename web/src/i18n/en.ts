@@ -275,7 +275,7 @@ export const en = {
     inaccuracies: 'Inaccuracies: 5 % or more of the expected score lost',
     mistakes: 'Mistakes: 10 % or more',
     blunders: 'Blunders: 15 % or more',
-    caption: 'Koma at {{nodes}} nodes a position',
+    caption: '{{engine}} at {{nodes}} nodes a position',
   },
   learn: {
     title: 'Learn from your mistakes',

@@ -274,7 +274,7 @@ export const ja = {
     inaccuracies: '緩手：期待勝率を5 %以上失った手',
     mistakes: '疑問手：10 %以上',
     blunders: '悪手：15 %以上',
-    caption: 'Koma、1局面{{nodes}}ノード',
+    caption: '{{engine}}、1局面{{nodes}}ノード',
   },
   learn: {
     title: '悪手から学ぶ',

@@ -32,7 +32,7 @@ function summary(state: GameState, review: GameReview): VNode {
     );
   }
   return h('table#review-summary.review-summary', [
-    h('caption', t('review.caption', { nodes: review.nodes.toLocaleString('en') })),
+    h('caption', t('review.caption', { engine: review.engine && review.engine !== 'koma' ? review.engine : 'Koma', nodes: review.nodes.toLocaleString('en') })),
     h('thead', [h('tr', head)]),
     h('tbody', rows),
   ]);

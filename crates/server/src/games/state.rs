@@ -250,6 +250,8 @@ pub struct SideReviewJson {
 /// A game's review as the page and the API give it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReviewJson {
+    /// The engine that reviewed it: `"koma"` or a registered one's name.
+    pub engine: String,
     /// The engine's budget per position, in nodes.
     pub nodes: u64,
     /// Every position, the start's first: the graph's points.

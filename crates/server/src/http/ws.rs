@@ -174,16 +174,18 @@ async fn session(
                             running.retain(|(name, _)| engine.as_ref().is_some_and(|e| e != name));
                             None
                         }
-                        Some(Ok(StudyMessage::Review)) => {
+                        Some(Ok(StudyMessage::Review(engine))) => {
                             drop(reviewing.take());
                             let (analyses, games, out) =
                                 (app.analyses.clone(), app.games.clone(), analysis_out.clone());
-                            let target = |games: &Arc<Games>, id: &str| {
+                            let external = analyses.external.clone();
+                            let target = move |games: &Arc<Games>, id: &str| {
                                 let (game, _) = games.study_target(id, None)?;
-                                Ok((game, Games::parse_id(id)?))
+                                let engine = analysis_target::find_engine(&external, engine.as_deref(), &game)?;
+                                Ok((game, Games::parse_id(id)?, engine))
                             };
-                            let (job, reply) = study(&app, &id, target, |(game, game_id)| {
-                                review::start(analyses, games, game_id, game, out)
+                            let (job, reply) = study(&app, &id, target, |(game, game_id, engine)| {
+                                review::start(analyses, games, game_id, game, engine, out)
                             })
                             .await;
                             reviewing = job;
@@ -314,8 +316,9 @@ enum StudyMessage {
     Analyse(AnalyseRequest),
     /// Stop this connection's analysis with the engine named, or all.
     StopAnalysis(Option<String>),
-    /// Review the game (replacing this connection's review).
-    Review,
+    /// Review the game (replacing this connection's review), with the
+    /// registered engine named (Koma's own when `None`).
+    Review(Option<String>),
     /// Stop this connection's review.
     StopReview,
 }
@@ -329,16 +332,14 @@ fn study_message(text: &str) -> Option<Result<StudyMessage, String>> {
     }
     let kind = message_type(text)?;
     let message = match kind.as_str() {
-        "stop-analysis" => {
-            #[derive(Deserialize)]
-            struct Stop {
-                #[serde(default)]
-                engine: Option<String>,
-            }
-            let stop: Stop = serde_json::from_str(text).ok()?;
-            StudyMessage::StopAnalysis(stop.engine)
-        }
-        "review" => StudyMessage::Review,
+        "stop-analysis" => match named_engine(text) {
+            Ok(engine) => StudyMessage::StopAnalysis(engine),
+            Err(sentence) => return Some(Err(sentence)),
+        },
+        "review" => match named_engine(text) {
+            Ok(engine) => StudyMessage::Review(engine),
+            Err(sentence) => return Some(Err(sentence)),
+        },
         "stop-review" => StudyMessage::StopReview,
         "analyse" => {
             // Read apart from its tag, so that a wrong field is named (a
@@ -360,6 +361,19 @@ fn study_message(text: &str) -> Option<Result<StudyMessage, String>> {
         _ => return None,
     };
     Some(Ok(message))
+}
+
+/// The `"engine"` a study message names, if any, or the sentence that
+/// says it is not a name.
+fn named_engine(text: &str) -> Result<Option<String>, String> {
+    #[derive(Deserialize)]
+    struct Named {
+        #[serde(default)]
+        engine: Option<String>,
+    }
+    serde_json::from_str::<Named>(text)
+        .map(|named| named.engine)
+        .map_err(|_| "A message's \"engine\" is an engine's name, as text.".to_owned())
 }
 
 /// `text` as a change to the game, or the sentence that says what is

@@ -488,6 +488,7 @@ mod tests {
                 }],
             },
             review: Some(StoredReview {
+                engine: None,
                 nodes: 2_000,
                 positions: vec![
                     StoredJudgement {

@@ -163,6 +163,35 @@ impl Target {
     }
 }
 
+/// The registered engine `name` names for `game` (`None`: Koma's own), or
+/// the refusal that says which engines the server has, or that it does
+/// not play the game.
+pub(crate) fn find_engine(
+    external: &ExternalEngines,
+    name: Option<&str>,
+    game: &AnyGame,
+) -> Result<Option<Arc<ExternalEngine>>, Refusal> {
+    let Some(name) = name.filter(|name| *name != BUILT_IN) else {
+        return Ok(None);
+    };
+    let engine = external.find(name).ok_or_else(|| {
+        let mut names = vec![BUILT_IN.to_owned()];
+        names.extend(external.engines().iter().map(|e| e.name.clone()));
+        Refusal::bad_request(format!(
+            "No engine is named {:?}: this server has {}.",
+            name.chars().take(32).collect::<String>(),
+            names.join(", ")
+        ))
+    })?;
+    if !engine.variants.contains(&game.variant()) {
+        return Err(Refusal::bad_request(format!(
+            "The engine {name} does not play {}.",
+            game.variant().name()
+        )));
+    }
+    Ok(Some(engine.clone()))
+}
+
 /// Checks `request` against `game` and the registered engines: the move
 /// exists, the variation is legal, the number of lines is one the server
 /// gives, and the engine is known and plays the game.
@@ -171,27 +200,7 @@ pub fn target(
     request: AnalyseRequest,
     external: &ExternalEngines,
 ) -> Result<Target, Refusal> {
-    let engine = match request.engine.as_deref() {
-        None | Some(BUILT_IN) => None,
-        Some(name) => {
-            let engine = external.find(name).ok_or_else(|| {
-                let mut names = vec![BUILT_IN.to_owned()];
-                names.extend(external.engines().iter().map(|e| e.name.clone()));
-                Refusal::bad_request(format!(
-                    "No engine is named {:?}: this server has {}.",
-                    name.chars().take(32).collect::<String>(),
-                    names.join(", ")
-                ))
-            })?;
-            if !engine.variants.contains(&game.variant()) {
-                return Err(Refusal::bad_request(format!(
-                    "The engine {name} does not play {}.",
-                    game.variant().name()
-                )));
-            }
-            Some(engine.clone())
-        }
-    };
+    let engine = find_engine(external, request.engine.as_deref(), &game)?;
     let lines = request.lines.unwrap_or(DEFAULT_LINES);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(Refusal::bad_request(format!(

@@ -190,7 +190,7 @@ impl Progress {
 /// An engine's score as Koma's, from the side to move's view: mates in
 /// plies (UCI counts moves), everything within bounds; `None` for a mate
 /// in 0, which a position with moves cannot have.
-fn engine_score(score: Score, dialect: Dialect) -> Option<EngineScore> {
+pub(super) fn engine_score(score: Score, dialect: Dialect) -> Option<EngineScore> {
     match score {
         Score::Centipawns(cp) => Some(EngineScore::Centipawns(
             cp.clamp(-CENTIPAWN_LIMIT, CENTIPAWN_LIMIT),
@@ -209,7 +209,7 @@ fn engine_score(score: Score, dialect: Dialect) -> Option<EngineScore> {
 
 /// The moves of `pv` played from `root` up to the first that is not a
 /// legal move there.
-fn legal_prefix<P: Served>(root: &P, pv: &[String]) -> Vec<Move> {
+pub(super) fn legal_prefix<P: Served>(root: &P, pv: &[String]) -> Vec<Move> {
     let mut position = root.clone();
     let mut line = Vec::new();
     for text in pv {

@@ -6,6 +6,7 @@
 pub(crate) mod analysis;
 pub(crate) mod analysis_target;
 mod external_analysis;
+mod external_review;
 pub(crate) mod mate;
 pub(crate) mod review;
 pub(crate) mod review_kept;

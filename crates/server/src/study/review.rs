@@ -13,7 +13,9 @@
 
 use super::analysis::{Analyses, EngineJob};
 use super::analysis_target::EnginesJson;
+use super::external_review;
 use super::review_kept::StoredReview;
+use crate::external::registry::ExternalEngine;
 use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;
 use crate::games::service::Games;
@@ -55,6 +57,7 @@ pub fn start(
     games: Arc<Games>,
     id: GameId,
     game: AnyGame,
+    engine: Option<Arc<ExternalEngine>>,
     out: mpsc::UnboundedSender<String>,
 ) -> EngineJob {
     let total = game.ply() + 1;
@@ -70,30 +73,83 @@ pub fn start(
         .unwrap_or_default()
     };
     let waiting = move |engines| message("waiting", 0, None, engines);
-    analyses.start_job("review", 1, out.clone(), waiting, move |held, control| {
-        let analyses = held.analyses().clone();
-        let nodes = analyses.limits.review_nodes.max(1);
-        let send = |status, done, error| {
-            if !control.is_stopped() {
-                let _ = out.send(message(status, done, error, analyses.engines()));
+    let slots = engine.as_ref().map_or(1, |engine| engine.threads);
+    analyses.start_job(
+        "review",
+        slots,
+        out.clone(),
+        waiting,
+        move |held, control| {
+            let analyses = held.analyses().clone();
+            let nodes = analyses.limits.review_nodes.max(1);
+            let send = |status, done, error| {
+                if !control.is_stopped() {
+                    let _ = out.send(message(status, done, error, analyses.engines()));
+                }
+            };
+            send("running", 0, None);
+            let mut progress = |done: usize, _total: usize| send("running", done, None);
+            let kept = match &engine {
+                None => match &game {
+                    AnyGame::Spear(g) => judge(g, nodes, &control, &mut progress),
+                    AnyGame::Minishogi(g) => judge(g, nodes, &control, &mut progress),
+                    AnyGame::Shogi(g) => judge(g, nodes, &control, &mut progress),
+                    AnyGame::Pawns(g) => judge(g, nodes, &control, &mut progress),
+                },
+                Some(engine) => {
+                    let external = &analyses.external;
+                    let reviewed = match &game {
+                        AnyGame::Spear(g) => external_review::review(
+                            g,
+                            external,
+                            engine,
+                            nodes,
+                            &control,
+                            &mut progress,
+                        ),
+                        AnyGame::Minishogi(g) => external_review::review(
+                            g,
+                            external,
+                            engine,
+                            nodes,
+                            &control,
+                            &mut progress,
+                        ),
+                        AnyGame::Shogi(g) => external_review::review(
+                            g,
+                            external,
+                            engine,
+                            nodes,
+                            &control,
+                            &mut progress,
+                        ),
+                        AnyGame::Pawns(g) => external_review::review(
+                            g,
+                            external,
+                            engine,
+                            nodes,
+                            &control,
+                            &mut progress,
+                        ),
+                    };
+                    match reviewed {
+                        Ok(kept) => kept,
+                        Err(sentence) => {
+                            send("failed", 0, Some(sentence));
+                            return;
+                        }
+                    }
+                }
+            };
+            drop(held);
+            if let Some(kept) = kept {
+                match games.keep_review(id, &game.move_texts(), kept) {
+                    Ok(()) => send("done", total, None),
+                    Err(refusal) => send("failed", 0, Some(refusal.message)),
+                }
             }
-        };
-        send("running", 0, None);
-        let mut progress = |done: usize, _total: usize| send("running", done, None);
-        let kept = match &game {
-            AnyGame::Spear(g) => judge(g, nodes, &control, &mut progress),
-            AnyGame::Minishogi(g) => judge(g, nodes, &control, &mut progress),
-            AnyGame::Shogi(g) => judge(g, nodes, &control, &mut progress),
-            AnyGame::Pawns(g) => judge(g, nodes, &control, &mut progress),
-        };
-        drop(held);
-        if let Some(kept) = kept {
-            match games.keep_review(id, &game.move_texts(), kept) {
-                Ok(()) => send("done", total, None),
-                Err(refusal) => send("failed", 0, Some(refusal.message)),
-            }
-        }
-    })
+        },
+    )
 }
 
 /// The review of `game` at `nodes` a position, or `None` if it was

@@ -26,6 +26,10 @@ const LINE_KEPT: usize = 8;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoredReview {
+    /// The registered engine that reviewed it; Koma's own when absent
+    /// (and in every review kept before engines could be registered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// The engine's budget per position, in nodes.
     pub nodes: u64,
     /// Every position's judgement, the start's first.
@@ -90,6 +94,7 @@ impl StoredReview {
     /// The review of `review`, searched at `nodes` a position, as kept.
     pub fn new(review: &Review, nodes: u64, move_text: impl Fn(Move) -> String) -> StoredReview {
         StoredReview {
+            engine: None,
             nodes,
             positions: review
                 .positions
@@ -192,6 +197,10 @@ impl ReviewJson {
             m.and_then(|m| MoveJson::line(&positions[ply], &[m], previous(ply)).pop())
         };
         Some(ReviewJson {
+            engine: kept
+                .engine
+                .clone()
+                .unwrap_or_else(|| crate::external::registry::BUILT_IN.to_owned()),
             nodes: kept.nodes,
             positions: review
                 .positions

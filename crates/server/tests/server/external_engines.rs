@@ -15,30 +15,41 @@ use tungstenite::{Message, WebSocket};
 
 type Socket = WebSocket<TcpStream>;
 
-/// A USI engine in sh: its name says its priority (`nice`), one depth at
-/// `go` (two lines with MultiPV 2), then `bestmove` at `stop`. `$1` changes it: `dies` exits at `go`; `garbage`
-/// first reports a line whose first move is not legal and an absurd score
-/// on a line whose second move is not.
+/// A USI engine in sh: its name says its priority (`nice`); at `go` it
+/// reports one depth (two lines with MultiPV 2) whose moves are legal in
+/// the first three positions of 7g7f 3c3d; after `go infinite` it answers
+/// `bestmove` at `stop`, after any other `go` at once. `$1` changes it:
+/// `dies` exits at `go`; `garbage` first reports a line whose first move is
+/// not legal and an absurd score on a line whose second move is not;
+/// `illegal` answers a move that is not legal.
 const FAKE_ENGINE: &str = r#"mode="$1"
 multipv=1
+n=0
+pv="7g7f 3c3d"
 while IFS= read -r line; do
   case "$line" in
     usi) echo "id name Fake USI at nice $(nice)"; echo "usiok" ;;
     isready) echo "readyok" ;;
     "setoption name MultiPV value "*) multipv="${line##* }" ;;
+    "position startpos") n=0 ;;
+    "position startpos moves "*) set -- $line; n=$(($# - 3)) ;;
     go*)
       if [ "$mode" = dies ]; then exit 3; fi
+      case $n in 0) pv="7g7f 3c3d" ;; 1) pv="3c3d 2g2f" ;; *) pv="2g2f 8c8d" ;; esac
       if [ "$mode" = garbage ]; then
         echo "info depth 1 multipv 1 score cp 5 pv 5e5d"
         echo "info depth 2 multipv 1 score cp 99999999 nodes 7 time 2 pv 7g7f 7g7f"
       else
-        echo "info depth 1 multipv 1 score cp 42 nodes 10 time 1 pv 7g7f 3c3d"
+        echo "info depth 1 multipv 1 score cp 42 nodes 10 time 1 pv $pv"
         if [ "$multipv" -ge 2 ]; then
           echo "info depth 1 multipv 2 score cp -7 nodes 20 time 1 pv 2g2f 8c8d"
         fi
       fi
+      if [ "$line" != "go infinite" ]; then
+        if [ "$mode" = illegal ]; then echo "bestmove 5e5d"; else echo "bestmove ${pv%% *}"; fi
+      fi
       ;;
-    stop) echo "bestmove 7g7f" ;;
+    stop) echo "bestmove ${pv%% *}" ;;
     quit) exit 0 ;;
   esac
 done
@@ -268,4 +279,69 @@ fn an_engine_that_cannot_start_stops_the_server_before_it_serves() {
     assert!(why.contains("/nonexistent/engine"), "{why}");
     let twice = try_start_with(&["--memory", "--engine", "a=x", "--engine", "a=y"]);
     assert!(twice.err().unwrap().contains("two engines are named \"a\""));
+}
+
+/// The review messages over `socket` up to "done" or "failed"; the last.
+fn review_ended(socket: &mut Socket) -> Value {
+    loop {
+        let message = next(socket, "review");
+        if message["status"] == "done" || message["status"] == "failed" {
+            return message;
+        }
+    }
+}
+
+#[test]
+fn a_registered_engine_reviews_a_game_and_is_named_in_it() {
+    let script = fake_engine();
+    let server = server_with(&script, "", &[]);
+    let id = new_shogi_game(&server);
+    server.play(&id, 0, &["7g7f", "3c3d"]);
+    let mut socket = server.websocket(&id);
+    send_json(&mut socket, json!({ "type": "review", "engine": "fake" }));
+    let ended = review_ended(&mut socket);
+    assert_eq!(ended["status"], "done", "{ended}");
+    let review = server.get(&format!("/api/games/{id}/review")).json();
+    assert_eq!(review["engine"], "fake");
+    let positions = review["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    // +42 for the side to move, from the first player's view.
+    let scores: Vec<&Value> = positions.iter().map(|p| &p["evaluation"]["cp"]).collect();
+    assert_eq!(scores, [&json!(42), &json!(-42), &json!(42)]);
+    let best: Vec<&Value> = positions.iter().map(|p| &p["best"]["usi"]).collect();
+    assert_eq!(best, [&json!("7g7f"), &json!("3c3d"), &json!("2g2f")]);
+    // Both moves were the engine's: nothing lost.
+    assert_eq!(review["moves"][0]["loss"], 0.0);
+    // Koma's own engine's reviews say so too.
+    send_json(&mut socket, json!({ "type": "review" }));
+    assert_eq!(review_ended(&mut socket)["status"], "done");
+    let review = server.get(&format!("/api/games/{id}/review")).json();
+    assert_eq!(review["engine"], "koma");
+}
+
+#[test]
+fn a_review_fails_on_a_move_that_is_not_legal_and_keeps_nothing() {
+    let script = fake_engine();
+    let server = server_with(&script, "illegal", &[]);
+    let id = new_shogi_game(&server);
+    server.play(&id, 0, &["7g7f"]);
+    let mut socket = server.websocket(&id);
+    send_json(&mut socket, json!({ "type": "review", "engine": "fake" }));
+    let failed = review_ended(&mut socket);
+    assert_eq!(failed["status"], "failed");
+    let sentence = failed["error"].as_str().unwrap();
+    assert!(
+        sentence.contains("The engine fake named \"5e5d\", not a legal move (move 0)"),
+        "{sentence}"
+    );
+    assert_eq!(server.get(&format!("/api/games/{id}/review")).status, 404);
+    send_json(&mut socket, json!({ "type": "review", "engine": 7 }));
+    let refused = next(&mut socket, "error");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("an engine's name, as text"),
+        "{refused}"
+    );
 }
