@@ -30,7 +30,7 @@ use crate::games::service::Games;
 use crate::games::state::{GameState, HeadersView};
 use crate::store::GameId;
 use koma_csa::message::ClientCommand;
-use koma_rules::{Color, Outcome, Variant};
+use koma_rules::{Color, Outcome, StandardShogiPosition, Variant};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -147,6 +147,7 @@ impl CsaGame {
             sente: &self.seats[0].name,
             gote: &self.seats[1].name,
             control: self.wanted.control,
+            start: &StandardShogiPosition::start(),
         };
         for color in Color::ALL {
             self.tell(color, offer.summary(color));
