@@ -153,6 +153,9 @@ fn two_clients_log_in_are_matched_play_and_one_resigns() {
     alice.log_in_x1("alice");
     bob.log_in_x1("bob");
     alice.send("%%GAME koma-600-10 +");
+    // The empty line's echo says alice waits: bob's challenge finds her.
+    alice.send("");
+    alice.expect(&[""]);
     bob.send("%%CHALLENGE koma-600-10 -");
     let offered = alice.summary();
     let id = offered[5].strip_prefix("Game_ID:").unwrap().to_owned();
