@@ -22,6 +22,7 @@
 //! would tell them.
 
 use super::names::GameName;
+use super::turned::turned_position;
 use super::words::Offer;
 use super::AGREE_TIMEOUT;
 use crate::games::names;
@@ -83,9 +84,18 @@ pub enum Event {
     Gone,
 }
 
-/// Offers `wanted` to `seats` (sente's first) and plays it, on a task of
-/// its own.
+/// Offers `wanted` to `seats` (sente's first, `Name+`) and plays it, on a
+/// task of its own.
 pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+    // From here on a seat's colour is Koma's: in shogi-server's handicaps
+    // `Name+` gives the handicap, which in Koma is gote's part.
+    let turned = wanted.handicap.is_some();
+    let [csa_sente, csa_gote] = seats;
+    let seats = if turned {
+        [csa_gote, csa_sente]
+    } else {
+        [csa_sente, csa_gote]
+    };
     let (sender, inbox) = mpsc::unbounded_channel();
     for (color, seat) in Color::ALL.into_iter().zip(&seats) {
         let _ = seat.outbox.send(ToSession::Joined {
@@ -98,6 +108,7 @@ pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
         games,
         wanted,
         seats,
+        turned,
         inbox,
     };
     tokio::spawn(game.run());
@@ -106,11 +117,24 @@ pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
 struct CsaGame {
     games: Arc<Games>,
     wanted: GameName,
+    /// The players by their colours in the store (Koma's).
     seats: [Seat; 2],
+    /// Whether the players see the game turned round: shogi-server's
+    /// handicaps (see `turned`).
+    turned: bool,
     inbox: mpsc::UnboundedReceiver<FromPlayer>,
 }
 
 impl CsaGame {
+    /// The colour the player of Koma's `color` has in the protocol.
+    fn csa_color(&self, color: Color) -> Color {
+        if self.turned {
+            !color
+        } else {
+            color
+        }
+    }
+
     fn tell(&self, color: Color, text: impl Into<String>) {
         let _ = self.seats[color.index()]
             .outbox
@@ -142,15 +166,20 @@ impl CsaGame {
             Err(_) => return self.reject("none", "the Server"),
         };
         let game_id = id.to_string();
+        let start = match self.wanted.handicap {
+            Some(handicap) => turned_position(&handicap.position()),
+            None => StandardShogiPosition::start(),
+        };
+        let name_of = |csa: Color| &self.seats[self.csa_color(csa).index()].name;
         let offer = Offer {
             game_id: &game_id,
-            sente: &self.seats[0].name,
-            gote: &self.seats[1].name,
+            sente: name_of(Color::Sente),
+            gote: name_of(Color::Gote),
             control: self.wanted.control,
-            start: &StandardShogiPosition::start(),
+            start: &start,
         };
         for color in Color::ALL {
-            self.tell(color, offer.summary(color));
+            self.tell(color, offer.summary(self.csa_color(color)));
         }
         if !self.agreed(&game_id).await {
             return;
@@ -163,8 +192,12 @@ impl CsaGame {
             ..HeadersView::default()
         };
         let (games, control) = (self.games.clone(), self.wanted.control);
-        let created = blocking(move || games.create_csa(id, headers, control)).await;
-        let Some(play) = created.ok().and_then(|state| Play::new(&state)) else {
+        let handicap = self.wanted.handicap;
+        let created = blocking(move || games.create_csa(id, headers, control, handicap)).await;
+        let Some(play) = created
+            .ok()
+            .and_then(|state| Play::new(&state, self.turned))
+        else {
             return self.reject(&game_id, "the Server");
         };
         self.tell_both(&format!("START:{game_id}\n"));

@@ -213,6 +213,11 @@ impl<W: AsyncWrite + Unpin> Session<W> {
             Ok(wanted) => wanted,
             Err(why) => return self.write(&format!("##[ERROR] {why}\n")).await,
         };
+        if wanted.handicap.is_some() && turn == TurnPreference::Either {
+            // The giver is sente: each player says which side it takes.
+            let text = "##[ERROR] Random turn preference is not allowed for handicapped games\n";
+            return self.write(text).await;
+        }
         match self
             .lobby
             .ask(&login.name, login.session, wanted, turn, challenge)

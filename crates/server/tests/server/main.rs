@@ -12,6 +12,7 @@ mod api;
 mod clocks;
 mod computer;
 mod csa;
+mod csa_handicap;
 mod flooding;
 mod hostile_clients;
 mod memory;

@@ -4,6 +4,7 @@
 //! both players (see the parent module).
 
 use super::{blocking, outcome_of, status_error, CsaGame, Event, FromPlayer};
+use crate::csa::turned::turned_code;
 use crate::csa::words::{self, MAX_MOVES};
 use crate::games::names;
 use crate::games::refusal::Refusal;
@@ -32,6 +33,8 @@ pub(super) struct Play {
     mated: Option<Color>,
     /// The last move played, as its CSA code.
     last_code: Option<String>,
+    /// Whether the players' moves are turned round (see `csa::turned`).
+    turned: bool,
 }
 
 /// Whether the game goes on.
@@ -149,11 +152,17 @@ impl CsaGame {
             // The mated side can only resign; anything else is illegal.
             return self.end(Outcome::win(!loser, EndReason::IllegalMove));
         }
+        // The move as Koma's board has it.
+        let koma_code = if play.turned {
+            turned_code(code)
+        } else {
+            code.to_owned()
+        };
         let legal = play
             .position
             .legal_moves()
             .into_iter()
-            .find(|&m| move_code(&play.position, m) == code);
+            .find(|&m| move_code(&play.position, m) == koma_code);
         let Some(legal) = legal else {
             return self.lose(play, turn, EndReason::IllegalMove, false).await;
         };
@@ -278,7 +287,9 @@ impl CsaGame {
 }
 
 impl Play {
-    pub(super) fn new(state: &GameState) -> Option<Play> {
+    /// The game `state` has just started, its moves `turned` round on
+    /// their way in if the players see it so.
+    pub(super) fn new(state: &GameState, turned: bool) -> Option<Play> {
         let seats = state.seats.as_ref()?;
         let token = |color| seats.get(names::color_name(Variant::Shogi, color)).cloned();
         let mut play = Play {
@@ -289,6 +300,7 @@ impl Play {
             deadline: Instant::now(),
             mated: None,
             last_code: None,
+            turned,
         };
         play.follow(state);
         Some(play)
