@@ -21,6 +21,7 @@
 //! or its flag) is then awaited, so that both are told as shogi-server
 //! would tell them.
 
+use super::lobby::{Lobby, Phase};
 use super::names::GameName;
 use super::turned::turned_position;
 use super::words::Offer;
@@ -86,7 +87,7 @@ pub enum Event {
 
 /// Offers `wanted` to `seats` (sente's first, `Name+`) and plays it, on a
 /// task of its own.
-pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+pub fn start(lobby: Arc<Lobby>, games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
     // From here on a seat's colour is Koma's: in shogi-server's handicaps
     // `Name+` gives the handicap, which in Koma is gote's part.
     let turned = wanted.handicap.is_some();
@@ -105,6 +106,8 @@ pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
     }
     drop(sender);
     let game = CsaGame {
+        lobby,
+        listed: None,
         games,
         wanted,
         seats,
@@ -115,6 +118,10 @@ pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
 }
 
 struct CsaGame {
+    /// Told of the game's id and progress, for `%%LIST` and `%%WHO`.
+    lobby: Arc<Lobby>,
+    /// The id the lobby lists, until the game is over.
+    listed: Option<String>,
     games: Arc<Games>,
     wanted: GameName,
     /// The players by their colours in the store (Koma's).
@@ -166,6 +173,8 @@ impl CsaGame {
             Err(_) => return self.reject("none", "the Server"),
         };
         let game_id = id.to_string();
+        self.lobby.game_opened(&game_id);
+        self.listed = Some(game_id.clone());
         let start = match self.wanted.handicap {
             Some(handicap) => turned_position(&handicap.position()),
             None => StandardShogiPosition::start(),
@@ -200,6 +209,9 @@ impl CsaGame {
         else {
             return self.reject(&game_id, "the Server");
         };
+        for seat in &self.seats {
+            self.lobby.reached(&seat.name, Phase::Started);
+        }
         self.tell_both(&format!("START:{game_id}\n"));
         self.play(play).await;
         self.close();
@@ -237,6 +249,7 @@ impl CsaGame {
                 }
                 Event::Command(ClientCommand::Agree) if status == "agree_waiting" => {
                     agreed[color.index()] = true;
+                    self.lobby.reached(&name, Phase::Agreed);
                     if agreed == [true, true] {
                         return true;
                     }
@@ -247,6 +260,15 @@ impl CsaGame {
                 // Moves before the start are not read, as in shogi-server.
                 Event::Command(_) => {}
             }
+        }
+    }
+}
+
+impl Drop for CsaGame {
+    /// However the game ends, the lobby no longer lists it.
+    fn drop(&mut self) {
+        if let Some(id) = &self.listed {
+            self.lobby.game_closed(id);
         }
     }
 }

@@ -13,6 +13,7 @@ mod clocks;
 mod computer;
 mod csa;
 mod csa_handicap;
+mod csa_lobby;
 mod flooding;
 mod hostile_clients;
 mod memory;
