@@ -38,6 +38,8 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 mod playing;
+#[cfg(test)]
+mod tests;
 
 use playing::Play;
 

@@ -137,11 +137,19 @@ impl CsaGame {
     }
 
     /// What a refused change leaves: a fallen flag ends the game; anything
-    /// else (the store failed) breaks it off.
-    fn refused(&self, refusal: Refusal) -> Flow {
+    /// else (the store failed) breaks it off. The CSA protocol's word for
+    /// that is `#CHUDAN` (shogi-server has no store to fail): both players
+    /// are told, and the stored game is ended as broken off if the store
+    /// takes it, so that it is not left running (its clock would flag it
+    /// later) with nobody holding its seats. The failed change itself was
+    /// one atomic step of the store: not written at all.
+    async fn refused(&self, play: &Play, refusal: Refusal) -> Flow {
         if let Some(outcome) = refusal.state.as_deref().and_then(outcome_of) {
             return self.end(outcome);
         }
+        let (games, id, ply, token) = self.args(play, play.position.turn());
+        let broken_off = move |_| Outcome::draw(EndReason::Abandoned);
+        let _ = blocking(move || games.conclude(&id, ply, &token, &broken_off)).await;
         self.tell_both(&format!("##[ERROR] {}\n#CHUDAN\n", refusal.message));
         Flow::Over
     }
@@ -171,7 +179,7 @@ impl CsaGame {
         let played = blocking(move || games.play(&id, ply, &text, Some(&token))).await;
         let state = match played {
             Ok(state) => state,
-            Err(refusal) => return self.refused(refusal),
+            Err(refusal) => return self.refused(play, refusal).await,
         };
         let seconds = state
             .clock
@@ -199,7 +207,7 @@ impl CsaGame {
                 let limit = move |_| Outcome::draw(EndReason::Abandoned);
                 match blocking(move || games.conclude(&id, ply, &token, &limit)).await {
                     Ok(state) => self.end_with(&state),
-                    Err(refusal) => self.refused(refusal),
+                    Err(refusal) => self.refused(play, refusal).await,
                 }
             }
             None => Flow::Continue,
@@ -219,7 +227,7 @@ impl CsaGame {
                 Flow::Over
             }
             Ok(state) => self.end_with(&state),
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
@@ -231,7 +239,7 @@ impl CsaGame {
         let (games, id, ply, token) = self.args(play, color);
         match blocking(move || games.resign(&id, ply, None, Some(&token))).await {
             Ok(state) => self.end_with(&state),
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
@@ -247,7 +255,7 @@ impl CsaGame {
         match blocking(move || games.declare(&id, ply, Some(&token))).await {
             Ok(state) => self.end_with(&state),
             Err(refusal) if refusal.state.as_deref().and_then(outcome_of).is_some() => {
-                self.refused(refusal)
+                self.refused(play, refusal).await
             }
             // The rule refuses it: the declarer loses, as in shogi-server.
             Err(_) => self.lose(play, turn, EndReason::IllegalMove, true).await,
@@ -268,7 +276,7 @@ impl CsaGame {
                 play.follow(&state);
                 Flow::Continue
             }
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
