@@ -12,6 +12,7 @@ mod api;
 mod clocks;
 mod computer;
 mod csa;
+mod csa_client;
 mod csa_handicap;
 mod csa_lobby;
 mod flooding;
