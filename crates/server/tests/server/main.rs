@@ -13,6 +13,7 @@ mod clocks;
 mod computer;
 mod csa;
 mod csa_client;
+mod csa_endings;
 mod csa_handicap;
 mod csa_lobby;
 mod flooding;
