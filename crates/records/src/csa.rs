@@ -477,7 +477,7 @@ pub fn write(record: &Record<StandardShogiPosition>) -> String {
         }
     }
     push_comments(&mut out, &record.comments);
-    write_position(&record.start, &mut out);
+    write_start(&record.start, &mut out);
     let mut position = record.start;
     for recorded in &record.moves {
         out.push_str(&move_code(&position, recorded.m));
@@ -558,40 +558,62 @@ fn removed_from_even(start: &StandardShogiPosition) -> Option<String> {
     Some(removed)
 }
 
-fn write_position(start: &StandardShogiPosition, out: &mut String) {
-    if let Some(removed) = removed_from_even(start) {
+fn write_start(start: &StandardShogiPosition, out: &mut String) {
+    match removed_from_even(start) {
         // The even start, or a handicap: `PI` and the pieces taken off.
-        out.push_str(&format!("PI{removed}\n"));
-    } else {
-        for rank in 0..9u8 {
-            out.push_str(&format!("P{}", rank + 1));
-            for file in (0..9u8).rev() {
-                let square = Square::from_coords(file, rank).expect("on the board");
-                match start.piece_at(square) {
-                    None => out.push_str(" * "),
-                    Some(piece) => {
-                        out.push_str(&format!("{}{}", sign(piece.color), code_of(piece.role)))
-                    }
-                }
-            }
+        Some(removed) => {
+            out.push_str(&format!("PI{removed}\n"));
+            out.push(sign(start.turn()));
             out.push('\n');
         }
-        for color in Color::ALL {
-            let hand = start.hand(color);
-            if hand.is_empty() {
-                continue;
-            }
-            out.push_str(&format!("P{}", sign(color)));
-            for (role, count) in hand.iter() {
-                for _ in 0..count {
-                    out.push_str(&format!("00{}", code_of(role)));
-                }
-            }
-            out.push('\n');
-        }
+        None => out.push_str(&write_position(start)),
     }
-    out.push(sign(start.turn()));
+}
+
+/// `position` as a CSA diagram, the way shogi-server writes a board (its
+/// `Board#to_s`, also the `BEGIN Position` of a `Game_Summary`): the
+/// rows `P1`…`P9`, then each side's pieces in hand (`P+00FU00KA`) if it
+/// has any, then the side to move.
+///
+/// ```
+/// use koma_records::csa::write_position;
+/// use koma_rules::StandardShogiPosition;
+/// let text = write_position(&StandardShogiPosition::start());
+/// assert!(text.starts_with("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n"));
+/// assert!(text.ends_with("P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n"));
+/// assert_eq!(text.lines().count(), 10);
+/// ```
+pub fn write_position(position: &StandardShogiPosition) -> String {
+    let mut out = String::new();
+    for rank in 0..9u8 {
+        out.push_str(&format!("P{}", rank + 1));
+        for file in (0..9u8).rev() {
+            let square = Square::from_coords(file, rank).expect("on the board");
+            match position.piece_at(square) {
+                None => out.push_str(" * "),
+                Some(piece) => {
+                    out.push_str(&format!("{}{}", sign(piece.color), code_of(piece.role)))
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for color in Color::ALL {
+        let hand = position.hand(color);
+        if hand.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("P{}", sign(color)));
+        for (role, count) in hand.iter() {
+            for _ in 0..count {
+                out.push_str(&format!("00{}", code_of(role)));
+            }
+        }
+        out.push('\n');
+    }
+    out.push(sign(position.turn()));
     out.push('\n');
+    out
 }
 
 /// A legal move of `position` as CSA writes it: `+7776FU`, `-0055KA`,

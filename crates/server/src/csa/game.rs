@@ -21,7 +21,9 @@
 //! or its flag) is then awaited, so that both are told as shogi-server
 //! would tell them.
 
+use super::lobby::{Lobby, Phase};
 use super::names::GameName;
+use super::turned::turned_position;
 use super::words::Offer;
 use super::AGREE_TIMEOUT;
 use crate::games::names;
@@ -30,12 +32,14 @@ use crate::games::service::Games;
 use crate::games::state::{GameState, HeadersView};
 use crate::store::GameId;
 use koma_csa::message::ClientCommand;
-use koma_rules::{Color, Outcome, Variant};
+use koma_rules::{Color, Outcome, StandardShogiPosition, Variant};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 mod playing;
+#[cfg(test)]
+mod tests;
 
 use playing::Play;
 
@@ -83,9 +87,18 @@ pub enum Event {
     Gone,
 }
 
-/// Offers `wanted` to `seats` (sente's first) and plays it, on a task of
-/// its own.
-pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+/// Offers `wanted` to `seats` (sente's first, `Name+`) and plays it, on a
+/// task of its own.
+pub fn start(lobby: Arc<Lobby>, games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+    // From here on a seat's colour is Koma's: in shogi-server's handicaps
+    // `Name+` gives the handicap, which in Koma is gote's part.
+    let turned = wanted.handicap.is_some();
+    let [csa_sente, csa_gote] = seats;
+    let seats = if turned {
+        [csa_gote, csa_sente]
+    } else {
+        [csa_sente, csa_gote]
+    };
     let (sender, inbox) = mpsc::unbounded_channel();
     for (color, seat) in Color::ALL.into_iter().zip(&seats) {
         let _ = seat.outbox.send(ToSession::Joined {
@@ -95,22 +108,42 @@ pub fn start(games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
     }
     drop(sender);
     let game = CsaGame {
+        lobby,
+        listed: None,
         games,
         wanted,
         seats,
+        turned,
         inbox,
     };
     tokio::spawn(game.run());
 }
 
 struct CsaGame {
+    /// Told of the game's id and progress, for `%%LIST` and `%%WHO`.
+    lobby: Arc<Lobby>,
+    /// The id the lobby lists, until the game is over.
+    listed: Option<String>,
     games: Arc<Games>,
     wanted: GameName,
+    /// The players by their colours in the store (Koma's).
     seats: [Seat; 2],
+    /// Whether the players see the game turned round: shogi-server's
+    /// handicaps (see `turned`).
+    turned: bool,
     inbox: mpsc::UnboundedReceiver<FromPlayer>,
 }
 
 impl CsaGame {
+    /// The colour the player of Koma's `color` has in the protocol.
+    fn csa_color(&self, color: Color) -> Color {
+        if self.turned {
+            !color
+        } else {
+            color
+        }
+    }
+
     fn tell(&self, color: Color, text: impl Into<String>) {
         let _ = self.seats[color.index()]
             .outbox
@@ -142,14 +175,22 @@ impl CsaGame {
             Err(_) => return self.reject("none", "the Server"),
         };
         let game_id = id.to_string();
+        self.lobby.game_opened(&game_id);
+        self.listed = Some(game_id.clone());
+        let start = match self.wanted.handicap {
+            Some(handicap) => turned_position(&handicap.position()),
+            None => StandardShogiPosition::start(),
+        };
+        let name_of = |csa: Color| &self.seats[self.csa_color(csa).index()].name;
         let offer = Offer {
             game_id: &game_id,
-            sente: &self.seats[0].name,
-            gote: &self.seats[1].name,
+            sente: name_of(Color::Sente),
+            gote: name_of(Color::Gote),
             control: self.wanted.control,
+            start: &start,
         };
         for color in Color::ALL {
-            self.tell(color, offer.summary(color));
+            self.tell(color, offer.summary(self.csa_color(color)));
         }
         if !self.agreed(&game_id).await {
             return;
@@ -162,10 +203,17 @@ impl CsaGame {
             ..HeadersView::default()
         };
         let (games, control) = (self.games.clone(), self.wanted.control);
-        let created = blocking(move || games.create_csa(id, headers, control)).await;
-        let Some(play) = created.ok().and_then(|state| Play::new(&state)) else {
+        let handicap = self.wanted.handicap;
+        let created = blocking(move || games.create_csa(id, headers, control, handicap)).await;
+        let Some(play) = created
+            .ok()
+            .and_then(|state| Play::new(&state, self.turned))
+        else {
             return self.reject(&game_id, "the Server");
         };
+        for seat in &self.seats {
+            self.lobby.reached(&seat.name, Phase::Started);
+        }
         self.tell_both(&format!("START:{game_id}\n"));
         self.play(play).await;
         self.close();
@@ -203,6 +251,7 @@ impl CsaGame {
                 }
                 Event::Command(ClientCommand::Agree) if status == "agree_waiting" => {
                     agreed[color.index()] = true;
+                    self.lobby.reached(&name, Phase::Agreed);
                     if agreed == [true, true] {
                         return true;
                     }
@@ -213,6 +262,15 @@ impl CsaGame {
                 // Moves before the start are not read, as in shogi-server.
                 Event::Command(_) => {}
             }
+        }
+    }
+}
+
+impl Drop for CsaGame {
+    /// However the game ends, the lobby no longer lists it.
+    fn drop(&mut self) {
+        if let Some(id) = &self.listed {
+            self.lobby.game_closed(id);
         }
     }
 }

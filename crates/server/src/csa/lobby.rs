@@ -5,6 +5,10 @@
 //! same password nudges the first session out unless it is playing (what
 //! shogi-server does, so that a client whose connection broke can log in
 //! again at once); otherwise it is refused with `LOGIN:incorrect`.
+//!
+//! It answers `%%WHO` (everyone logged in, in the order they logged in,
+//! with what they are doing) and `%%LIST` (the games offered or played)
+//! as shogi-server words them.
 
 use super::game::{self, Seat, ToSession};
 use super::names::GameName;
@@ -26,12 +30,62 @@ enum Status {
         turn: TurnPreference,
     },
     /// Offered a game or playing it.
-    Playing,
+    Playing {
+        /// The game name.
+        game: String,
+        /// The player's side, `+` or `-` (as the protocol has it).
+        sign: char,
+        /// shogi-server's status: `agree_waiting`, `start_waiting` or
+        /// `game`.
+        phase: Phase,
+    },
+}
+
+/// How far a game offered has gone, for one of its players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Offered, not agreed to yet (`agree_waiting`).
+    Offered,
+    /// Agreed to, the other's `AGREE` awaited (`start_waiting`).
+    Agreed,
+    /// Started (`game`).
+    Started,
+}
+
+impl Status {
+    fn playing(&self) -> bool {
+        matches!(self, Status::Playing { .. })
+    }
+
+    /// shogi-server's `Player#to_s` after the name and protocol.
+    fn describe(&self) -> String {
+        match self {
+            Status::Connected => "connected".to_owned(),
+            Status::Waiting { game, turn } => {
+                let sign = match turn {
+                    TurnPreference::Sente => '+',
+                    TurnPreference::Gote => '-',
+                    TurnPreference::Either => '*',
+                };
+                format!("game_waiting {} {sign}", game.name)
+            }
+            Status::Playing { game, sign, phase } => {
+                let phase = match phase {
+                    Phase::Offered => "agree_waiting",
+                    Phase::Agreed => "start_waiting",
+                    Phase::Started => "game",
+                };
+                format!("{phase} {game} {sign}")
+            }
+        }
+    }
 }
 
 struct Entry {
     session: u64,
     password: Option<String>,
+    /// shogi-server's extended mode (`x1`), else plain CSA.
+    extended: bool,
     outbox: mpsc::UnboundedSender<ToSession>,
     status: Status,
 }
@@ -53,6 +107,8 @@ pub enum Asked {
 pub struct Lobby {
     games: Arc<Games>,
     players: Mutex<HashMap<String, Entry>>,
+    /// The ids of the games offered or played, oldest first.
+    games_open: Mutex<Vec<String>>,
     next_session: AtomicU64,
 }
 
@@ -62,6 +118,7 @@ impl Lobby {
         Arc::new(Lobby {
             games,
             players: Mutex::new(HashMap::new()),
+            games_open: Mutex::new(Vec::new()),
             next_session: AtomicU64::new(1),
         })
     }
@@ -71,17 +128,19 @@ impl Lobby {
         self.players.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Logs `name` in: the session's number, or `None` if the name is
-    /// taken (a session playing, or another password).
+    /// Logs `name` in (in `extended` mode or not): the session's number,
+    /// or `None` if the name is taken (a session playing, or another
+    /// password).
     pub fn login(
         &self,
         name: &str,
         password: Option<String>,
+        extended: bool,
         outbox: mpsc::UnboundedSender<ToSession>,
     ) -> Option<u64> {
         let mut players = self.players();
         if let Some(old) = players.get(name) {
-            if old.password != password || old.status == Status::Playing {
+            if old.password != password || old.status.playing() {
                 return None;
             }
             let _ = old.outbox.send(ToSession::Nudged);
@@ -92,6 +151,7 @@ impl Lobby {
             Entry {
                 session,
                 password,
+                extended,
                 outbox,
                 status: Status::Connected,
             },
@@ -119,7 +179,7 @@ impl Lobby {
     /// `%%GAME name turn` (or `%%CHALLENGE` when `challenge`): matched with
     /// a player waiting for the same game whose side fits, or waiting.
     pub fn ask(
-        &self,
+        self: &Arc<Self>,
         name: &str,
         session: u64,
         wanted: GameName,
@@ -128,7 +188,7 @@ impl Lobby {
     ) -> Asked {
         let mut players = self.players();
         match players.get(name) {
-            Some(entry) if entry.session == session && entry.status != Status::Playing => {}
+            Some(entry) if entry.session == session && !entry.status.playing() => {}
             _ => return Asked::Busy,
         }
         let rival = players
@@ -159,19 +219,79 @@ impl Lobby {
             (TurnPreference::Gote, _) => false,
             (TurnPreference::Either, TurnPreference::Either) => coin(),
         };
-        let seat = |player: &str, players: &mut HashMap<String, Entry>| {
+        let seat = |player: &str, sente: bool, players: &mut HashMap<String, Entry>| {
             let entry = players.get_mut(player).expect("both are logged in");
-            entry.status = Status::Playing;
+            entry.status = Status::Playing {
+                game: wanted.name.clone(),
+                sign: if sente { '+' } else { '-' },
+                phase: Phase::Offered,
+            };
             Seat {
                 name: player.to_owned(),
                 outbox: entry.outbox.clone(),
             }
         };
-        let (me, them) = (seat(name, &mut players), seat(&rival, &mut players));
+        let me = seat(name, i_am_sente, &mut players);
+        let them = seat(&rival, !i_am_sente, &mut players);
         let (sente, gote) = if i_am_sente { (me, them) } else { (them, me) };
         drop(players);
-        game::start(self.games.clone(), wanted, [sente, gote]);
+        game::start(self.clone(), self.games.clone(), wanted, [sente, gote]);
         Asked::Matched
+    }
+}
+
+impl Lobby {
+    /// `name`'s game has gone as far as `phase` (for `%%WHO`).
+    pub fn reached(&self, name: &str, reached: Phase) {
+        if let Some(Entry {
+            status: Status::Playing { phase, .. },
+            ..
+        }) = self.players().get_mut(name)
+        {
+            *phase = reached;
+        }
+    }
+
+    /// The game `id` is offered (for `%%LIST`).
+    pub fn game_opened(&self, id: &str) {
+        self.games_open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(id.to_owned());
+    }
+
+    /// The game `id` is over or withdrawn.
+    pub fn game_closed(&self, id: &str) {
+        self.games_open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|open| open != id);
+    }
+
+    /// shogi-server's answer to `%%WHO`: a line for each player logged
+    /// in, oldest login first (`##[WHO] name x1 game koma-60-5 +`), then
+    /// `##[WHO] +OK`.
+    pub fn who(&self) -> String {
+        let players = self.players();
+        let mut entries: Vec<(&String, &Entry)> = players.iter().collect();
+        entries.sort_by_key(|(_, entry)| entry.session);
+        let mut text = String::new();
+        for (name, entry) in entries {
+            let protocol = if entry.extended { "x1" } else { "CSA" };
+            let status = entry.status.describe();
+            text.push_str(&format!("##[WHO] {name} {protocol} {status}\n"));
+        }
+        text.push_str("##[WHO] +OK\n");
+        text
+    }
+
+    /// shogi-server's answer to `%%LIST`: the ids of the games offered or
+    /// played, oldest first (`##[LIST] id`), then `##[LIST] +OK`.
+    pub fn list(&self) -> String {
+        let games = self.games_open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut text: String = games.iter().map(|id| format!("##[LIST] {id}\n")).collect();
+        text.push_str("##[LIST] +OK\n");
+        text
     }
 }
 

@@ -15,8 +15,10 @@
 //! by its CSA code (the records crate's), applied with `Games::play` and
 //! the seat's token, and sent back to both players with its time; the
 //! clock is shogi-server's (`ClockRule::Csa`: whole seconds, from the
-//! start). `names` reads the game names (`koma-300-10F`) and the password
-//! field of a plain CSA login.
+//! start). `names` reads the game names (`koma-300-10F`, shogi-server's
+//! handicaps `hc2p_koma-300-10`) and the password field of a plain CSA
+//! login; `turned` turns shogi-server's handicaps (the giver sente) into
+//! Koma's (the giver gote) and back.
 
 mod game;
 mod lines;
@@ -24,6 +26,7 @@ mod listener;
 mod lobby;
 mod names;
 mod session;
+mod turned;
 mod words;
 
 pub(crate) use listener::serve;

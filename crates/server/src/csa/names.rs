@@ -5,6 +5,7 @@
 
 use crate::games::clock::{TimeControl, MAX_CONTROL_MS};
 use koma_csa::message::TurnPreference;
+use koma_rules::Handicap;
 
 /// shogi-server's `Default_Max_Identifier_Length`.
 const MAX_IDENTIFIER: usize = 32;
@@ -30,6 +31,8 @@ pub struct GameName {
     pub name: String,
     /// Its clock.
     pub control: TimeControl,
+    /// shogi-server's handicap the name asks for (`hc2p_…`), if any.
+    pub handicap: Option<Handicap>,
 }
 
 /// Why a game name cannot be played, as shogi-server's `##[ERROR]` says it.
@@ -64,11 +67,6 @@ pub fn read_game_name(name: &str) -> Result<GameName, String> {
              without a leading 0."
         ));
     }
-    if HANDICAPS.iter().any(|prefix| event.starts_with(prefix)) {
-        return Err(format!(
-            "Koma's CSA server plays even games only, not the handicap {name} asks for."
-        ));
-    }
     let seconds = |text: &str| -> Result<u64, String> {
         text.parse::<u64>()
             .ok()
@@ -89,21 +87,32 @@ pub fn read_game_name(name: &str) -> Result<GameName, String> {
     Ok(GameName {
         name: name.to_owned(),
         control,
+        handicap: handicap_of(event),
     })
 }
 
-/// shogi-server's handicapped games' prefixes (`hclance_koma-60-5`).
-const HANDICAPS: [&str; 9] = [
-    "hclance_",
-    "hcbishop_",
-    "hcrook_",
-    "hcrooklance_",
-    "hc2p_",
-    "hc4p_",
-    "hc6p_",
-    "hc8p_",
-    "hc10p_",
+/// shogi-server's handicapped games (its `Login.handicapped_game_name?`):
+/// a game name's prefix and the handicap it asks for.
+const HANDICAPS: [(&str, Handicap); 9] = [
+    ("hclance_", Handicap::Lance),
+    ("hcbishop_", Handicap::Bishop),
+    ("hcrook_", Handicap::Rook),
+    ("hcrooklance_", Handicap::RookLance),
+    ("hc2p_", Handicap::TwoPiece),
+    ("hc4p_", Handicap::FourPiece),
+    ("hc6p_", Handicap::SixPiece),
+    ("hc8p_", Handicap::EightPiece),
+    ("hc10p_", Handicap::TenPiece),
 ];
+
+/// The handicap a game name's first part asks for (`hc2p_koma`: two
+/// pieces), if any.
+fn handicap_of(event: &str) -> Option<Handicap> {
+    HANDICAPS
+        .iter()
+        .find(|(prefix, _)| event.starts_with(prefix))
+        .map(|&(_, handicap)| handicap)
+}
 
 /// What the password of a plain CSA login asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,9 +203,20 @@ mod tests {
         assert!(read_game_name("koma-30-060")
             .unwrap_err()
             .contains("stop-watch"));
-        assert!(read_game_name("hc2p_koma-30-1")
-            .unwrap_err()
-            .contains("even games"));
+        assert_eq!(
+            read_game_name("hc2p_koma-30-1").unwrap().handicap,
+            Some(Handicap::TwoPiece)
+        );
+        assert_eq!(
+            read_game_name("hcrooklance_a-30-1").unwrap().handicap,
+            Some(Handicap::RookLance)
+        );
+        assert_eq!(
+            read_game_name("hcrook_a-30-1").unwrap().handicap,
+            Some(Handicap::Rook)
+        );
+        assert_eq!(read_game_name("koma-30-1").unwrap().handicap, None);
+        assert_eq!(read_game_name("xhc2p_koma-30-1").unwrap().handicap, None);
         assert!(read_game_name(&format!("{}-30-1", "a".repeat(33))).is_err());
         assert!(read_game_name("kömä-30-1").is_err());
     }

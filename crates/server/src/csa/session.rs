@@ -129,6 +129,13 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 }
             };
         }
+        // shogi-server reads these by their first letters only.
+        if line.starts_with("%%LIST") {
+            return self.write(&self.lobby.list()).await;
+        }
+        if line.starts_with("%%WHO") {
+            return self.write(&self.lobby.who()).await;
+        }
         if line.starts_with("CHALLENGE") {
             // The CSA's testing servers' command, answered as shogi-server
             // answers it; it means nothing here.
@@ -174,7 +181,10 @@ impl<W: AsyncWrite + Unpin> Session<W> {
             Some(plain) => plain.password.clone(),
             None => Some(password).filter(|p| !p.is_empty()),
         };
-        let Some(session) = self.lobby.login(&user, password, self.outbox.clone()) else {
+        let Some(session) = self
+            .lobby
+            .login(&user, password, extended, self.outbox.clone())
+        else {
             let mut answer = "LOGIN:incorrect\n".to_owned();
             if extended {
                 answer.push_str(&format!("username {user} is already connected\n"));
@@ -213,6 +223,11 @@ impl<W: AsyncWrite + Unpin> Session<W> {
             Ok(wanted) => wanted,
             Err(why) => return self.write(&format!("##[ERROR] {why}\n")).await,
         };
+        if wanted.handicap.is_some() && turn == TurnPreference::Either {
+            // The giver is sente: each player says which side it takes.
+            let text = "##[ERROR] Random turn preference is not allowed for handicapped games\n";
+            return self.write(text).await;
+        }
         match self
             .lobby
             .ask(&login.name, login.session, wanted, turn, challenge)

@@ -3,25 +3,12 @@
 //! that offers a game, and the lines that end one.
 
 use crate::games::clock::TimeControl;
-use koma_rules::{Color, EndReason, Outcome};
+use koma_records::csa::write_position;
+use koma_rules::{Color, EndReason, Outcome, StandardShogiPosition};
 
 /// The moves after which a game ends drawn (`#MAX_MOVES`): Koma's own
 /// limit on a game's length, announced as `Max_Moves`.
 pub const MAX_MOVES: usize = crate::games::live::MAX_MOVES;
-
-/// The even start as shogi-server writes a position (its `Board#to_s`).
-const EVEN_START: &str = "\
-P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
-P2 * -HI *  *  *  *  * -KA * 
-P3-FU-FU-FU-FU-FU-FU-FU-FU-FU
-P4 *  *  *  *  *  *  *  *  * 
-P5 *  *  *  *  *  *  *  *  * 
-P6 *  *  *  *  *  *  *  *  * 
-P7+FU+FU+FU+FU+FU+FU+FU+FU+FU
-P8 * +KA *  *  *  *  * +HI * 
-P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
-+
-";
 
 /// A game as it is offered.
 pub struct Offer<'a> {
@@ -33,6 +20,9 @@ pub struct Offer<'a> {
     pub gote: &'a str,
     /// The clock.
     pub control: TimeControl,
+    /// The start, as the players see it (shogi-server's handicaps have
+    /// the giver as sente).
+    pub start: &'a StandardShogiPosition,
 }
 
 /// `+` or `-`.
@@ -58,7 +48,7 @@ impl Offer<'_> {
              Name-:{gote}\n\
              Your_Turn:{turn}\n\
              Rematch_On_Draw:NO\n\
-             To_Move:+\n\
+             To_Move:{to_move}\n\
              Max_Moves:{max}\n\
              BEGIN Time\n\
              Time_Unit:1sec\n\
@@ -68,13 +58,15 @@ impl Offer<'_> {
              Least_Time_Per_Move:0\n\
              END Time\n\
              BEGIN Position\n\
-             {EVEN_START}\
+             {position}\
              END Position\n\
              END Game_Summary\n",
             id = self.game_id,
             sente = self.sente,
             gote = self.gote,
             turn = sign(your_turn),
+            to_move = sign(self.start.turn()),
+            position = write_position(self.start),
             max = MAX_MOVES,
             total = seconds(self.control.initial_ms),
             byoyomi = seconds(self.control.byoyomi_ms),
@@ -128,6 +120,7 @@ mod tests {
                 increment_ms: 10_000,
                 byoyomi_ms: 0,
             },
+            start: &koma_rules::StandardShogiPosition::start(),
         };
         let text = offer.summary(Color::Gote);
         let lines: Vec<String> = text.lines().map(str::to_owned).collect();

@@ -11,7 +11,7 @@ use super::seats::Mode;
 use super::service::{Games, Setup};
 use super::state::{GameState, HeadersView};
 use crate::store::GameId;
-use koma_rules::{ImpasseRule, Variant};
+use koma_rules::{Handicap, ImpasseRule, Position, Variant};
 use std::sync::Arc;
 
 impl Games {
@@ -19,14 +19,17 @@ impl Games {
     /// (`crate::csa`), kept under `id`, the `Game_ID` they agreed to: two
     /// seats (both tokens in the answer, for the connection that holds
     /// them), the 27-point impasse rule of CSA's `%KACHI`, and the clock
-    /// under shogi-server's rule, running from now.
+    /// under shogi-server's rule, running from now. A `handicap` game
+    /// starts from Koma's handicap (the giver gote, to move).
     pub(crate) fn create_csa(
         self: &Arc<Self>,
         id: GameId,
         headers: HeadersView,
         control: TimeControl,
+        handicap: Option<Handicap>,
     ) -> Result<GameState, Refusal> {
-        let game = AnyGame::new(Variant::Shogi, None).map_err(Refusal::internal)?;
+        let start = handicap.map(|handicap| handicap.position().to_text());
+        let game = AnyGame::new(Variant::Shogi, start.as_deref()).map_err(Refusal::internal)?;
         let mut stored = Self::new_stored(
             &game,
             Setup {

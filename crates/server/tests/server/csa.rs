@@ -7,13 +7,13 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// A CSA client that sends and reads lines as the test says.
-struct Csa {
+pub(crate) struct Csa {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
 }
 
 impl Csa {
-    fn connect(server: &Server) -> Csa {
+    pub(crate) fn connect(server: &Server) -> Csa {
         let address = server.csa_address.as_ref().expect("the CSA port is open");
         let stream = TcpStream::connect(address).unwrap();
         stream
@@ -25,7 +25,7 @@ impl Csa {
         }
     }
 
-    fn send(&mut self, line: &str) {
+    pub(crate) fn send(&mut self, line: &str) {
         self.writer
             .write_all(format!("{line}\n").as_bytes())
             .unwrap();
@@ -33,7 +33,7 @@ impl Csa {
 
     /// The next line, without its line break; `None` once the server
     /// closed the connection.
-    fn line(&mut self) -> Option<String> {
+    pub(crate) fn line(&mut self) -> Option<String> {
         let mut line = String::new();
         match self.reader.read_line(&mut line) {
             Ok(0) | Err(_) => None,
@@ -42,14 +42,14 @@ impl Csa {
     }
 
     /// The next lines are `expected`, in order.
-    fn expect(&mut self, expected: &[&str]) {
+    pub(crate) fn expect(&mut self, expected: &[&str]) {
         for want in expected {
             assert_eq!(self.line().as_deref(), Some(*want));
         }
     }
 
     /// Reads a `Game_Summary` block whole; its lines.
-    fn summary(&mut self) -> Vec<String> {
+    pub(crate) fn summary(&mut self) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
             let line = self.line().expect("a summary line");
@@ -62,24 +62,24 @@ impl Csa {
     }
 
     /// The server closes the connection (within the read timeout).
-    fn expect_closed(&mut self) {
+    pub(crate) fn expect_closed(&mut self) {
         assert_eq!(self.line(), None);
     }
 
-    fn log_in_x1(&mut self, name: &str) {
+    pub(crate) fn log_in_x1(&mut self, name: &str) {
         self.send(&format!("LOGIN {name} secret x1"));
         self.expect(&[&format!("LOGIN:{name} OK"), "##[LOGIN] +OK x1"]);
     }
 }
 
-fn csa_server(extra: &[&str]) -> Server {
+pub(crate) fn csa_server(extra: &[&str]) -> Server {
     let mut flags = vec!["--memory", "--csa-port", "0"];
     flags.extend_from_slice(extra);
     server::start_with(&flags)
 }
 
 /// The summary alice (sente) is offered, with the game's id.
-fn expected_summary(id: &str, your_turn: &str, total: u64, byoyomi: u64) -> Vec<String> {
+pub(crate) fn expected_summary(id: &str, your_turn: &str, total: u64, byoyomi: u64) -> Vec<String> {
     format!(
         "BEGIN Game_Summary
 Protocol_Version:1.2
@@ -121,7 +121,7 @@ END Game_Summary"
 
 /// alice (sente) and bob (gote) in extended mode, matched in `game` and
 /// started: both clients, and the game's id.
-fn started(server: &Server, game: &str) -> (Csa, Csa, String) {
+pub(crate) fn started(server: &Server, game: &str) -> (Csa, Csa, String) {
     let (mut alice, mut bob) = (Csa::connect(server), Csa::connect(server));
     alice.log_in_x1("alice");
     bob.log_in_x1("bob");
@@ -141,7 +141,7 @@ fn started(server: &Server, game: &str) -> (Csa, Csa, String) {
 }
 
 /// Both clients receive `lines`.
-fn both(alice: &mut Csa, bob: &mut Csa, lines: &[&str]) {
+pub(crate) fn both(alice: &mut Csa, bob: &mut Csa, lines: &[&str]) {
     alice.expect(lines);
     bob.expect(lines);
 }
@@ -153,6 +153,9 @@ fn two_clients_log_in_are_matched_play_and_one_resigns() {
     alice.log_in_x1("alice");
     bob.log_in_x1("bob");
     alice.send("%%GAME koma-600-10 +");
+    // The empty line's echo says alice waits: bob's challenge finds her.
+    alice.send("");
+    alice.expect(&[""]);
     bob.send("%%CHALLENGE koma-600-10 -");
     let offered = alice.summary();
     let id = offered[5].strip_prefix("Game_ID:").unwrap().to_owned();

@@ -4,6 +4,7 @@
 //! both players (see the parent module).
 
 use super::{blocking, outcome_of, status_error, CsaGame, Event, FromPlayer};
+use crate::csa::turned::turned_code;
 use crate::csa::words::{self, MAX_MOVES};
 use crate::games::names;
 use crate::games::refusal::Refusal;
@@ -32,6 +33,8 @@ pub(super) struct Play {
     mated: Option<Color>,
     /// The last move played, as its CSA code.
     last_code: Option<String>,
+    /// Whether the players' moves are turned round (see `csa::turned`).
+    turned: bool,
 }
 
 /// Whether the game goes on.
@@ -134,11 +137,19 @@ impl CsaGame {
     }
 
     /// What a refused change leaves: a fallen flag ends the game; anything
-    /// else (the store failed) breaks it off.
-    fn refused(&self, refusal: Refusal) -> Flow {
+    /// else (the store failed) breaks it off. The CSA protocol's word for
+    /// that is `#CHUDAN` (shogi-server has no store to fail): both players
+    /// are told, and the stored game is ended as broken off if the store
+    /// takes it, so that it is not left running (its clock would flag it
+    /// later) with nobody holding its seats. The failed change itself was
+    /// one atomic step of the store: not written at all.
+    async fn refused(&self, play: &Play, refusal: Refusal) -> Flow {
         if let Some(outcome) = refusal.state.as_deref().and_then(outcome_of) {
             return self.end(outcome);
         }
+        let (games, id, ply, token) = self.args(play, play.position.turn());
+        let broken_off = move |_| Outcome::draw(EndReason::Abandoned);
+        let _ = blocking(move || games.conclude(&id, ply, &token, &broken_off)).await;
         self.tell_both(&format!("##[ERROR] {}\n#CHUDAN\n", refusal.message));
         Flow::Over
     }
@@ -149,11 +160,17 @@ impl CsaGame {
             // The mated side can only resign; anything else is illegal.
             return self.end(Outcome::win(!loser, EndReason::IllegalMove));
         }
+        // The move as Koma's board has it.
+        let koma_code = if play.turned {
+            turned_code(code)
+        } else {
+            code.to_owned()
+        };
         let legal = play
             .position
             .legal_moves()
             .into_iter()
-            .find(|&m| move_code(&play.position, m) == code);
+            .find(|&m| move_code(&play.position, m) == koma_code);
         let Some(legal) = legal else {
             return self.lose(play, turn, EndReason::IllegalMove, false).await;
         };
@@ -162,7 +179,7 @@ impl CsaGame {
         let played = blocking(move || games.play(&id, ply, &text, Some(&token))).await;
         let state = match played {
             Ok(state) => state,
-            Err(refusal) => return self.refused(refusal),
+            Err(refusal) => return self.refused(play, refusal).await,
         };
         let seconds = state
             .clock
@@ -190,7 +207,7 @@ impl CsaGame {
                 let limit = move |_| Outcome::draw(EndReason::Abandoned);
                 match blocking(move || games.conclude(&id, ply, &token, &limit)).await {
                     Ok(state) => self.end_with(&state),
-                    Err(refusal) => self.refused(refusal),
+                    Err(refusal) => self.refused(play, refusal).await,
                 }
             }
             None => Flow::Continue,
@@ -210,7 +227,7 @@ impl CsaGame {
                 Flow::Over
             }
             Ok(state) => self.end_with(&state),
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
@@ -222,7 +239,7 @@ impl CsaGame {
         let (games, id, ply, token) = self.args(play, color);
         match blocking(move || games.resign(&id, ply, None, Some(&token))).await {
             Ok(state) => self.end_with(&state),
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
@@ -238,7 +255,7 @@ impl CsaGame {
         match blocking(move || games.declare(&id, ply, Some(&token))).await {
             Ok(state) => self.end_with(&state),
             Err(refusal) if refusal.state.as_deref().and_then(outcome_of).is_some() => {
-                self.refused(refusal)
+                self.refused(play, refusal).await
             }
             // The rule refuses it: the declarer loses, as in shogi-server.
             Err(_) => self.lose(play, turn, EndReason::IllegalMove, true).await,
@@ -259,7 +276,7 @@ impl CsaGame {
                 play.follow(&state);
                 Flow::Continue
             }
-            Err(refusal) => self.refused(refusal),
+            Err(refusal) => self.refused(play, refusal).await,
         }
     }
 
@@ -278,7 +295,9 @@ impl CsaGame {
 }
 
 impl Play {
-    pub(super) fn new(state: &GameState) -> Option<Play> {
+    /// The game `state` has just started, its moves `turned` round on
+    /// their way in if the players see it so.
+    pub(super) fn new(state: &GameState, turned: bool) -> Option<Play> {
         let seats = state.seats.as_ref()?;
         let token = |color| seats.get(names::color_name(Variant::Shogi, color)).cloned();
         let mut play = Play {
@@ -289,6 +308,7 @@ impl Play {
             deadline: Instant::now(),
             mated: None,
             last_code: None,
+            turned,
         };
         play.follow(state);
         Some(play)
