@@ -21,7 +21,7 @@
 //! or its flag) is then awaited, so that both are told as shogi-server
 //! would tell them.
 
-use super::lobby::{Lobby, Phase};
+use super::listing::{Listing, Phase};
 use super::names::GameName;
 use super::turned::turned_position;
 use super::words::Offer;
@@ -89,7 +89,7 @@ pub enum Event {
 
 /// Offers `wanted` to `seats` (sente's first, `Name+`) and plays it, on a
 /// task of its own.
-pub fn start(lobby: Arc<Lobby>, games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
+pub fn start(lobby: Arc<dyn Listing>, games: Arc<Games>, wanted: GameName, seats: [Seat; 2]) {
     // From here on a seat's colour is Koma's: in shogi-server's handicaps
     // `Name+` gives the handicap, which in Koma is gote's part.
     let turned = wanted.handicap.is_some();
@@ -121,7 +121,7 @@ pub fn start(lobby: Arc<Lobby>, games: Arc<Games>, wanted: GameName, seats: [Sea
 
 struct CsaGame {
     /// Told of the game's id and progress, for `%%LIST` and `%%WHO`.
-    lobby: Arc<Lobby>,
+    lobby: Arc<dyn Listing>,
     /// The id the lobby lists, until the game is over.
     listed: Option<String>,
     games: Arc<Games>,

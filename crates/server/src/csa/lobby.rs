@@ -11,6 +11,7 @@
 //! as shogi-server words them.
 
 use super::game::{self, Seat, ToSession};
+use super::listing::{Listing, Phase};
 use super::names::GameName;
 use crate::games::service::Games;
 use koma_csa::message::TurnPreference;
@@ -39,17 +40,6 @@ enum Status {
         /// `game`.
         phase: Phase,
     },
-}
-
-/// How far a game offered has gone, for one of its players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Offered, not agreed to yet (`agree_waiting`).
-    Offered,
-    /// Agreed to, the other's `AGREE` awaited (`start_waiting`).
-    Agreed,
-    /// Started (`game`).
-    Started,
 }
 
 impl Status {
@@ -240,9 +230,8 @@ impl Lobby {
     }
 }
 
-impl Lobby {
-    /// `name`'s game has gone as far as `phase` (for `%%WHO`).
-    pub fn reached(&self, name: &str, reached: Phase) {
+impl Listing for Lobby {
+    fn reached(&self, name: &str, reached: Phase) {
         if let Some(Entry {
             status: Status::Playing { phase, .. },
             ..
@@ -252,22 +241,22 @@ impl Lobby {
         }
     }
 
-    /// The game `id` is offered (for `%%LIST`).
-    pub fn game_opened(&self, id: &str) {
+    fn game_opened(&self, id: &str) {
         self.games_open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(id.to_owned());
     }
 
-    /// The game `id` is over or withdrawn.
-    pub fn game_closed(&self, id: &str) {
+    fn game_closed(&self, id: &str) {
         self.games_open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|open| open != id);
     }
+}
 
+impl Lobby {
     /// shogi-server's answer to `%%WHO`: a line for each player logged
     /// in, oldest login first (`##[WHO] name x1 game koma-60-5 +`), then
     /// `##[WHO] +OK`.

@@ -7,7 +7,8 @@
 //! `listener` accepts connections (counted with the HTTP ones, per client
 //! and in all); each is a `session` (the login, shogi-server's commands,
 //! the lines it reads and writes through `lines`); the `lobby` knows who
-//! is logged in and who waits for which game, and matches two players of
+//! is logged in and who waits for which game (the games tell it their
+//! progress through `listing`, so that they need not know it), and matches two players of
 //! the same game name into a `game`, the task that offers it (the
 //! `Game_Summary` of `words`), starts it once both agree (the game is
 //! created in the store then, with both seats' tokens held by that task)
@@ -23,6 +24,7 @@
 mod game;
 mod lines;
 mod listener;
+mod listing;
 mod lobby;
 mod names;
 mod session;
