@@ -3,7 +3,7 @@
 
 use crate::expected::{move_accuracy, Evaluation, Label};
 use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
-use koma_rules::{Color, Move, Position, Variant};
+use koma_rules::{Color, Move, Outcome, Position, Variant};
 
 /// The transposition table of a review, in MiB: consecutive positions of
 /// a game share much of their trees.
@@ -22,6 +22,33 @@ pub struct Judgement {
     pub depth: u32,
     /// The nodes searched.
     pub nodes: u64,
+}
+
+impl Judgement {
+    /// The judgement of a position where the game has ended as `outcome`
+    /// says: won (a mate in 0) or drawn, with no move and nothing searched.
+    ///
+    /// ```
+    /// use koma_analysis::{Evaluation, Judgement};
+    /// use koma_rules::{Color, EndReason, Outcome};
+    ///
+    /// let won = Outcome { winner: Some(Color::Gote), reason: EndReason::Checkmate };
+    /// let judgement = Judgement::of_ended(&won);
+    /// assert_eq!(judgement.evaluation, Evaluation::Mate { winner: Color::Gote, plies: 0 });
+    /// assert_eq!(judgement.best, None);
+    /// ```
+    pub fn of_ended(outcome: &Outcome) -> Judgement {
+        Judgement {
+            evaluation: match outcome.winner {
+                Some(winner) => Evaluation::Mate { winner, plies: 0 },
+                None => Evaluation::Centipawns(0),
+            },
+            best: None,
+            line: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        }
+    }
 }
 
 /// What one move of the game cost its player.
@@ -175,16 +202,7 @@ fn judge<P: Evaluate>(
 ) -> Judgement {
     let position = history[history.len() - 1];
     if let Some(outcome) = position.outcome() {
-        return Judgement {
-            evaluation: match outcome.winner {
-                Some(winner) => Evaluation::Mate { winner, plies: 0 },
-                None => Evaluation::Centipawns(0),
-            },
-            best: None,
-            line: Vec::new(),
-            depth: 0,
-            nodes: 0,
-        };
+        return Judgement::of_ended(&outcome);
     }
     let mut line = Vec::new();
     let result = engine.search(history, limits, control, &mut |info: &Info| {

@@ -41,16 +41,7 @@ pub(super) fn review<P: Served>(
             return Ok(None);
         }
         if let Some(outcome) = position.outcome() {
-            judgements.push(Judgement {
-                evaluation: match outcome.winner {
-                    Some(winner) => Evaluation::Mate { winner, plies: 0 },
-                    None => Evaluation::Centipawns(0),
-                },
-                best: None,
-                line: Vec::new(),
-                depth: 0,
-                nodes: 0,
-            });
+            judgements.push(Judgement::of_ended(&outcome));
             progress(index + 1, total);
             continue;
         }

@@ -3,32 +3,17 @@
 //! server's cap on engines thinking at once, and an engine freed as soon
 //! as its viewer leaves.
 
-use crate::common::{start_with, Server};
+use crate::common::{next_of, send_json, start_with, Server};
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use tungstenite::{Message, WebSocket};
+use tungstenite::WebSocket;
 
 type Socket = WebSocket<TcpStream>;
 
-fn send_json(socket: &mut Socket, message: Value) {
-    socket.send(Message::text(message.to_string())).unwrap();
-}
-
 /// The next JSON message of `kind` ("analysis", "error", "state").
 fn next(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        match socket.read().expect("a message") {
-            Message::Text(text) => {
-                let message: Value = serde_json::from_str(&text).unwrap();
-                if message["type"] == kind {
-                    return message;
-                }
-            }
-            Message::Close(frame) => panic!("closed: {frame:?}"),
-            _ => {}
-        }
-    }
+    next_of(socket, &[kind])
 }
 
 /// The analysis messages up to the one with `status` "done".

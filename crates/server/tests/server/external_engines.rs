@@ -6,12 +6,12 @@
 //! says is known exactly; crates/koma/tests runs Koma's own engine as a
 //! registered one.
 
-use crate::common::{start_with, try_start_with, Server};
+use crate::common::{next_of, send_json, start_with, try_start_with, Server};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use tungstenite::{Message, WebSocket};
+use tungstenite::WebSocket;
 
 type Socket = WebSocket<TcpStream>;
 
@@ -62,24 +62,9 @@ fn fake_engine() -> tempfile::NamedTempFile {
     file
 }
 
-fn send_json(socket: &mut Socket, message: Value) {
-    socket.send(Message::text(message.to_string())).unwrap();
-}
-
-/// The next JSON message of `kind`.
+/// The next JSON message of `kind` ("analysis", "error", "state").
 fn next(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        match socket.read().expect("a message") {
-            Message::Text(text) => {
-                let message: Value = serde_json::from_str(&text).unwrap();
-                if message["type"] == kind {
-                    return message;
-                }
-            }
-            Message::Close(frame) => panic!("closed: {frame:?}"),
-            _ => {}
-        }
-    }
+    next_of(socket, &[kind])
 }
 
 /// The last message of each engine's analysis, once both have ended

@@ -4,47 +4,23 @@
 //! the state, writes it into the records saved, and is refused where
 //! analysis is. Imported comments and move times are kept the same way.
 
-use crate::common::{start_with, usi_list, Server, TempDir};
+use crate::common::{next_of, send_json, start_with, usi_list, Server, TempDir};
 use serde_json::{json, Value};
-use std::net::TcpStream;
-use tungstenite::{Message, WebSocket};
-
-type Socket = WebSocket<TcpStream>;
 
 /// The nodes per position: enough for real moves, quick in a test.
 const NODES: &str = "3000";
-
-fn send_json(socket: &mut Socket, message: Value) {
-    socket.send(Message::text(message.to_string())).unwrap();
-}
-
-/// The next JSON message whose type is one of `kinds`.
-fn next(socket: &mut Socket, kinds: &[&str]) -> Value {
-    loop {
-        match socket.read().expect("a message") {
-            Message::Text(text) => {
-                let message: Value = serde_json::from_str(&text).unwrap();
-                if kinds.iter().any(|kind| message["type"] == *kind) {
-                    return message;
-                }
-            }
-            Message::Close(frame) => panic!("closed: {frame:?}"),
-            _ => {}
-        }
-    }
-}
 
 /// Reviews game `id` over a new WebSocket: the progress messages up to
 /// "done", and the state that carries the review (which may come before
 /// or after "done": they travel on different channels).
 fn review(server: &Server, id: &str) -> (Vec<Value>, Value) {
     let mut socket = server.websocket(id);
-    next(&mut socket, &["state"]);
+    next_of(&mut socket, &["state"]);
     send_json(&mut socket, json!({ "type": "review" }));
     let mut progress: Vec<Value> = Vec::new();
     let mut reviewed = None;
     while reviewed.is_none() || progress.last().is_none_or(|m| m["status"] != "done") {
-        let message = next(&mut socket, &["review", "state", "error"]);
+        let message = next_of(&mut socket, &["review", "state", "error"]);
         match message["type"].as_str() {
             Some("review") => {
                 assert_ne!(message["status"], "failed", "{message}");
@@ -209,7 +185,7 @@ fn a_review_is_refused_while_a_game_against_the_computer_goes_on() {
     let id = state["id"].as_str().unwrap();
     let mut socket = server.websocket(id);
     send_json(&mut socket, json!({ "type": "review" }));
-    let refused = next(&mut socket, &["error", "review"]);
+    let refused = next_of(&mut socket, &["error", "review"]);
     assert_eq!(refused["type"], "error", "{refused}");
 }
 

@@ -251,6 +251,28 @@ pub fn send(socket: &mut tungstenite::WebSocket<TcpStream>, text: &str) {
         .unwrap();
 }
 
+/// Sends `message` as JSON text.
+pub fn send_json(socket: &mut tungstenite::WebSocket<TcpStream>, message: Value) {
+    send(socket, &message.to_string());
+}
+
+/// The next JSON message whose `"type"` is one of `kinds`, skipping the
+/// others; fails if the server closes the socket first.
+pub fn next_of(socket: &mut tungstenite::WebSocket<TcpStream>, kinds: &[&str]) -> Value {
+    loop {
+        match socket.read().expect("a message") {
+            tungstenite::Message::Text(text) => {
+                let message: Value = serde_json::from_str(text.as_str()).unwrap();
+                if kinds.iter().any(|kind| message["type"] == *kind) {
+                    return message;
+                }
+            }
+            tungstenite::Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
 /// The USI text of every move of a GameState.
 pub fn usi_list(state: &Value) -> Vec<String> {
     state["moves"]

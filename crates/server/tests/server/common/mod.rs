@@ -14,6 +14,6 @@ pub mod postgres;
 pub mod raw;
 pub mod server;
 
-pub use client::{receive, send, token, usi_list, Client, Reply};
+pub use client::{next_of, receive, send, send_json, token, usi_list, Client, Reply};
 pub use files::TempDir;
 pub use server::{start, start_with, try_start_with, Server};
