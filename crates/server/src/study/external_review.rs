@@ -114,7 +114,12 @@ fn judge<P: Served>(
     process
         .set_option("MultiPV", "1")
         .map_err(Failed::Process)?;
+    // The last exact report, else the last at all: an engine stopped by
+    // its node count mid-iteration may report only a bound at the end
+    // (YaneuraOu prints nothing before its last line in a short search,
+    // and that line is an upperbound), which beats no judgement.
     let mut last = InfoLine::default();
+    let mut last_bound = InfoLine::default();
     let best = process
         .analyse(
             &command,
@@ -123,8 +128,12 @@ fn judge<P: Served>(
             || !control.is_stopped(),
             |info| {
                 let first = info.multipv.unwrap_or(1) == 1;
-                if first && info.bound.is_none() && info.score.is_some() {
-                    last = info;
+                if first && info.score.is_some() {
+                    if info.bound.is_none() {
+                        last = info;
+                    } else {
+                        last_bound = info;
+                    }
                 }
             },
         )
@@ -137,6 +146,9 @@ fn judge<P: Served>(
             .ok_or_else(|| Failed::Said(format!("named {text:?}, not a legal move")))?,
         _ => return Err(Failed::Said("gave no move".to_owned())),
     };
+    if last.score.is_none() {
+        last = last_bound;
+    }
     let score = last
         .score
         .and_then(|score| engine_score(score, dialect))

@@ -21,7 +21,9 @@ type Socket = WebSocket<TcpStream>;
 /// `bestmove` at `stop`, after any other `go` at once. `$1` changes it:
 /// `dies` exits at `go`; `garbage` first reports a line whose first move is
 /// not legal and an absurd score on a line whose second move is not;
-/// `illegal` answers a move that is not legal.
+/// `illegal` answers a move that is not legal; `bounded` reports only an
+/// upperbound after a `go` other than `go infinite`, as YaneuraOu does when
+/// its node count stops it mid-iteration.
 const FAKE_ENGINE: &str = r#"mode="$1"
 multipv=1
 n=0
@@ -36,7 +38,9 @@ while IFS= read -r line; do
     go*)
       if [ "$mode" = dies ]; then exit 3; fi
       case $n in 0) pv="7g7f 3c3d" ;; 1) pv="3c3d 2g2f" ;; *) pv="2g2f 8c8d" ;; esac
-      if [ "$mode" = garbage ]; then
+      if [ "$mode" = bounded ] && [ "$line" != "go infinite" ]; then
+        echo "info depth 8 multipv 1 score cp 12 upperbound nodes 20005 time 33 pv $pv"
+      elif [ "$mode" = garbage ]; then
         echo "info depth 1 multipv 1 score cp 5 pv 5e5d"
         echo "info depth 2 multipv 1 score cp 99999999 nodes 7 time 2 pv 7g7f 7g7f"
       else
@@ -329,4 +333,24 @@ fn a_review_fails_on_a_move_that_is_not_legal_and_keeps_nothing() {
             .contains("an engine's name, as text"),
         "{refused}"
     );
+}
+
+#[test]
+fn a_review_takes_a_bound_when_the_engine_reports_nothing_else() {
+    let script = fake_engine();
+    let server = server_with(&script, "bounded", &[]);
+    let id = new_shogi_game(&server);
+    server.play(&id, 0, &["7g7f"]);
+    let mut socket = server.websocket(&id);
+    send_json(&mut socket, json!({ "type": "review", "engine": "fake" }));
+    assert_eq!(review_ended(&mut socket)["status"], "done");
+    let review = server.get(&format!("/api/games/{id}/review")).json();
+    let scores: Vec<&Value> = review["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["evaluation"]["cp"])
+        .collect();
+    assert_eq!(scores, [&json!(12), &json!(-12)]);
+    assert_eq!(review["positions"][0]["depth"], 8);
 }
