@@ -21,6 +21,7 @@ mod external;
 mod games;
 mod http;
 mod opponent;
+mod priority;
 mod store;
 mod study;
 
@@ -361,7 +362,10 @@ async fn open_external_engines(
 /// Opens the games' store `args` choose and the games on it (their
 /// watchers listening to the store): the games, and the sentence that
 /// says where they are kept.
-async fn open_games(args: &ServeArgs) -> Result<(Arc<service::Games>, String), String> {
+async fn open_games(
+    args: &ServeArgs,
+    external: &Arc<external::pool::ExternalEngines>,
+) -> Result<(Arc<service::Games>, String), String> {
     let runtime = tokio::runtime::Handle::current();
     // On a blocking thread, as PostgreSQL waits for its connections, which
     // run on `runtime`.
@@ -371,7 +375,7 @@ async fn open_games(args: &ServeArgs) -> Result<(Arc<service::Games>, String), S
         .map_err(|e| format!("cannot open the games: {e}"))??;
     let games = Arc::new(service::Games::new(
         store,
-        Some(Arc::new(computer::EnginePicker::default())),
+        Some(Arc::new(computer::EnginePicker::new(external.clone()))),
         args.computer_engines.map_or_else(
             computer_pool::ComputerPool::engines_for_this_machine,
             usize::from,
@@ -421,7 +425,8 @@ fn application(
         )),
         body_timeout: limits.body_timeout,
         ping_interval: limits.ping_interval,
-        mate_searches: app::App::mate_searches(),
+        mate_searches: Arc::new(tokio::sync::Semaphore::new(app::App::mate_turns() as usize)),
+        mate_turns: app::App::mate_turns(),
         analyses: Arc::new(analysis::Analyses::new(args.analysis_limits(), external)),
     })
 }
@@ -436,8 +441,8 @@ fn application(
 /// [`RunningServer::router`]).
 #[doc(hidden)]
 pub async fn router(args: ServeArgs) -> Result<Router, String> {
-    let (games, _) = open_games(&args).await?;
     let external = open_external_engines(&args).await?;
+    let (games, _) = open_games(&args, &external).await?;
     // No server stops it; the signal is for WebSockets, which need a
     // connection and so never open here.
     let (_, stopping) = watch::channel(false);
@@ -450,8 +455,8 @@ pub async fn router(args: ServeArgs) -> Result<Router, String> {
 pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     // Opened before listening: a database that cannot be used stops the
     // server before anyone is told to connect.
-    let (games, kept) = open_games(&args).await?;
     let external = open_external_engines(&args).await?;
+    let (games, kept) = open_games(&args, &external).await?;
     let address = SocketAddr::from((args.listen, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await

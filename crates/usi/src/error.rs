@@ -93,6 +93,26 @@ pub enum StartError {
     },
 }
 
+impl StartError {
+    /// The error of engine `label` (`program`) that failed at `step` of
+    /// setting it up.
+    pub fn during(label: &str, program: &str, step: HandshakeStep, failure: Failure) -> StartError {
+        let (label, program) = (label.to_owned(), program.to_owned());
+        match failure {
+            Failure::Crashed => StartError::Crashed {
+                label,
+                program,
+                step,
+            },
+            Failure::TimedOut => StartError::TimedOut {
+                label,
+                program,
+                step,
+            },
+        }
+    }
+}
+
 /// Why an engine gave no answer during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {

@@ -32,8 +32,9 @@ fn analyse(server: &Server, variant: &str, engine: &str) -> Value {
     ended(&mut socket, engine)
 }
 
-#[test]
-fn komas_own_engine_analyses_as_a_registered_usi_engine() {
+/// A server with Koma's own engine registered twice: `koma-usi` (shogi,
+/// by `--engine`) and `koma-mini` (minishogi, by an engines file).
+fn server_with_koma_registered() -> (Server, tempfile::NamedTempFile) {
     let koma = env!("CARGO_BIN_EXE_koma");
     let mut file = tempfile::NamedTempFile::new().unwrap();
     write!(
@@ -53,6 +54,12 @@ fn komas_own_engine_analyses_as_a_registered_usi_engine() {
         "--engines-file",
         engines_file,
     ]);
+    (server, file)
+}
+
+#[test]
+fn komas_own_engine_analyses_as_a_registered_usi_engine() {
+    let (server, _file) = server_with_koma_registered();
     let listed = server.get("/api/engines").json();
     let names: Vec<&str> = listed["engines"]
         .as_array()
@@ -75,4 +82,57 @@ fn komas_own_engine_analyses_as_a_registered_usi_engine() {
         assert_ne!(lines[0]["moves"][0]["usi"], lines[1]["moves"][0]["usi"]);
         assert!(lines[0]["score"]["cp"].is_i64() || lines[0]["score"]["mate"].is_i64());
     }
+}
+
+#[test]
+fn komas_own_engine_plays_and_finds_mate_as_a_registered_usi_engine() {
+    let (server, _file) = server_with_koma_registered();
+    // The opponent: a minishogi game against koma-mini, with a clock that
+    // it manages itself from `go btime … byoyomi …`.
+    let created = server.post(
+        "/api/games",
+        &json!({
+            "variant": "minishogi",
+            "opponent": { "kind": "computer", "engine": "koma-mini", "color": "sente" },
+            "clock": { "initial": 60, "byoyomi": 1 }
+        }),
+    );
+    assert_eq!(
+        created.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
+    let id = created.json()["id"].as_str().unwrap().to_owned();
+    let mut state = Value::Null;
+    for _ in 0..600 {
+        state = server.get(&format!("/api/games/{id}")).json();
+        if state["ply"] == 1 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(state["ply"], 1, "the engine opened: {state}");
+    assert_eq!(state["moves"][0]["color"], "sente");
+    assert!(state["outcome"].is_null(), "{state}");
+
+    // Mate search by `go mate`, its line checked and written for people.
+    let mate = server
+        .post(
+            "/api/games",
+            &json!({ "variant": "shogi", "position": "7nk/9/6P1P/9/9/9/9/9/4K4 b GS 1" }),
+        )
+        .json();
+    let id = mate["id"].as_str().unwrap();
+    let found = server.get(&format!("/api/games/{id}/mate?seconds=5&engine=koma-usi"));
+    assert_eq!(
+        found.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&found.body)
+    );
+    let found = found.json();
+    assert_eq!(found["engine"], "koma-usi");
+    assert_eq!(found["answer"], "mate");
+    assert_eq!(found["line"][0]["usi"], "G*1b");
 }

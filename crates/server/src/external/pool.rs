@@ -1,13 +1,19 @@
 //! The registered engines' processes: started when first needed, kept
 //! warm between jobs, replaced when they die or hang, and stopped when
-//! idle for a while. How many think at once is not decided here: a job
-//! holds its engine's `threads` permits of the analyses' pool while it
-//! has a process lent (see `study::analysis`).
+//! idle for a while. A process runs at its work's priority
+//! ([`crate::priority`]), so the computer opponents' processes are apart
+//! from the analyses'; a process goes back to the game it was told of
+//! when it can, and is told `usinewgame` only when it changes game. How
+//! many think at once is not decided here: an analysis holds its engine's
+//! `threads` permits of the analyses' pool while it has a process lent
+//! (see `study::analysis`), a computer's move one of the computer
+//! opponents' engines.
 
 use super::registry::ExternalEngine;
+use crate::priority::Work;
 use koma_rules::Variant;
-use koma_usi::client::{Engine, Failure};
-use koma_usi::StartError;
+use koma_usi::client::{Engine, EngineConfig};
+use koma_usi::{HandshakeStep, StartError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -53,10 +59,23 @@ pub struct EngineJson {
     pub started: u64,
 }
 
+/// What a process is lent for.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// The work, whose priority the process runs at.
+    pub work: Work,
+    /// The game it is about (its id): a process told of this game already
+    /// is not told `usinewgame` again, and keeps what it learnt of it.
+    pub game: &'a str,
+}
+
 /// A process between jobs.
 struct Warm {
     name: String,
     variant: Variant,
+    work: Work,
+    /// The game it was last told of.
+    game: String,
     engine: Engine,
     since: Instant,
 }
@@ -87,14 +106,32 @@ impl ExternalEngines {
         ExternalEngines::new(Vec::new(), Duration::from_secs(300))
     }
 
-    /// The registered engines, in the order given.
-    pub fn engines(&self) -> &[Arc<ExternalEngine>] {
-        &self.engines
-    }
-
     /// The registered engine named `name`.
     pub fn find(&self, name: &str) -> Option<&Arc<ExternalEngine>> {
         self.engines.iter().find(|engine| engine.name == name)
+    }
+
+    /// The registered engine named `name` if it plays `variant`; else the
+    /// sentence that says which engines the server has, or that it does
+    /// not play the game.
+    pub fn for_game(&self, name: &str, variant: Variant) -> Result<&Arc<ExternalEngine>, String> {
+        let engine = self.find(name).ok_or_else(|| {
+            let mut names = vec![super::registry::BUILT_IN.to_owned()];
+            names.extend(self.engines.iter().map(|e| e.name.clone()));
+            format!(
+                "No engine is named {:?}: this server has {}.",
+                name.chars().take(32).collect::<String>(),
+                names.join(", ")
+            )
+        })?;
+        if engine.variants.contains(&variant) {
+            Ok(engine)
+        } else {
+            Err(format!(
+                "The engine {name} does not play {}.",
+                variant.name()
+            ))
+        }
     }
 
     /// Koma's own engine, then each registered one, as the API shows them.
@@ -134,65 +171,72 @@ impl ExternalEngines {
     /// fails) is named before anyone is told to connect.
     pub fn start_each(self: &Arc<Self>) -> Result<(), StartError> {
         for engine in &self.engines {
-            let lent = self.lend(engine, engine.variants[0])?;
+            let job = Job {
+                work: Work::Study,
+                game: "",
+            };
+            let lent = self.lend(engine, engine.variants[0], job)?;
             drop(lent);
         }
         Ok(())
     }
 
-    /// A process of `engine` set up for `variant`, ready for a job: a warm
-    /// one if there is one (told `usinewgame`; one that does not answer is
+    /// A process of `engine` set up for `variant`, ready for `job`: a warm
+    /// one if there is one (the one last told of the job's game if it is
+    /// there, else another told `usinewgame`; one that does not answer is
     /// replaced), else a new one. Blocks while a process starts.
     pub fn lend(
         self: &Arc<Self>,
         engine: &Arc<ExternalEngine>,
         variant: Variant,
+        job: Job<'_>,
     ) -> Result<LentEngine, StartError> {
         loop {
             let warm = self.idle.lock().ok().and_then(|mut idle| {
+                let fits =
+                    |w: &Warm| w.name == engine.name && w.variant == variant && w.work == job.work;
                 let index = idle
                     .iter()
-                    .rposition(|w| w.name == engine.name && w.variant == variant)?;
+                    .rposition(|w| fits(w) && w.game == job.game)
+                    .or_else(|| idle.iter().rposition(fits))?;
                 Some(idle.remove(index))
             });
             let Some(mut warm) = warm else { break };
-            if warm.engine.new_game().is_ok() {
-                return Ok(self.lent(engine, variant, warm.engine));
+            if warm.game == job.game || warm.engine.new_game().is_ok() {
+                return Ok(self.lent(engine, variant, job, warm.engine));
             }
             // Died or hung while waiting: dropped (killed), and the next tried.
         }
         let label = format!("{}/{}", engine.name, variant.name());
-        let mut process = Engine::start(&engine.config, variant, &label, None)?;
+        let config = EngineConfig {
+            nice: Some(job.work.nice()),
+            ..engine.config.clone()
+        };
+        let mut process = Engine::start(&config, variant, &label, None)?;
         if let Ok(mut started) = self.started.lock() {
             let known = started.entry(engine.name.clone()).or_default();
             known.count += 1;
             known.id_name = process.id_name.clone().or(known.id_name.take());
         }
-        process.new_game().map_err(|failure| match failure {
-            Failure::Crashed => StartError::Crashed {
-                label: label.clone(),
-                program: engine.config.program.clone(),
-                step: koma_usi::HandshakeStep::IsReady,
-            },
-            Failure::TimedOut => StartError::TimedOut {
-                label: label.clone(),
-                program: engine.config.program.clone(),
-                step: koma_usi::HandshakeStep::IsReady,
-            },
+        process.new_game().map_err(|failure| {
+            StartError::during(&label, &config.program, HandshakeStep::IsReady, failure)
         })?;
-        Ok(self.lent(engine, variant, process))
+        Ok(self.lent(engine, variant, job, process))
     }
 
     fn lent(
         self: &Arc<Self>,
         engine: &Arc<ExternalEngine>,
         variant: Variant,
+        job: Job<'_>,
         process: Engine,
     ) -> LentEngine {
         LentEngine {
             pool: self.clone(),
             name: engine.name.clone(),
             variant,
+            work: job.work,
+            game: job.game.to_owned(),
             process: Some(process),
         }
     }
@@ -232,6 +276,8 @@ pub struct LentEngine {
     pool: Arc<ExternalEngines>,
     name: String,
     variant: Variant,
+    work: Work,
+    game: String,
     process: Option<Engine>,
 }
 
@@ -259,6 +305,8 @@ impl Drop for LentEngine {
             idle.push(Warm {
                 name: std::mem::take(&mut self.name),
                 variant: self.variant,
+                work: self.work,
+                game: std::mem::take(&mut self.game),
                 engine,
                 since: Instant::now(),
             });

@@ -168,7 +168,7 @@ fn from_flag(flag: &str) -> Result<ExternalEngine, RegistryError> {
     })?;
     Ok(ExternalEngine {
         name,
-        config: below_the_games(config),
+        config,
         variants: vec![Variant::Shogi],
         threads: 1,
     })
@@ -225,7 +225,7 @@ fn from_table(table: EngineTable) -> Result<ExternalEngine, RegistryError> {
         }
         words.push(format!("option.{option}={text}"));
     }
-    let config = below_the_games(EngineConfig::parse(&words).map_err(config_error)?);
+    let config = EngineConfig::parse(&words).map_err(config_error)?;
     let variants = match table.games {
         None => vec![Variant::Shogi],
         Some(games) => {
@@ -254,15 +254,6 @@ fn from_table(table: EngineTable) -> Result<ExternalEngine, RegistryError> {
         variants,
         threads,
     })
-}
-
-/// Registered engines think at the lowest priority, as Koma's own
-/// analyses do, so that analysis never slows the games.
-fn below_the_games(config: EngineConfig) -> EngineConfig {
-    EngineConfig {
-        lowest_priority: true,
-        ..config
-    }
 }
 
 fn check_name(name: &str) -> Result<(), RegistryError> {

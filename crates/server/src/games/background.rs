@@ -6,12 +6,11 @@ use super::clock;
 use super::live::AnyGame;
 use super::names::Opponent;
 use super::refusal::Refusal;
-use super::service::{lock, Actor, Games, StateMessage, Watch, DECLARE};
+use super::service::{lock, Actor, ClockNow, ComputerTurn, Games, Reply, StateMessage, Watch};
 use super::state::GameState;
 use crate::store::{Declared, GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
-use koma_rules::EndReason;
-use koma_rules::Outcome;
+use koma_rules::{Color, EndReason, Outcome};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, Notify};
@@ -255,12 +254,16 @@ impl Games {
     /// the answer like any other move; a reply to a position the game has
     /// left (even for one with as many moves) is dropped.
     pub(super) fn computer_turn(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
-        let (Some(picker), Opponent::Computer { level, .. }) = (&self.picker, &stored.opponent)
+        let (Some(picker), Opponent::Computer { level, engine, .. }) =
+            (&self.picker, &stored.opponent)
         else {
             return;
         };
         let computer = Self::computer_color(stored.variant, &stored.opponent);
-        if game.outcome().is_some() || computer != Some(game.turn()) {
+        let Some(computer) = computer.filter(|&side| side == game.turn()) else {
+            return;
+        };
+        if game.outcome().is_some() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -269,7 +272,8 @@ impl Games {
         if !lock(&self.thinking).insert(stored.id) {
             return;
         }
-        let (games, picker, game, level) = (self.clone(), picker.clone(), game.clone(), *level);
+        let (games, picker, game) = (self.clone(), picker.clone(), game.clone());
+        let (level, engine) = (*level, engine.clone());
         let version = stored.version;
         let game_id = stored.id;
         let impasse = stored.impasse_rule();
@@ -283,13 +287,21 @@ impl Games {
                 let games = games.clone();
                 runtime.spawn_blocking(move || games.send_state_again(game_id));
             }
-            let chosen = games
+            let reply = games
                 .load(game_id)
                 .ok()
                 .filter(|now| now.version == version)
-                .and_then(|now| {
-                    let budget = computer_budget(&now, &game);
-                    picker.pick(&game, level, budget, impasse)
+                .map_or(Reply::Nothing, |now| {
+                    let clock = clock_now(&now, &game);
+                    picker.pick(&ComputerTurn {
+                        game: &game,
+                        game_id,
+                        level,
+                        engine: engine.as_deref(),
+                        budget: clock.map(|clock| computer_budget(&clock, computer)),
+                        clock,
+                        impasse,
+                    })
                 });
             // The move is played as a person's is, on tokio's blocking
             // threads at the requests' priority: the store is shared with
@@ -297,14 +309,29 @@ impl Games {
             runtime.spawn_blocking(move || {
                 let id = game_id.to_string();
                 let ply = game.ply() as u64;
-                let played = chosen.is_some_and(|text| {
-                    if text == DECLARE {
-                        games.declare_at(&id, ply, Some(version), Actor::Server)
-                    } else {
-                        games.play_at(&id, ply, Some(version), &text, Actor::Server)
+                let at = (ply, version);
+                let played = match &reply {
+                    Reply::Move(text) => {
+                        games.play_at(&id, ply, Some(version), text, Actor::Server)
                     }
-                    .is_ok()
-                });
+                    Reply::Declare => games.declare_at(&id, ply, Some(version), Actor::Server),
+                    Reply::Resign => games.computer_ends(&id, at, computer, |side| {
+                        Outcome::win(!side, EndReason::Resignation)
+                    }),
+                    Reply::Illegal(why) | Reply::Failed(why) => {
+                        eprintln!("koma: game {id}: {why}");
+                        let illegal = matches!(reply, Reply::Illegal(_));
+                        games.computer_ends(&id, at, computer, |side| {
+                            if illegal {
+                                Outcome::win(!side, EndReason::IllegalMove)
+                            } else {
+                                Outcome::draw(EndReason::Abandoned)
+                            }
+                        })
+                    }
+                    Reply::Nothing => Err(Refusal::internal("no move")),
+                }
+                .is_ok();
                 lock(&games.thinking).remove(&game_id);
                 // If the game moved on meanwhile and the computer is to move
                 // in the new position, it thinks again (never twice on one
@@ -315,6 +342,24 @@ impl Games {
                 }
             });
         });
+    }
+
+    /// Ends game `id` with `outcome(computer)` for its computer, if the
+    /// game is still at `(ply, version)`: a registered engine resigned,
+    /// played a move the rules refuse, or could not play.
+    fn computer_ends(
+        self: &Arc<Self>,
+        id: &str,
+        (ply, version): (u64, u64),
+        computer: Color,
+        outcome: impl Fn(Color) -> Outcome,
+    ) -> Result<GameState, Refusal> {
+        self.change_version(id, ply, Some(version), Actor::Server, &mut |seated| {
+            seated
+                .game
+                .declare(outcome(computer))
+                .map_err(|error| Refusal::unprocessable(error.to_string()))
+        })
     }
 
     /// Sends game `id`'s state as it is now to its watchers, even if they
@@ -339,33 +384,41 @@ impl Games {
     }
 }
 
-/// The computer's time for its move in a timed game, from its clock as it
-/// is now (the time it waited for an engine is spent): a fortieth of the
-/// main time left, plus most of the byoyomi and increment, enough to never
-/// lose on time.
-fn computer_budget(stored: &StoredGame, game: &AnyGame) -> Option<Duration> {
+/// The clocks of a timed game as they stand now: the side to move's time
+/// spent so far (waiting for an engine too) taken off its main time, and
+/// off its byoyomi once the main time is gone.
+fn clock_now(stored: &StoredGame, game: &AnyGame) -> Option<ClockNow> {
     let clock = stored.clock.as_ref()?;
-    let control = clock.control;
     let elapsed = clock.running_since.map_or(0, |since| {
         u64::try_from(clock::now_ms().saturating_sub(since)).unwrap_or(0)
     });
-    let main = clock.main_ms[game.turn().index()];
-    let main_left = main.saturating_sub(elapsed);
-    let byoyomi_left = control
-        .byoyomi_ms
-        .saturating_sub(elapsed.saturating_sub(main));
-    Some(Duration::from_millis(
-        (main_left / 40 + byoyomi_left * 3 / 4 + control.increment_ms * 3 / 4).max(50),
-    ))
+    let mut main_ms = clock.main_ms;
+    let turn = game.turn().index();
+    let beyond_main = elapsed.saturating_sub(main_ms[turn]);
+    main_ms[turn] = main_ms[turn].saturating_sub(elapsed);
+    Some(ClockNow {
+        main_ms,
+        byoyomi_ms: clock.control.byoyomi_ms.saturating_sub(beyond_main),
+        increment_ms: clock.control.increment_ms,
+    })
+}
+
+/// Koma's engine's time for its move in a timed game, from the clocks as
+/// they stand now (the time it waited for an engine is spent): a fortieth
+/// of the main time left, plus most of the byoyomi and increment, enough
+/// to never lose on time.
+fn computer_budget(now: &ClockNow, turn: Color) -> Duration {
+    Duration::from_millis(
+        (now.main_ms[turn.index()] / 40 + now.byoyomi_ms * 3 / 4 + now.increment_ms * 3 / 4)
+            .max(50),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::names::Level;
     use crate::games::service::{MovePicker, NewGame};
     use crate::store::memory_store::{parse_size, MemoryStore, DEFAULT_MEMORY};
-    use koma_rules::ImpasseRule;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{mpsc, Mutex};
 
@@ -378,18 +431,17 @@ mod tests {
     }
 
     impl MovePicker for GatedPicker {
-        fn pick(
-            &self,
-            game: &AnyGame,
-            _level: Level,
-            _budget: Option<Duration>,
-            _impasse: Option<ImpasseRule>,
-        ) -> Option<String> {
+        fn pick(&self, turn: &ComputerTurn<'_>) -> Reply {
             let thinking = self.now.fetch_add(1, Ordering::SeqCst) + 1;
             self.most.fetch_max(thinking, Ordering::SeqCst);
             let _ = self.gate.lock().unwrap().recv();
             self.now.fetch_sub(1, Ordering::SeqCst);
-            game.view().legal_moves.first().cloned()
+            turn.game
+                .view()
+                .legal_moves
+                .first()
+                .cloned()
+                .map_or(Reply::Nothing, Reply::Move)
         }
     }
 

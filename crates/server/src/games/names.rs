@@ -153,12 +153,19 @@ pub fn outcome_message(variant: Variant, outcome: Outcome, to_move: Color) -> St
 pub enum Opponent {
     /// A person at this screen (or anywhere with the game's address).
     Human,
-    /// The computer, at `level`, playing `color` (the side's name).
+    /// The computer, at `level`, playing `color` (the side's name): Koma's
+    /// own engine, or the registered engine `engine`.
     Computer {
-        /// How it plays.
+        /// How Koma's engine plays (a registered engine plays at its own
+        /// strength, and this stays 20).
         level: Level,
         /// The computer's side, as [`color_name`] writes it.
         color: String,
+        /// A registered engine's name (`koma serve --engine`); Koma's own
+        /// when absent, as in every game kept before engines could be
+        /// registered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        engine: Option<String>,
     },
 }
 
@@ -248,6 +255,7 @@ mod tests {
         let perfect = Opponent::Computer {
             level: Level::PERFECT,
             color: "black".into(),
+            engine: None,
         };
         let text = serde_json::to_string(&perfect).unwrap();
         assert_eq!(

@@ -192,7 +192,7 @@ impl Games {
     }
 
     /// The rematch of `stored`: the same game from the same start, the
-    /// computer (if it plays) at its level on the other side, the clock's
+    /// computer (if it plays: the same engine) at its level on the other side, the clock's
     /// control, the impasse rule, and the players' names swapped.
     pub(super) fn rematch_of(stored: &StoredGame) -> Result<(StoredGame, AnyGame), Refusal> {
         let variant = stored.variant;
@@ -201,12 +201,17 @@ impl Games {
         })?;
         let opponent = match &stored.opponent {
             Opponent::Human => Opponent::Human,
-            Opponent::Computer { level, color } => {
+            Opponent::Computer {
+                level,
+                color,
+                engine,
+            } => {
                 let side = names::parse_color(variant, color)
                     .ok_or_else(|| Refusal::internal("The computer's side is unknown."))?;
                 Opponent::Computer {
                     level: *level,
                     color: names::color_name(variant, !side).to_owned(),
+                    engine: engine.clone(),
                 }
             }
         };

@@ -4,29 +4,20 @@
 //! offer twice, nothing to decline).
 
 use super::RematchAnswer;
-use crate::games::live::AnyGame;
 use crate::games::names::{Level, Opponent};
 use crate::games::refusal::Refusal;
-use crate::games::service::{Games, MovePicker, NewGame};
+use crate::games::service::{ComputerTurn, Games, MovePicker, NewGame, Reply};
 use crate::games::state::GameState;
 use crate::store::memory_store::MemoryStore;
-use koma_rules::ImpasseRule;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// A computer that never finds a move: these tests have no runtime, so
 /// it is never even asked.
 struct Silent;
 
 impl MovePicker for Silent {
-    fn pick(
-        &self,
-        _game: &AnyGame,
-        _level: Level,
-        _budget: Option<Duration>,
-        _impasse: Option<ImpasseRule>,
-    ) -> Option<String> {
-        None
+    fn pick(&self, _turn: &ComputerTurn<'_>) -> Reply {
+        Reply::Nothing
     }
 }
 
@@ -252,7 +243,8 @@ fn against_the_computer_the_rematch_starts_at_once_with_the_colours_swapped() {
         rematch.opponent,
         Opponent::Computer {
             level: Level::Strength(7),
-            color: "gote".into()
+            color: "gote".into(),
+            engine: None,
         }
     );
     assert_eq!(rematch.start, created.start, "the same handicap");

@@ -23,24 +23,74 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, Notify};
 
-/// Chooses the computer's moves (the engine, in `computer.rs`; a server
-/// without one refuses computer opponents).
+/// Chooses the computer's moves (Koma's engine or a registered one, in
+/// `opponent`; a server without one refuses computer opponents).
 pub trait MovePicker: Send + Sync + 'static {
-    /// The move to play in `game` at `level`, as USI/UCI text, thinking
-    /// at most `budget` if given (its clock), or [`DECLARE`] to declare
-    /// impasse under `impasse`, the game's rule; `None` if there is no
-    /// move.
-    fn pick(
-        &self,
-        game: &AnyGame,
-        level: Level,
-        budget: Option<Duration>,
-        impasse: Option<ImpasseRule>,
-    ) -> Option<String>;
+    /// The computer's reply on its turn.
+    fn pick(&self, turn: &ComputerTurn<'_>) -> Reply;
+
+    /// Whether the registered engine `name` can play `variant`: the
+    /// sentence that says why not otherwise. None is registered unless
+    /// the picker says so.
+    fn plays(&self, name: &str, _variant: Variant) -> Result<(), String> {
+        Err(format!(
+            "No engine is named {:?} on this server.",
+            name.chars().take(32).collect::<String>()
+        ))
+    }
 }
 
-/// What a [`MovePicker`] answers to declare impasse, as USI's `bestmove win`.
-pub const DECLARE: &str = "win";
+/// What the computer is asked on its turn.
+pub struct ComputerTurn<'a> {
+    /// The game, as it stands.
+    pub game: &'a AnyGame,
+    /// Its id: a registered engine's process keeps to its game.
+    pub game_id: GameId,
+    /// How Koma's engine plays.
+    pub level: Level,
+    /// The registered engine that plays, if not Koma's own.
+    pub engine: Option<&'a str>,
+    /// The time Koma's engine takes (a share of its clock), if the game
+    /// is timed.
+    pub budget: Option<Duration>,
+    /// The clocks as they stand now, if the game is timed: a registered
+    /// engine manages its own time from them, as in any USI game.
+    pub clock: Option<ClockNow>,
+    /// The game's impasse rule.
+    pub impasse: Option<ImpasseRule>,
+}
+
+/// The clocks as a computer to move sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockNow {
+    /// Each side's main time left, first mover's first, milliseconds (the
+    /// side to move's time spent so far taken off).
+    pub main_ms: [u64; 2],
+    /// Byoyomi, milliseconds.
+    pub byoyomi_ms: u64,
+    /// The increment after each move (Fischer), milliseconds.
+    pub increment_ms: u64,
+}
+
+/// The computer's reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// A move, as USI/UCI text.
+    Move(String),
+    /// A declaration of impasse, as USI's `bestmove win`.
+    Declare,
+    /// Resignation, as USI's `bestmove resign`.
+    Resign,
+    /// A move or declaration the rules refuse (a registered engine's):
+    /// the computer loses the game, as shogi-server has it. The sentence
+    /// says what it was.
+    Illegal(String),
+    /// The engine could not play (it cannot start, or died or hung twice):
+    /// the game is abandoned, and the sentence says why.
+    Failed(String),
+    /// No move (the game is over).
+    Nothing,
+}
 
 /// A file to download.
 pub struct Download {
@@ -141,6 +191,10 @@ pub struct OpponentRequest {
     /// so that `1e99` is a message, not a 400).
     #[serde(default)]
     pub level: Option<serde_json::Value>,
+    /// A registered engine's name, to play instead of Koma's own (which
+    /// `"koma"` or nothing names).
+    #[serde(default)]
+    pub engine: Option<String>,
     /// The computer's side.
     #[serde(default)]
     pub color: Option<String>,
@@ -574,14 +628,33 @@ impl Games {
                         ))
                     })?,
                 };
-                if self.picker.is_none() {
+                let Some(picker) = &self.picker else {
                     return Err(Refusal::unprocessable(
                         "The computer opponent is not available yet.",
                     ));
+                };
+                let engine = asked
+                    .engine
+                    .filter(|name| name != crate::external::registry::BUILT_IN);
+                if let Some(name) = &engine {
+                    if asked.level.is_some() {
+                        return Err(Refusal::unprocessable(format!(
+                            "The engine {:?} plays at its own strength: leave out the level.",
+                            name.chars().take(32).collect::<String>()
+                        )));
+                    }
+                    picker
+                        .plays(name, variant)
+                        .map_err(Refusal::unprocessable)?;
                 }
                 Ok(Opponent::Computer {
-                    level,
+                    level: if engine.is_some() {
+                        Level::Strength(20)
+                    } else {
+                        level
+                    },
                     color: names::color_name(variant, color).to_owned(),
+                    engine,
                 })
             }
             other => Err(Refusal::unprocessable(format!(

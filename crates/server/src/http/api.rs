@@ -12,6 +12,9 @@ use crate::games::refusal::Refusal;
 use crate::games::rematch::{RematchAnswer, RematchRequest};
 use crate::games::service::NewGame;
 use crate::games::state;
+use crate::study::analysis_target::find_engine;
+use crate::study::external_mate::MateJob;
+use crate::study::mate;
 use axum::body::{to_bytes, Body};
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode, Uri};
@@ -364,9 +367,11 @@ async fn review(State(app): State<App>, Path(id): Path<String>) -> Response {
     }
 }
 
-/// `GET /api/games/{id}/mate?ply=N&seconds=S`: mate search on the position
-/// after move N (the current one by default), for S seconds (10, at most
-/// 30). Searches beyond the server's count wait their turn.
+/// `GET /api/games/{id}/mate?ply=N&seconds=S&engine=E`: mate search on
+/// the position after move N (the current one by default), for S seconds
+/// (10, at most 30), by Koma's own solver or the registered engine E.
+/// Searches beyond the server's count wait their turn; a registered
+/// engine's takes as many turns as its threads (at most all of them).
 async fn mate(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -387,17 +392,38 @@ async fn mate(
         (Ok(ply), Ok(seconds)) => (ply, seconds),
         (Err(refusal), _) | (_, Err(refusal)) => return refusal.into_response(),
     };
+    let asked = query.get("engine").cloned();
     // Refusals come at once; a search allowed waits for its turn.
-    let games = app.games.clone();
-    let (game, ply) = match blocking(move || games.study_target(&id, ply)).await {
+    let (games, external) = (app.games.clone(), app.analyses.external.clone());
+    let target = blocking(move || {
+        let (game, ply) = games.study_target(&id, ply)?;
+        let engine = find_engine(&external, asked.as_deref(), &game)?;
+        Ok((game, ply, engine, id))
+    });
+    let (game, ply, engine, id) = match target.await {
         Ok(target) => target,
         Err(refusal) => return refusal.into_response(),
     };
-    let Ok(_permit) = app.mate_searches.clone().acquire_owned().await else {
+    let turns = engine
+        .as_ref()
+        .map_or(1, |engine| engine.threads.min(app.mate_turns));
+    let Ok(_permits) = app.mate_searches.clone().acquire_many_owned(turns).await else {
         return Refusal::internal("the server is stopping").into_response();
     };
-    let seconds = seconds.unwrap_or(crate::study::mate::DEFAULT_SECONDS);
-    match blocking(move || crate::study::mate::find_mate(&game, ply, seconds)).await {
+    let seconds = seconds.unwrap_or(mate::DEFAULT_SECONDS);
+    let external = app.analyses.external.clone();
+    let found = blocking(move || match &engine {
+        None => mate::find_mate(&game, ply, seconds),
+        Some(engine) => MateJob {
+            external: &external,
+            engine,
+            game_id: &id,
+            ply,
+            time: Duration::from_secs(seconds.clamp(1, mate::MAX_SECONDS)),
+        }
+        .find(&game),
+    });
+    match found.await {
         Ok(found) => Json(found).into_response(),
         Err(refusal) => refusal.into_response(),
     }

@@ -30,8 +30,10 @@ pub struct App {
     pub body_timeout: Duration,
     /// How often a quiet WebSocket is pinged.
     pub ping_interval: Duration,
-    /// Mate searches that may run at once; more wait for a permit.
+    /// Mate searches' turns ([`App::mate_turns`] of them); more wait.
     pub mate_searches: Arc<Semaphore>,
+    /// How many turns `mate_searches` has.
+    pub mate_turns: u32,
     /// The analyses on the board: their bounds and engines.
     pub analyses: Arc<crate::study::analysis::Analyses>,
 }
@@ -84,11 +86,12 @@ impl Limits {
 }
 
 impl App {
-    /// Permits for mate searches: one core is kept for the games (the
-    /// computer opponent and the requests), at least one search runs.
-    pub fn mate_searches() -> Arc<Semaphore> {
+    /// How many mate searches run at once: one core is kept for the
+    /// games (the computer opponent and the requests), at least one
+    /// search runs.
+    pub fn mate_turns() -> u32 {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Arc::new(Semaphore::new(cores.saturating_sub(1).max(1)))
+        u32::try_from(cores.saturating_sub(1).max(1)).unwrap_or(1)
     }
 
     /// The names a server on loopback `port` answers to.

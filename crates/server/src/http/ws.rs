@@ -161,7 +161,7 @@ async fn session(
                             let external = analyses.external.clone();
                             let target = move |games: &Arc<Games>, id: &str| {
                                 let (game, _) = games.study_target(id, None)?;
-                                analysis_target::target(game, request, &external)
+                                analysis_target::target(game, id, request, &external)
                             };
                             let (job, reply) = study(&app, &id, target, |target| {
                                 analysis::start(analyses, target, out)

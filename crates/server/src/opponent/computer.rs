@@ -1,13 +1,17 @@
 //! The computer opponent of the board: Koma's engine, at the level the
-//! player chose. At every level it declares impasse as soon as the
-//! declaration wins, as `koma usi` answers `bestmove win`.
+//! player chose, or a registered engine (`external`). At every level
+//! Koma's engine declares impasse as soon as the declaration wins, as
+//! `koma usi` answers `bestmove win`.
 
+use super::external;
 use super::perfect::PerfectPicker;
+use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
 use crate::games::names::Level;
-use crate::games::service::{MovePicker, DECLARE};
+use crate::games::service::{ComputerTurn, MovePicker, Reply};
 use koma_engine::{choose, Choice, Evaluate};
-use koma_rules::{Game, ImpasseRule};
+use koma_rules::{Game, ImpasseRule, Variant};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Hash table per search: the server may run several games at once.
@@ -16,8 +20,8 @@ const HASH_MEGABYTES: usize = 16;
 /// The strongest level, whose move the perfect player falls back on.
 const FULL_STRENGTH: u8 = 20;
 
-/// Plays the computer's moves with a fresh engine per move, or the
-/// perfect player's.
+/// Plays the computer's moves with a fresh engine per move, the perfect
+/// player's, or a registered engine's.
 pub struct EnginePicker {
     /// Thinking time at full strength; weaker levels are bounded by
     /// nodes first and stop well before.
@@ -27,14 +31,19 @@ pub struct EnginePicker {
     /// position no solve met can take hours.
     pub perfect_think: Duration,
     perfect: PerfectPicker,
+    /// The engines registered with the server.
+    external: Arc<ExternalEngines>,
 }
 
-impl Default for EnginePicker {
-    fn default() -> Self {
+impl EnginePicker {
+    /// Koma's engine, the perfect player and the registered `external`
+    /// engines, each at its usual time.
+    pub fn new(external: Arc<ExternalEngines>) -> EnginePicker {
         EnginePicker {
             think: Duration::from_secs(1),
             perfect_think: Duration::from_secs(30),
             perfect: PerfectPicker::default(),
+            external,
         }
     }
 }
@@ -44,23 +53,22 @@ fn pick_in<P: Evaluate>(
     level: u8,
     think: Duration,
     impasse: Option<ImpasseRule>,
-) -> Option<String> {
-    match choose(game.positions(), level, impasse, think, HASH_MEGABYTES)? {
-        Choice::Declare => Some(DECLARE.to_owned()),
-        Choice::Move(m) => Some(P::move_to_text(m)),
+) -> Reply {
+    match choose(game.positions(), level, impasse, think, HASH_MEGABYTES) {
+        Some(Choice::Declare) => Reply::Declare,
+        Some(Choice::Move(m)) => Reply::Move(P::move_to_text(m)),
+        None => Reply::Nothing,
     }
 }
 
 impl MovePicker for EnginePicker {
-    fn pick(
-        &self,
-        game: &AnyGame,
-        level: Level,
-        budget: Option<Duration>,
-        impasse: Option<ImpasseRule>,
-    ) -> Option<String> {
+    fn pick(&self, turn: &ComputerTurn<'_>) -> Reply {
+        if let Some(name) = turn.engine {
+            return external::pick(&self.external, turn, name, self.think);
+        }
+        let (game, budget, impasse) = (turn.game, turn.budget, turn.impasse);
         let mut think = budget.map_or(self.think, |budget| budget.min(self.think));
-        let level = match (level, game) {
+        let level = match (turn.level, game) {
             (Level::Strength(level), _) => level,
             (Level::Perfect(_), AnyGame::Pawns(pawns)) => {
                 // With a clock, three quarters of the move's time, and
@@ -68,7 +76,8 @@ impl MovePicker for EnginePicker {
                 let perfect_think = budget.map_or(self.perfect_think, |budget| budget * 3 / 4);
                 think = budget.map_or(self.think, |budget| (budget / 4).min(self.think));
                 match self.perfect.pick(pawns.position(), perfect_think) {
-                    Ok(chosen) => return chosen,
+                    Ok(Some(chosen)) => return Reply::Move(chosen),
+                    Ok(None) => return Reply::Nothing,
                     Err(_) => FULL_STRENGTH,
                 }
             }
@@ -81,5 +90,9 @@ impl MovePicker for EnginePicker {
             AnyGame::Shogi(game) => pick_in(game, level, think, impasse),
             AnyGame::Pawns(game) => pick_in(game, level, think, impasse),
         }
+    }
+
+    fn plays(&self, name: &str, variant: Variant) -> Result<(), String> {
+        self.external.for_game(name, variant).map(|_| ())
     }
 }

@@ -18,11 +18,6 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-/// The nice value of the pool's threads (Linux): below the requests'
-/// threads (0), so that a person's move never waits for a search, and
-/// above the analyses' (19), which must not slow the games either.
-const COMPUTER_NICE: i32 = 10;
-
 /// The computer opponents' engines, shared by every game of the server.
 pub struct ComputerPool {
     shared: Arc<Shared>,
@@ -162,7 +157,7 @@ impl ComputerPool {
 
 /// A pool thread: takes the queue's first job, runs it, and so on.
 fn work(shared: &Shared) {
-    lower_priority();
+    crate::priority::Work::Opponent.lower_this_thread();
     loop {
         let job = {
             let mut queue = lock(&shared.queue);
@@ -191,17 +186,6 @@ fn work(shared: &Shared) {
         if idle {
             give_memory_back();
         }
-    }
-}
-
-/// Runs the calling thread below the requests' threads (Linux: the nice
-/// value of this thread alone).
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS
-    // with 0 names the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, COMPUTER_NICE);
     }
 }
 

@@ -5,4 +5,5 @@
 
 pub(crate) mod computer;
 pub(crate) mod computer_pool;
+mod external;
 mod perfect;

@@ -459,6 +459,7 @@ mod tests {
             opponent: Opponent::Computer {
                 level: crate::games::names::Level::Strength(7),
                 color: "gote".into(),
+                engine: None,
             },
             version: 3,
             // Fixed, so that every call gives the same game.

@@ -123,7 +123,7 @@ impl Analyses {
             };
             let thread = std::thread::Builder::new().name(name.into());
             let spawned = thread.spawn(move || {
-                lower_priority();
+                crate::priority::Work::Study.lower_this_thread();
                 self.thinking.fetch_add(1, Ordering::SeqCst);
                 let held = HeldEngine {
                     analyses: self,
@@ -237,18 +237,6 @@ pub fn start(
             }
         },
     )
-}
-
-/// Runs the analysis threads below the games: the computer opponent's
-/// search keeps its core whatever analyses run (Linux: the nice value of
-/// this thread alone).
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS
-    // with 0 names the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-    }
 }
 
 /// Searches the target's position in `game`, sending each depth's lines.

@@ -23,7 +23,8 @@ fn shogi_start() -> AnyGame {
 
 /// The last message of a depth-3 analysis of `game` asked with `value`.
 fn analyse(game: AnyGame, value: Value) -> Value {
-    let target = target(game.clone(), request(value), &ExternalEngines::none()).expect("a target");
+    let target =
+        target(game.clone(), "0", request(value), &ExternalEngines::none()).expect("a target");
     let AnyGame::Shogi(shogi) = &game else {
         panic!("a shogi game");
     };
@@ -49,6 +50,7 @@ fn a_request_for_no_lines_or_more_than_five_is_refused() {
     for lines in [0, MAX_LINES + 1, 100] {
         let refused = target(
             shogi_start(),
+            "0",
             request(json!({ "lines": lines })),
             &ExternalEngines::none(),
         )

@@ -76,7 +76,7 @@ fn an_analysis_lines_moves_carry_every_notation() {
         panic!("a shogi game");
     };
     let request: AnalyseRequest = serde_json::from_value(json!({ "ply": 3 })).expect("a request");
-    let target = target(game.clone(), request, &ExternalEngines::none()).expect("a target");
+    let target = target(game.clone(), "0", request, &ExternalEngines::none()).expect("a target");
     let sent: Mutex<Vec<AnalysisJson>> = Mutex::new(Vec::new());
     let engines = || EnginesJson {
         thinking: 1,

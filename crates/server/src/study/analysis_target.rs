@@ -103,6 +103,9 @@ pub struct AnalysisJson {
 /// What an analysis will search, checked before it waits for an engine.
 pub struct Target {
     pub(super) game: AnyGame,
+    /// The game's id, so that a registered engine's process keeps what
+    /// it learnt of the game from one position to the next.
+    pub(super) game_id: String,
     pub(super) ply: usize,
     pub(super) variation: Vec<Move>,
     asked: Vec<String>,
@@ -174,29 +177,19 @@ pub(crate) fn find_engine(
     let Some(name) = name.filter(|name| *name != BUILT_IN) else {
         return Ok(None);
     };
-    let engine = external.find(name).ok_or_else(|| {
-        let mut names = vec![BUILT_IN.to_owned()];
-        names.extend(external.engines().iter().map(|e| e.name.clone()));
-        Refusal::bad_request(format!(
-            "No engine is named {:?}: this server has {}.",
-            name.chars().take(32).collect::<String>(),
-            names.join(", ")
-        ))
-    })?;
-    if !engine.variants.contains(&game.variant()) {
-        return Err(Refusal::bad_request(format!(
-            "The engine {name} does not play {}.",
-            game.variant().name()
-        )));
-    }
+    let engine = external
+        .for_game(name, game.variant())
+        .map_err(Refusal::bad_request)?;
     Ok(Some(engine.clone()))
 }
 
-/// Checks `request` against `game` and the registered engines: the move
+/// Checks `request` against `game` (whose id is `game_id`) and the
+/// registered engines: the move
 /// exists, the variation is legal, the number of lines is one the server
 /// gives, and the engine is known and plays the game.
 pub fn target(
     game: AnyGame,
+    game_id: &str,
     request: AnalyseRequest,
     external: &ExternalEngines,
 ) -> Result<Target, Refusal> {
@@ -231,6 +224,7 @@ pub fn target(
     let (variation, legal) = variation;
     Ok(Target {
         game,
+        game_id: game_id.to_owned(),
         ply,
         variation,
         asked: request.moves,

@@ -7,10 +7,11 @@
 //! started again once before the viewer is told.
 
 use super::analysis_target::{AnalysisJson, EnginesJson, LineJson, Target};
-use crate::external::pool::ExternalEngines;
+use crate::external::pool::{self, ExternalEngines};
 use crate::external::registry::ExternalEngine;
 use crate::games::live::Served;
 use crate::games::state::{EvaluationJson, MoveJson};
+use crate::priority::Work;
 use koma_analysis::Evaluation;
 use koma_engine::{Score as EngineScore, SearchControl};
 use koma_rules::{Game, Move};
@@ -61,7 +62,11 @@ impl Job<'_> {
         let started = Instant::now();
         let mut last = Progress::default();
         for attempt in 0..2 {
-            let mut lent = match self.external.lend(self.engine, variant) {
+            let job = pool::Job {
+                work: Work::Study,
+                game: &self.target.game_id,
+            };
+            let mut lent = match self.external.lend(self.engine, variant, job) {
                 Ok(lent) => lent,
                 Err(e) => {
                     return send(self.failed(

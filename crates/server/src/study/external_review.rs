@@ -7,9 +7,10 @@
 
 use super::external_analysis::{engine_score, legal_prefix};
 use super::review_kept::StoredReview;
-use crate::external::pool::ExternalEngines;
+use crate::external::pool::{ExternalEngines, Job};
 use crate::external::registry::ExternalEngine;
 use crate::games::live::Served;
+use crate::priority::Work;
 use koma_analysis::{Evaluation, Judgement, Review};
 use koma_engine::SearchControl;
 use koma_rules::{Game, Move};
@@ -21,75 +22,96 @@ use std::time::Duration;
 /// that ignores `go nodes` is stopped here.
 const POSITION_LIMIT: Duration = Duration::from_secs(60);
 
-/// Reviews `game` on `engine` at `nodes` a position, calling
-/// `progress(done, total)` after each: the review as kept, `Ok(None)` when
-/// `control` stopped it, or the sentence that says why the engine failed.
-pub(super) fn review<P: Served>(
-    game: &Game<P>,
-    external: &Arc<ExternalEngines>,
-    engine: &Arc<ExternalEngine>,
-    nodes: u64,
-    control: &SearchControl,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Option<StoredReview>, String> {
-    let positions = game.positions();
-    let total = positions.len();
-    let mut judgements = Vec::with_capacity(total);
-    let mut lent = None;
-    for (index, position) in positions.iter().enumerate() {
-        if control.is_stopped() {
-            return Ok(None);
-        }
-        if let Some(outcome) = position.outcome() {
-            judgements.push(Judgement::of_ended(&outcome));
-            progress(index + 1, total);
-            continue;
-        }
-        let mut attempt = 0;
-        let judgement = loop {
-            let process = match &mut lent {
-                Some(process) => process,
-                None => lent.insert(
-                    external
-                        .lend(engine, P::VARIANT)
-                        .map_err(|e| format!("The engine {} cannot start: {e}.", engine.name))?,
-                ),
-            };
-            match judge(game, index, process.process(), nodes, control) {
-                Ok(judgement) => break judgement,
-                Err(Failed::Said(sentence)) => {
-                    return Err(format!(
-                        "The engine {} {sentence} (move {index}).",
-                        engine.name
-                    ))
-                }
-                Err(Failed::Process(failure)) => {
-                    if let Some(broken) = lent.take() {
-                        broken.broken();
-                    }
-                    attempt += 1;
-                    if attempt == 2 {
-                        return Err(format!(
-                            "The engine {} stopped answering ({failure}).",
-                            engine.name
-                        ));
-                    }
-                }
-            }
+/// A review on a registered engine.
+pub(super) struct Reviewer<'a> {
+    pub external: &'a Arc<ExternalEngines>,
+    pub engine: &'a Arc<ExternalEngine>,
+    /// The game's id, so that its process keeps what it learnt of it.
+    pub game_id: &'a str,
+    /// The node budget of a position.
+    pub nodes: u64,
+    pub control: &'a SearchControl,
+}
+
+impl Reviewer<'_> {
+    /// Reviews `game`, calling `progress(done, total)` after each
+    /// position: the review as kept, `Ok(None)` when stopped, or the
+    /// sentence that says why the engine failed.
+    pub fn review<P: Served>(
+        &self,
+        game: &Game<P>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Option<StoredReview>, String> {
+        let Reviewer {
+            external,
+            engine,
+            game_id,
+            nodes,
+            control,
+        } = *self;
+        let job = Job {
+            work: Work::Study,
+            game: game_id,
         };
-        if control.is_stopped() {
-            // A search cut short is not a judgement.
-            return Ok(None);
+        let positions = game.positions();
+        let total = positions.len();
+        let mut judgements = Vec::with_capacity(total);
+        let mut lent = None;
+        for (index, position) in positions.iter().enumerate() {
+            if control.is_stopped() {
+                return Ok(None);
+            }
+            if let Some(outcome) = position.outcome() {
+                judgements.push(Judgement::of_ended(&outcome));
+                progress(index + 1, total);
+                continue;
+            }
+            let mut attempt = 0;
+            let judgement = loop {
+                let process = match &mut lent {
+                    Some(process) => process,
+                    None => {
+                        lent.insert(external.lend(engine, P::VARIANT, job).map_err(|e| {
+                            format!("The engine {} cannot start: {e}.", engine.name)
+                        })?)
+                    }
+                };
+                match judge(game, index, process.process(), nodes, control) {
+                    Ok(judgement) => break judgement,
+                    Err(Failed::Said(sentence)) => {
+                        return Err(format!(
+                            "The engine {} {sentence} (move {index}).",
+                            engine.name
+                        ))
+                    }
+                    Err(Failed::Process(failure)) => {
+                        if let Some(broken) = lent.take() {
+                            broken.broken();
+                        }
+                        attempt += 1;
+                        if attempt == 2 {
+                            return Err(format!(
+                                "The engine {} stopped answering ({failure}).",
+                                engine.name
+                            ));
+                        }
+                    }
+                }
+            };
+            if control.is_stopped() {
+                // A search cut short is not a judgement.
+                return Ok(None);
+            }
+            judgements.push(judgement);
+            progress(index + 1, total);
         }
-        judgements.push(judgement);
-        progress(index + 1, total);
+        drop(lent);
+        let review = Review::from_judgements(&positions[0], game.moves(), judgements);
+        Ok(Some(StoredReview {
+            engine: Some(engine.name.clone()),
+            ..StoredReview::new(&review, nodes, P::move_to_text)
+        }))
     }
-    drop(lent);
-    let review = Review::from_judgements(&positions[0], game.moves(), judgements);
-    Ok(Some(StoredReview {
-        engine: Some(engine.name.clone()),
-        ..StoredReview::new(&review, nodes, P::move_to_text)
-    }))
 }
 
 /// Why one position has no judgement.

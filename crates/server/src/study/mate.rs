@@ -31,6 +31,9 @@ const TABLE_MEGABYTES: usize = 64;
 pub struct MateJson {
     /// The move (ply) whose position was searched.
     pub ply: usize,
+    /// The engine that searched: `"koma"` (Koma's own solver) or a
+    /// registered one's name.
+    pub engine: String,
     /// `"mate"`, `"nomate"` or `"unknown"` (the time ran out).
     pub answer: &'static str,
     /// A mate's length in plies as problems count it (useless
@@ -110,6 +113,7 @@ fn search<P: Served + MateSearch>(
     let line = MoveJson::line(root, &moves, previous);
     Ok(MateJson {
         ply,
+        engine: crate::external::registry::BUILT_IN.to_owned(),
         answer,
         length: report.length,
         line,
@@ -189,6 +193,7 @@ mod tests {
         let computer = Opponent::Computer {
             level: crate::games::names::Level::Strength(20),
             color: "gote".into(),
+            engine: None,
         };
         assert!(allowed(&game, Mode::Local, &Opponent::Human).is_ok());
         assert!(allowed(&game, Mode::Shared, &Opponent::Human).is_err());

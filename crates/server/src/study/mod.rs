@@ -6,6 +6,7 @@
 pub(crate) mod analysis;
 pub(crate) mod analysis_target;
 mod external_analysis;
+pub(crate) mod external_mate;
 mod external_review;
 pub(crate) mod mate;
 pub(crate) mod review;

@@ -97,40 +97,18 @@ pub fn start(
                     AnyGame::Pawns(g) => judge(g, nodes, &control, &mut progress),
                 },
                 Some(engine) => {
-                    let external = &analyses.external;
+                    let reviewer = external_review::Reviewer {
+                        external: &analyses.external,
+                        engine,
+                        game_id: &id.to_string(),
+                        nodes,
+                        control: &control,
+                    };
                     let reviewed = match &game {
-                        AnyGame::Spear(g) => external_review::review(
-                            g,
-                            external,
-                            engine,
-                            nodes,
-                            &control,
-                            &mut progress,
-                        ),
-                        AnyGame::Minishogi(g) => external_review::review(
-                            g,
-                            external,
-                            engine,
-                            nodes,
-                            &control,
-                            &mut progress,
-                        ),
-                        AnyGame::Shogi(g) => external_review::review(
-                            g,
-                            external,
-                            engine,
-                            nodes,
-                            &control,
-                            &mut progress,
-                        ),
-                        AnyGame::Pawns(g) => external_review::review(
-                            g,
-                            external,
-                            engine,
-                            nodes,
-                            &control,
-                            &mut progress,
-                        ),
+                        AnyGame::Spear(g) => reviewer.review(g, &mut progress),
+                        AnyGame::Minishogi(g) => reviewer.review(g, &mut progress),
+                        AnyGame::Shogi(g) => reviewer.review(g, &mut progress),
+                        AnyGame::Pawns(g) => reviewer.review(g, &mut progress),
                     };
                     match reviewed {
                         Ok(kept) => kept,

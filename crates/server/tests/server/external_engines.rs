@@ -23,8 +23,11 @@ type Socket = WebSocket<TcpStream>;
 /// not legal and an absurd score on a line whose second move is not;
 /// `illegal` answers a move that is not legal; `bounded` reports only an
 /// upperbound after a `go` other than `go infinite`, as YaneuraOu does when
-/// its node count stops it mid-iteration.
-const FAKE_ENGINE: &str = r#"mode="$1"
+/// its node count stops it mid-iteration; `resigns` resigns. To `go mate`
+/// it answers `checkmate G*1b` (`mates`), a line that does not mate
+/// (`falsemate`), or a `bestmove` (otherwise), as an engine that reads it
+/// as UCI's "mate in N" does.
+pub(crate) const FAKE_ENGINE: &str = r#"mode="$1"
 multipv=1
 n=0
 pv="7g7f 3c3d"
@@ -35,8 +38,15 @@ while IFS= read -r line; do
     "setoption name MultiPV value "*) multipv="${line##* }" ;;
     "position startpos") n=0 ;;
     "position startpos moves "*) set -- $line; n=$(($# - 3)) ;;
+    "go mate"*)
+      case "$mode" in
+        mates) echo "info nodes 77 time 3"; echo "checkmate G*1b" ;;
+        falsemate) echo "checkmate G*2b" ;;
+        *) echo "bestmove 7g7f" ;;
+      esac ;;
     go*)
       if [ "$mode" = dies ]; then exit 3; fi
+      if [ "$mode" = resigns ]; then echo "bestmove resign"; continue; fi
       case $n in 0) pv="7g7f 3c3d" ;; 1) pv="3c3d 2g2f" ;; *) pv="2g2f 8c8d" ;; esac
       if [ "$mode" = bounded ] && [ "$line" != "go infinite" ]; then
         echo "info depth 8 multipv 1 score cp 12 upperbound nodes 20005 time 33 pv $pv"
@@ -60,7 +70,7 @@ done
 "#;
 
 /// The fake engine's script, kept while the test runs.
-fn fake_engine() -> tempfile::NamedTempFile {
+pub(crate) fn fake_engine() -> tempfile::NamedTempFile {
     let mut file = tempfile::NamedTempFile::new().unwrap();
     file.write_all(FAKE_ENGINE.as_bytes()).unwrap();
     file
@@ -86,13 +96,13 @@ fn until_ended(socket: &mut Socket, engines: &[&str]) -> Vec<Value> {
     ended.into_iter().map(Option::unwrap).collect()
 }
 
-fn engines(server: &Server) -> Vec<Value> {
+pub(crate) fn engines(server: &Server) -> Vec<Value> {
     let reply = server.get("/api/engines");
     assert_eq!(reply.status, 200);
     reply.json()["engines"].as_array().unwrap().clone()
 }
 
-fn server_with(script: &tempfile::NamedTempFile, mode: &str, extra: &[&str]) -> Server {
+pub(crate) fn server_with(script: &tempfile::NamedTempFile, mode: &str, extra: &[&str]) -> Server {
     let engine = format!("fake=/bin/sh {} {mode}", script.path().display());
     let mut flags = vec!["--memory", "--analysis-seconds", "1", "--engine", &engine];
     flags.extend_from_slice(extra);

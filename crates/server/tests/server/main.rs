@@ -17,6 +17,7 @@ mod csa_endings;
 mod csa_handicap;
 mod csa_lobby;
 mod external_engines;
+mod external_opponent;
 mod flooding;
 mod hostile_clients;
 mod memory;

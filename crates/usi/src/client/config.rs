@@ -18,10 +18,11 @@ pub struct EngineConfig {
     pub protocol: Option<Dialect>,
     /// `option.Name=Value` settings, in the order given.
     pub options: Vec<(String, String)>,
-    /// Run the process at the lowest priority (Unix's nice 19), every
-    /// thread of it: a server's analyses never slow its games. Not a
+    /// The process's nice value (Unix), every thread of it, if not its
+    /// parent's: a server runs its analyses at 19 and its computer
+    /// opponents at 10, so that neither slows the requests. Not a
     /// `KEY=VALUE` word; the program that starts the engine decides.
-    pub lowest_priority: bool,
+    pub nice: Option<i32>,
 }
 
 impl EngineConfig {

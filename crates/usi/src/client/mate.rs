@@ -12,7 +12,9 @@ pub enum MateReply {
     NoMate,
     /// `checkmate timeout`.
     Timeout,
-    /// `checkmate notimplemented`.
+    /// `checkmate notimplemented`, or a `bestmove`: an engine that reads
+    /// `go mate` as UCI's "mate in N moves" (Fairy-Stockfish in USI mode)
+    /// searches as for a move and answers with one.
     NotImplemented,
 }
 
@@ -64,6 +66,13 @@ impl Engine {
                     if let Some(at) = words.iter().position(|&w| w == "nodes") {
                         nodes = words.get(at + 1).and_then(|n| n.parse().ok()).or(nodes);
                     }
+                }
+                Some("bestmove") => {
+                    return Ok(MateThought {
+                        reply: MateReply::NotImplemented,
+                        elapsed: at.saturating_duration_since(start),
+                        nodes,
+                    });
                 }
                 Some("checkmate") => {
                     let rest: Vec<String> = words.map(str::to_owned).collect();

@@ -58,14 +58,14 @@ impl Connection {
             command.current_dir(dir);
         }
         #[cfg(unix)]
-        if config.lowest_priority {
+        if let Some(nice) = config.nice {
             use std::os::unix::process::CommandExt;
             // SAFETY: between fork and exec only setpriority runs, a
             // system call that allocates nothing and takes no lock. The
             // threads the engine starts later inherit its priority.
             unsafe {
-                command.pre_exec(|| {
-                    libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+                command.pre_exec(move || {
+                    libc::setpriority(libc::PRIO_PROCESS, 0, nice);
                     Ok(())
                 });
             }
@@ -274,19 +274,7 @@ impl Engine {
             log,
         };
         let fail = |step: HandshakeStep, failure: Failure| {
-            let (label, program) = (label.to_owned(), config.program.clone());
-            match failure {
-                Failure::Crashed => StartError::Crashed {
-                    label,
-                    program,
-                    step,
-                },
-                Failure::TimedOut => StartError::TimedOut {
-                    label,
-                    program,
-                    step,
-                },
-            }
+            StartError::during(label, &config.program, step, failure)
         };
         let hello = dialect.command();
         let greeting = HandshakeStep::Hello(dialect);
