@@ -46,7 +46,12 @@ export interface Outcome {
 
 /** The computer's level: the engine at 1 to 20, or the perfect player of Pawns-Only Chess. */
 export type Level = number | 'perfect';
-export type Opponent = { kind: 'human' } | { kind: 'computer'; level: Level; color: Color };
+/**
+ * Who plays the other side. The computer is Koma's engine at `level`, or the
+ * registered engine `engine` (which plays at its own strength: a request
+ * naming one leaves out the level, and the server's state says 20).
+ */
+export type Opponent = { kind: 'human' } | { kind: 'computer'; level?: Level; color: Color; engine?: string };
 
 /** `local`: one page holds every seat; `shared`: each player has a seat link. */
 export type Mode = 'local' | 'shared';
@@ -237,6 +242,8 @@ export interface NewGameOptions {
 /** What the server's mate solver found in a position of a game. */
 export interface MateFound {
   ply: number;
+  /** The engine that searched: `koma` (Koma's own solver) or a registered one. */
+  engine?: string;
   answer: 'mate' | 'nomate' | 'unknown';
   /** The mate's length as problems count it (useless interpositions not counted). */
   length: number;

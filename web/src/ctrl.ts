@@ -170,6 +170,7 @@ export class Ctrl {
     deps.engines?.().then(
       (engines) => {
         this.analysis.engines = engines;
+        this.form.engines = engines;
         this.changed();
       },
       () => undefined,
@@ -787,7 +788,9 @@ export class Ctrl {
   findMate(): void {
     const state = this.state;
     if (!state) return;
-    void this.mate.find(state, this.shown(), this.deps.server.findMate, () => this.changed());
+    // The engine chosen for analysis searches too; Koma's own is the server's default.
+    const engine = this.analysis.engineFor(state.variant);
+    void this.mate.find(state, this.shown(), this.deps.server.findMate, () => this.changed(), engine === BUILT_IN ? undefined : engine);
   }
 
   /** Shows step `index` of the mate line (`undefined`: back to the game). */

@@ -45,8 +45,9 @@ export class MateCtrl {
   async find(
     state: GameState,
     ply: number,
-    search: (id: string, ply: number, seconds: number) => Promise<MateFound>,
+    search: (id: string, ply: number, seconds: number, engine?: string) => Promise<MateFound>,
     changed: () => void,
+    engine?: string,
   ): Promise<void> {
     if (this.searching) return;
     this.searching = true;
@@ -56,7 +57,7 @@ export class MateCtrl {
     this.step = undefined;
     changed();
     try {
-      this.found = await search(state.id, ply, MATE_SECONDS);
+      this.found = await search(state.id, ply, MATE_SECONDS, engine);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.failure = error.message;

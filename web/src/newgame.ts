@@ -1,14 +1,18 @@
 // The new-game form's state: the game (for shogi, a handicap and the
 // impasse rule), the opponent (a person at this screen, a person on another
-// machine, or the computer), the clock. view/newgame.ts draws it; the game
-// and clock chosen are remembered by the browser.
+// machine, or the computer: Koma's engine at a level, or an engine the server
+// registered), the clock. view/newgame.ts draws it; the game, clock and
+// engine chosen are remembered by the browser.
 
-import type { Color, Level, NewGameOptions, Opponent, TimeControl } from './api';
+import type { Color, EngineInfo, Level, NewGameOptions, Opponent, TimeControl } from './api';
 import { moversOf } from './sides';
 import { isVariantId, type VariantId } from './variants';
 
 const STORAGE_VARIANT = 'koma.variant';
 const STORAGE_CLOCK = 'koma.clock';
+const STORAGE_COMPUTER_ENGINE = 'koma.computerEngine';
+/** Koma's own engine, as the server names it. */
+const OWN_ENGINE = 'koma';
 
 /** The clocks offered: `"main+increment+byoyomi"` in seconds ('' for none). */
 export const TIME_CONTROLS: string[] = ['', '60+0+10', '300+0+10', '600+0+30', '180+2+0', '300+3+0'];
@@ -50,12 +54,27 @@ export class NewGameForm {
   computerOrder: Order = 'second';
   /** A key of TIME_CONTROLS. */
   timeControl = '';
+  /** The engine that plays the computer's side: Koma's own or a registered one's name. */
+  engine = OWN_ENGINE;
+  /** The engines the server has (`GET /api/engines`); Koma's own alone until known. */
+  engines: EngineInfo[] = [];
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | undefined = globalThis.localStorage) {
     const storedVariant = storage?.getItem(STORAGE_VARIANT) ?? '';
     if (isVariantId(storedVariant)) this.variant = storedVariant;
     const storedClock = storage?.getItem(STORAGE_CLOCK) ?? '';
     if (TIME_CONTROLS.includes(storedClock)) this.timeControl = storedClock;
+    this.engine = storage?.getItem(STORAGE_COMPUTER_ENGINE) || OWN_ENGINE;
+  }
+
+  /** The engines registered with the server that play the game chosen (Koma's own not among them). */
+  registeredEngines(): EngineInfo[] {
+    return this.engines.filter((engine) => !engine.builtIn && engine.games.includes(this.variant));
+  }
+
+  /** The registered engine chosen to play, if it plays the game chosen; `undefined`: Koma's own. */
+  chosenEngine(): string | undefined {
+    return this.registeredEngines().some((engine) => engine.name === this.engine) ? this.engine : undefined;
   }
 
   /** The handicap chosen, when the game is shogi. */
@@ -63,9 +82,9 @@ export class NewGameForm {
     return this.variant === 'shogi' && this.handicap ? this.handicap : undefined;
   }
 
-  /** Whether the perfect player is chosen (Pawns-Only Chess only). */
+  /** Whether the perfect player is chosen (Pawns-Only Chess only, and Koma's own engine). */
   perfectChosen(): boolean {
-    return this.variant === 'pawns' && this.perfect;
+    return this.variant === 'pawns' && this.perfect && !this.chosenEngine();
   }
 
   /** Reads the form, and remembers the game and clock chosen. */
@@ -81,9 +100,16 @@ export class NewGameForm {
     if (handicap) choice.options.handicap = handicap;
     if (variant === 'shogi') choice.options.impasse = this.impasse;
     if (this.opponent === 'computer') {
-      const level: Level = this.perfectChosen() ? 'perfect' : Math.min(20, Math.max(1, Number(this.level) || 1));
       const color = this.computerOrder === 'first' ? first : second;
-      choice.options.opponent = { kind: 'computer', level, color } satisfies Opponent;
+      const engine = this.chosenEngine();
+      this.storage?.setItem(STORAGE_COMPUTER_ENGINE, this.engine);
+      if (engine) {
+        // A registered engine plays at its own strength: no level.
+        choice.options.opponent = { kind: 'computer', engine, color } satisfies Opponent;
+      } else {
+        const level: Level = this.perfectChosen() ? 'perfect' : Math.min(20, Math.max(1, Number(this.level) || 1));
+        choice.options.opponent = { kind: 'computer', level, color } satisfies Opponent;
+      }
     } else if (this.opponent === 'remote') {
       choice.options.mode = 'shared';
       choice.mine = this.mySide === 'second' ? second : first;

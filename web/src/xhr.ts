@@ -84,8 +84,12 @@ export const importFile = (file: Blob, filename: string, format?: string, varian
 };
 
 /** Mate search on the position after move `ply` (finished games and games between people here only). */
-export const findMate = (id: string, ply: number, seconds: number): Promise<MateFound> =>
-  call<MateFound>('GET', `/api/games/${encodeURIComponent(id)}/mate?ply=${ply}&seconds=${seconds}`);
+/** Mate search by Koma's solver, or by the registered engine `engine`. */
+export const findMate = (id: string, ply: number, seconds: number, engine?: string): Promise<MateFound> =>
+  call<MateFound>(
+    'GET',
+    `/api/games/${encodeURIComponent(id)}/mate?ply=${ply}&seconds=${seconds}${engine ? `&engine=${encodeURIComponent(engine)}` : ''}`,
+  );
 
 /** The engines the server analyses with: Koma's own first, then those registered with `koma serve --engine`. */
 export const engines = async (): Promise<EngineInfo[]> => (await call<{ engines: EngineInfo[] }>('GET', '/api/engines')).engines;

@@ -263,6 +263,33 @@ describe('NewGameForm', () => {
     });
     expect(localStorage.getItem('koma.variant')).toBe('shogi');
   });
+
+  it('names a registered engine that plays the game instead of a level, and Koma’s own where it does not', () => {
+    const { ctrl } = makeCtrl(fakeServer({}));
+    const form = ctrl.form;
+    form.engines = [
+      { name: 'koma', builtIn: true, games: ['spear', 'minishogi', 'shogi', 'pawns'], threads: 1 },
+      { name: 'yo', builtIn: false, games: ['shogi'], threads: 2 },
+    ];
+    form.variant = 'shogi';
+    form.opponent = 'computer';
+    form.engine = 'yo';
+    form.level = '7';
+    expect(form.registeredEngines().map((engine) => engine.name)).toEqual(['yo']);
+    expect(form.read().options.opponent).toEqual({ kind: 'computer', engine: 'yo', color: 'gote' });
+    expect(localStorage.getItem('koma.computerEngine')).toBe('yo');
+    // Minishogi: yo does not play it, so Koma's engine plays at the level.
+    form.variant = 'minishogi';
+    expect(form.registeredEngines()).toEqual([]);
+    expect(form.read().options.opponent).toEqual({ kind: 'computer', level: 7, color: 'gote' });
+    // The perfect player is Koma's: an engine chosen in Pawns-Only Chess would take its place.
+    form.engines.push({ name: 'fsf', builtIn: false, games: ['pawns'], threads: 1 });
+    form.variant = 'pawns';
+    form.perfect = true;
+    form.engine = 'fsf';
+    expect(form.perfectChosen()).toBe(false);
+    expect(form.read().options.opponent).toEqual({ kind: 'computer', engine: 'fsf', color: 'black' });
+  });
 });
 
 describe('Ctrl: the Game menu and the pages', () => {

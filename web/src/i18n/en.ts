@@ -34,6 +34,7 @@ export const en = {
     you: 'you',
     opponent: 'your opponent',
     computer: 'the computer, level {{level}}',
+    engine: 'the engine {{engine}}',
     perfect: 'the perfect player',
   },
   variant: {
@@ -71,6 +72,8 @@ export const en = {
     remote: 'A person on another machine',
     computer: 'The computer',
     youPlay: 'You play',
+    engine: 'Engine',
+    engineTitle: 'Koma’s own engine at the level chosen, or an engine the server registered (koma serve --engine), which plays at its own strength',
     level: 'Level',
     perfect: 'perfect',
     perfectTitle: 'The solver’s moves: it never lets a win go, never loses a draw, and resists longest when lost',
@@ -130,6 +133,7 @@ export const en = {
     computerThinking: ' (the computer is thinking)',
     againstPerfect: ': your move against the perfect player',
     againstComputer: ': your move against the computer (level {{level}})',
+    againstEngine: ': your move against the engine {{engine}}',
     yourMove: ': your move',
     waitingOpponent: ': waiting for your opponent',
     watching: 'You are watching this game: only its players can move.',
@@ -263,6 +267,7 @@ export const en = {
     uncounted: 'The line shows {{plies}} plies more, played out to checkmate: useless interpositions and their captures, which problems do not count.',
     nomate: 'No mate: every line of checks fails ({{nodes}} nodes, {{seconds}} s).',
     unknown: 'No mate found in {{seconds}} s (the search ran out of time).',
+    by: '(by {{engine}})',
   },
   review: {
     title: 'Game review',

@@ -35,6 +35,7 @@ export const ja = {
     you: 'あなた',
     opponent: '対局相手',
     computer: 'コンピュータ（レベル{{level}}）',
+    engine: 'エンジン {{engine}}',
     perfect: '完全なプレイヤー',
   },
   variant: {
@@ -72,6 +73,8 @@ export const ja = {
     remote: '別の端末の人',
     computer: 'コンピュータ',
     youPlay: 'あなたは',
+    engine: 'エンジン',
+    engineTitle: '指すエンジン：選んだレベルのKomaのエンジン、またはサーバーに登録されたエンジン（koma serve --engine、エンジン自身の強さで指します）',
     level: 'レベル',
     perfect: '完全',
     perfectTitle: 'ソルバーの手：勝ちを逃さず、引き分けを負けにせず、負けの局面では最も長く粘ります',
@@ -130,6 +133,7 @@ export const ja = {
     computerThinking: '（コンピュータが考えています）',
     againstPerfect: '：完全プレイヤーとの対局、あなたの番です',
     againstComputer: '：コンピュータ（レベル{{level}}）との対局、あなたの番です',
+    againstEngine: '：エンジン {{engine}} との対局、あなたの番です',
     yourMove: '：あなたの番です',
     waitingOpponent: '：相手の手を待っています',
     watching: 'この対局を観戦しています：指せるのは対局者だけです。',
@@ -262,6 +266,7 @@ export const ja = {
     uncounted: '手順は詰みの局面まで{{plies}}手多く示しています：無駄合とそれを取る手で、手数には数えません。',
     nomate: '不詰：王手のどの手順も詰みません（{{nodes}}ノード、{{seconds}}秒）。',
     unknown: '{{seconds}}秒では詰みが見つかりませんでした（時間切れ）。',
+    by: '（{{engine}}）',
   },
   review: {
     title: '対局の解析',

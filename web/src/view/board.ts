@@ -6,7 +6,7 @@ import { arrows, boardView, previewBoard } from '../board-view';
 import type { Ctrl } from '../ctrl';
 import type { Ground } from '../ground';
 import { t } from '../i18n';
-import type { Color } from '../api';
+import type { Color, Level } from '../api';
 import { colorsOf, opposite, sideName } from '../sides';
 import { clockView } from './clock';
 import { barText, firstAhead, scoreText } from './score';
@@ -35,6 +35,12 @@ export function evalBar(ctrl: Ctrl): VNode {
   ]);
 }
 
+/** The computer as its player's label names it: the registered engine, the perfect player, or Koma's engine at its level. */
+function computerName(opponent: { level?: Level; engine?: string }): string {
+  if (opponent.engine) return t('player.engine', { engine: opponent.engine });
+  return opponent.level === 'perfect' ? t('player.perfect') : t('player.computer', { level: opponent.level ?? '' });
+}
+
 /**
  * Who plays `side`, where that says something: the computer (and its
  * level), or on two machines you and your opponent. At one screen both
@@ -45,7 +51,7 @@ export function whoPlays(ctrl: Ctrl, side: Color): string {
   if (!state) return '';
   const opponent = state.opponent;
   if (opponent.kind === 'computer')
-    return opponent.color === side ? (opponent.level === 'perfect' ? t('player.perfect') : t('player.computer', { level: opponent.level })) : t('player.you');
+    return opponent.color === side ? computerName(opponent) : t('player.you');
   const seating = ctrl.seats();
   if (state.mode === 'shared' && seating && seating.sides.length === 1) return seating.holds(side) ? t('player.you') : t('player.opponent');
   return '';

@@ -19,7 +19,9 @@ function answer(ctrl: Ctrl): VNode[] {
       : found.answer === 'nomate'
         ? t('mate.nomate', { nodes, seconds })
         : t('mate.unknown', { seconds });
-  const parts = [h('p.mate-summary', summary)];
+  // A registered engine's answer says whose it is.
+  const by = found.engine && found.engine !== 'koma' ? ' ' + t('mate.by', { engine: found.engine }) : '';
+  const parts = [h('p.mate-summary', summary + by)];
   if (found.answer !== 'mate') return parts;
   // The length counts as problems do; the line goes on to checkmate on the board.
   const uncounted = found.line.length - found.length;

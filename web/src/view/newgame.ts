@@ -100,11 +100,25 @@ export function newGameForm(ctrl: Ctrl): VNode {
         h('label', [t('form.youPlay'), select('my-side', form.mySide, orderOptions(['first', 'second'], handicap), changed((value) => (form.mySide = value as Order)))]),
       ]),
       h('span#computer-options.computer-options', { props: { hidden: form.opponent !== 'computer' } }, [
+        // Offered where the server registered an engine that plays the game.
+        h('label#computer-engine-option', { props: { hidden: form.registeredEngines().length === 0 } }, [
+          t('form.engine'),
+          select(
+            'computer-engine',
+            form.chosenEngine() ?? 'koma',
+            [['koma', t('analysis.komaEngine')], ...form.registeredEngines().map((engine): [string, string] => [engine.name, engine.name])],
+            (value) => {
+              form.engine = value;
+              ctrl.formChanged();
+            },
+            { title: t('form.engineTitle') },
+          ),
+        ]),
         h('label', [
           t('form.level') + ' ',
           h('input#level', {
             attrs: { name: 'level', type: 'number', min: 1, max: 20 },
-            props: { value: form.level, disabled: form.perfectChosen() },
+            props: { value: form.level, disabled: form.perfectChosen() || !!form.chosenEngine() },
             on: { input: (event: Event) => (form.level = (event.target as HTMLInputElement).value) },
           }),
         ]),
@@ -118,7 +132,7 @@ export function newGameForm(ctrl: Ctrl): VNode {
           [
             h('input#perfect', {
               attrs: { name: 'perfect', type: 'checkbox' },
-              props: { checked: form.perfect },
+              props: { checked: form.perfect, disabled: !!form.chosenEngine() },
               on: {
                 change: (event: Event) => {
                   form.perfect = (event.target as HTMLInputElement).checked;

@@ -56,9 +56,11 @@ export function turnText(ctrl: Ctrl, state: GameState): string {
       ? state.computerWaiting
         ? t('status.computerWaiting', { ahead: waitingFor(state.computerWaiting.ahead) })
         : t('status.computerThinking')
-      : opponent.level === 'perfect'
-        ? t('status.againstPerfect')
-        : t('status.againstComputer', { level: opponent.level });
+      : opponent.engine
+        ? t('status.againstEngine', { engine: opponent.engine })
+        : opponent.level === 'perfect'
+          ? t('status.againstPerfect')
+          : t('status.againstComputer', { level: opponent.level ?? '' });
   else if (state.mode === 'shared' && seating && seating.sides.length === 1)
     text += t(seating.holds(state.turn) ? 'status.yourMove' : 'status.waitingOpponent');
   return text;
