@@ -65,6 +65,7 @@ impl MateJob<'_> {
         };
         let unavailable =
             |sentence: String| Refusal::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, sentence);
+        let mut failure = None;
         let mut thought = None;
         for _attempt in 0..2 {
             let mut lent = self
@@ -79,11 +80,16 @@ impl MateJob<'_> {
                     break;
                 }
                 // Dead or hung: killed, and tried once more on a new process.
-                Err(_) => lent.broken(),
+                Err(e) => {
+                    failure = Some(e);
+                    lent.broken();
+                }
             }
         }
-        let thought =
-            thought.ok_or_else(|| unavailable(format!("The engine {name} stopped answering.")))?;
+        let thought = thought.ok_or_else(|| {
+            let why = failure.map_or_else(String::new, |e| format!(" ({e})"));
+            unavailable(format!("The engine {name} stopped answering{why}."))
+        })?;
         let (answer, moves) = match thought.reply {
             MateReply::Mate(texts) => (
                 "mate",

@@ -42,6 +42,7 @@ while IFS= read -r line; do
       case "$mode" in
         mates) echo "info nodes 77 time 3"; echo "checkmate G*1b" ;;
         falsemate) echo "checkmate G*2b" ;;
+        dies) exit 3 ;;
         *) echo "bestmove 7g7f" ;;
       esac ;;
     go*)

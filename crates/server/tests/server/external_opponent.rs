@@ -165,4 +165,20 @@ fn a_registered_engine_searches_for_mate_and_its_line_is_checked() {
     let error = refused.json()["error"].as_str().unwrap().to_owned();
     assert!(error.contains("does not search for mates"), "{error}");
     assert_eq!(mate_search(&server, "nobody").status, 400);
+
+    // An engine that dies on `go mate` (YaneuraOu's material engine does,
+    // in some positions) is started again once, then named; the server
+    // goes on.
+    let script = fake_engine();
+    let server = server_with(&script, "dies", &[]);
+    let refused = mate_search(&server, "fake");
+    assert_eq!(refused.status, 503);
+    let error = refused.json()["error"].as_str().unwrap().to_owned();
+    assert!(
+        error.contains("fake stopped answering (the engine exited)"),
+        "{error}"
+    );
+    // The warm process, then one more.
+    assert_eq!(engines(&server)[1]["started"], 2);
+    assert_eq!(mate_search(&server, "koma").json()["answer"], "mate");
 }
