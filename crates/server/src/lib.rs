@@ -3,14 +3,17 @@
 //! `docs/API.md`. The server is authoritative: the rules library decides
 //! every move; the page shows what the server says.
 //!
-//! The code is in six folders, each with a paragraph of its own: `http`
+//! The code is in seven folders, each with a paragraph of its own: `http`
 //! (the network edge: connections, limits, the HTTP routes and the
 //! WebSocket), `csa` (the CSA network protocol's server, `--csa-port`,
-//! another front end over the same games), `games` (the games apart from HTTP: creating, moving,
-//! clocks, seats, watchers, the JSON answers), `store` (where games are
-//! kept: SQLite, PostgreSQL or memory, and `koma check`), `opponent` (the
-//! computer opponent and its pool of engines) and `study` (analysis, game
-//! review and mate search). This file reads `koma serve`'s flags, opens
+//! another front end over the same games), `games` (the games apart from
+//! HTTP: creating, moving, clocks, seats, watchers, the JSON answers),
+//! `store` (where games are kept: SQLite, PostgreSQL or memory, and `koma
+//! check`), `opponent` (the computer opponent and its pool of engines),
+//! `study` (analysis, game review and mate search) and `external` (the
+//! engines people register, which `opponent` and `study` both use); and
+//! `priority` says how their work shares the cores. This file reads `koma
+//! serve`'s flags, opens
 //! the store and starts the server. The folders say where to look, not
 //! layers: the store keeps what `games` and `study` define and they use
 //! its seam, so paths cross both ways; only modules must not import each
