@@ -16,7 +16,7 @@
 //! than Koma's own: it thinks under the same permits, as many as its
 //! `Threads` (`study::external_analysis`).
 
-use super::analysis_target::{AnalysisJson, EnginesJson, LineJson, Target};
+use super::analysis_target::{AnalysisJson, DepthLines, EnginesJson, LineJson, Target};
 use super::external_analysis;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::{AnyGame, Served};
@@ -261,38 +261,25 @@ fn think<P: Served + Evaluate>(
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
     engine.options.multipv = target.lines;
     let wanted = (target.lines as usize).min(legal);
-    // The lines of the depth under way, and of the last depth completed:
-    // a search stopped within a depth ends with the complete set.
-    let mut lines: Vec<LineJson> = Vec::new();
-    let mut complete: Vec<LineJson> = Vec::new();
+    let mut lines = DepthLines::default();
     let mut depth = 0;
     let result = engine.search(&history, limits, control, &mut |info: &Info| {
         if info.bound.is_some() || info.pv.is_empty() {
             return;
         }
-        let index = info.multipv as usize - 1;
-        if index == 0 {
-            lines.clear();
-        }
-        if index != lines.len() {
-            return;
-        }
-        lines.push(LineJson {
+        let line = || LineJson {
             score: EvaluationJson::new(P::VARIANT, Evaluation::from_score(info.score, root.turn())),
             moves: MoveJson::line(&root, &info.pv, previous),
-        });
-        if lines.len() == wanted {
-            complete.clone_from(&lines);
+        };
+        if lines.take(info.multipv, line, wanted) {
             depth = info.depth;
+            let complete = lines.complete().to_vec();
             send(message(
-                "running",
-                info.depth,
-                info.nodes,
-                info.time,
-                lines.clone(),
+                "running", info.depth, info.nodes, info.time, complete,
             ));
         }
     });
+    let complete = lines.complete().to_vec();
     send(message("done", depth, result.nodes, result.time, complete));
 }
 

@@ -61,6 +61,43 @@ pub struct LineJson {
     pub moves: Vec<MoveJson>,
 }
 
+/// The best lines of the depth under way and of the last depth
+/// completed, whichever engine reports them: a search stopped within a
+/// depth ends with the last complete set.
+#[derive(Clone, Debug, Default)]
+pub(super) struct DepthLines {
+    under_way: Vec<LineJson>,
+    complete: Vec<LineJson>,
+}
+
+impl DepthLines {
+    /// Takes line number `multipv` (1 for the best) of a depth, made by
+    /// `line` if it is the one expected next; true when it completes the
+    /// depth's `wanted` lines.
+    pub fn take(&mut self, multipv: u32, line: impl FnOnce() -> LineJson, wanted: usize) -> bool {
+        let Some(index) = (multipv as usize).checked_sub(1) else {
+            return false;
+        };
+        if index == 0 {
+            self.under_way.clear();
+        }
+        if index != self.under_way.len() {
+            return false;
+        }
+        self.under_way.push(line());
+        if self.under_way.len() != wanted {
+            return false;
+        }
+        self.complete.clone_from(&self.under_way);
+        true
+    }
+
+    /// The last depth's complete set.
+    pub fn complete(&self) -> &[LineJson] {
+        &self.complete
+    }
+}
+
 /// `{"type": "analysis", …}`: where an analysis stands.
 #[derive(Clone, Debug, Serialize)]
 pub struct AnalysisJson {

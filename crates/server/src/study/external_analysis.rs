@@ -6,7 +6,7 @@
 //! not legal, scores are kept within bounds, and an engine that dies is
 //! started again once before the viewer is told.
 
-use super::analysis_target::{AnalysisJson, EnginesJson, LineJson, Target};
+use super::analysis_target::{AnalysisJson, DepthLines, EnginesJson, LineJson, Target};
 use crate::external::pool::{self, ExternalEngines};
 use crate::external::registry::ExternalEngine;
 use crate::games::live::Served;
@@ -92,7 +92,7 @@ impl Job<'_> {
                             send(self.target.message(
                                 "running",
                                 (progress.depth, progress.nodes, progress.time),
-                                progress.complete.clone(),
+                                progress.lines.complete().to_vec(),
                                 engines(),
                             ));
                         }
@@ -103,10 +103,12 @@ impl Job<'_> {
                 Ok(BestMove::Move(_) | BestMove::NoMove | BestMove::Resign | BestMove::Win) => {
                     drop(lent);
                     let figures = (last.depth, last.nodes, last.time);
-                    send(
-                        self.target
-                            .message("done", figures, last.complete, engines()),
-                    );
+                    send(self.target.message(
+                        "done",
+                        figures,
+                        last.lines.complete().to_vec(),
+                        engines(),
+                    ));
                     return;
                 }
                 Err(failure) => {
@@ -130,7 +132,7 @@ impl Job<'_> {
             error: Some(sentence),
             ..self
                 .target
-                .message("failed", figures, last.complete.clone(), engines)
+                .message("failed", figures, last.lines.complete().to_vec(), engines)
         }
     }
 }
@@ -138,10 +140,7 @@ impl Job<'_> {
 /// The lines of an analysis so far.
 #[derive(Default)]
 struct Progress {
-    /// The lines of the depth under way.
-    lines: Vec<LineJson>,
-    /// The last depth's complete set.
-    complete: Vec<LineJson>,
+    lines: DepthLines,
     depth: u32,
     nodes: u64,
     time: Duration,
@@ -172,21 +171,13 @@ impl Progress {
         if line.is_empty() {
             return None;
         }
-        let index = info.multipv.unwrap_or(1).checked_sub(1)? as usize;
-        if index == 0 {
-            self.lines.clear();
-        }
-        if index != self.lines.len() {
-            return None;
-        }
-        self.lines.push(LineJson {
+        let made = || LineJson {
             score: EvaluationJson::new(P::VARIANT, Evaluation::from_score(score, root.turn())),
             moves: MoveJson::line(root, &line, previous),
-        });
-        if self.lines.len() != wanted {
+        };
+        if !self.lines.take(info.multipv.unwrap_or(1), made, wanted) {
             return None;
         }
-        self.complete.clone_from(&self.lines);
         self.depth = info.depth.unwrap_or(self.depth);
         Some(self)
     }
@@ -323,7 +314,7 @@ mod tests {
             (done.depth, done.nodes, done.time),
             (1, 40, Duration::from_millis(3))
         );
-        assert_eq!(done.complete.len(), 2);
-        assert_eq!(done.complete[1].moves.len(), 2);
+        assert_eq!(done.lines.complete().len(), 2);
+        assert_eq!(done.lines.complete()[1].moves.len(), 2);
     }
 }
