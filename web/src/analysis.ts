@@ -154,10 +154,15 @@ export class AnalysisCtrl {
   /** The second engine of the request whose analysis is shown beside it. */
   private secondEngine?: string;
 
-  /** The server refused the request. Returns whether that matters to the analysis. */
-  refused(message: string): boolean {
+  /**
+   * The server refused a request; `engine`, when the refusal names one, is the
+   * engine it was for: the second's part shows it if it is the second's.
+   * Returns whether that matters to the analysis.
+   */
+  refused(message: string, engine?: string): boolean {
     if (!this.on) return false;
-    this.failure = message;
+    if (engine !== undefined && engine === this.secondEngine && engine !== this.requestEngine) this.secondFailure = message;
+    else this.failure = message;
     return true;
   }
 

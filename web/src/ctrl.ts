@@ -403,11 +403,11 @@ export class Ctrl {
             this.changed();
           } else if (this.analysis.receive(analysis)) this.changed();
         },
-        onError: (message) => {
+        onError: (message, engine) => {
           if (this.review.refused(message)) this.live?.review(false);
           // A refused request is not sent again on its own (it would be refused again).
           else if (this.learn.active() && this.learn.refused(message)) this.boardResets++;
-          else if (!this.analysis.refused(message)) return;
+          else if (!this.analysis.refused(message, engine)) return;
           this.changed();
         },
         onReview: (progress) => {

@@ -8,7 +8,8 @@ export interface LiveHandlers {
   onState(state: GameState): void;
   onAnalysis(analysis: Analysis): void;
   /** A refusal of a request made on the connection (analysis, review). */
-  onError(message: string): void;
+  /** A refusal; `engine` names the engine of a refused analysis request. */
+  onError(message: string, engine?: string): void;
   onReview(progress: ReviewProgress): void;
   /** The server closed the connection with a Close code and a reason (it reconnects). */
   onClosed(code: number, reason: string): void;
@@ -101,7 +102,7 @@ export class Live implements LiveConnection {
     };
     socket.onmessage = (event) => {
       this.retry = 500;
-      let message: { type: string; state?: GameState; error?: string };
+      let message: { type: string; state?: GameState; error?: string; engine?: unknown };
       try {
         message = JSON.parse(String(event.data)) as typeof message;
       } catch {
@@ -118,7 +119,7 @@ export class Live implements LiveConnection {
         this.handlers.onReview(progress);
         return;
       }
-      if (message.type === 'error' && message.error) this.handlers.onError(message.error);
+      if (message.type === 'error' && message.error) this.handlers.onError(message.error, typeof message.engine === 'string' ? message.engine : undefined);
       if (message.state) this.handlers.onState(message.state);
     };
     socket.onclose = (event) => {

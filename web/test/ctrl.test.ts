@@ -210,6 +210,11 @@ describe('Ctrl: analysis follows the position shown', () => {
     expect(ctrl.analysis.analysis?.engine).toBe('fsf');
     expect(ctrl.analysis.secondFailure).toBe('The engine koma stopped answering.');
     expect(ctrl.analysis.receive(message('yo', 'running'))).toBe(false);
+    // A refusal that names an engine goes to that engine's part; one that names none to the first's.
+    expect(ctrl.analysis.refused('A connection analyses with at most 2 engines at once.', 'koma')).toBe(true);
+    expect(ctrl.analysis.secondFailure).toBe('A connection analyses with at most 2 engines at once.');
+    ctrl.analysis.refused('The engine fsf does not play spear.', 'fsf');
+    expect(ctrl.analysis.failure).toBe('The engine fsf does not play spear.');
     // The second cannot be the first: choosing it as the first drops it.
     ctrl.setAnalysisEngine('koma');
     expect(ctrl.analysis.second).toBeUndefined();

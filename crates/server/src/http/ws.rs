@@ -149,7 +149,8 @@ async fn session(
                                 let sentence = format!(
                                     "A connection analyses with at most {ANALYSES_PER_CONNECTION} engines at once: stop one first (\"stop-analysis\" with its \"engine\")."
                                 );
-                                let reply = blocking(move || Ok(error(&app, &id, &sentence))).await.ok();
+                                let named = engine.clone();
+                                let reply = blocking(move || Ok(for_engine(error(&app, &id, &sentence), &named))).await.ok();
                                 if let Some(text) = reply {
                                     if socket.send(Message::text(text)).await.is_err() {
                                         break;
@@ -167,6 +168,7 @@ async fn session(
                                 analysis::start(analyses, target, out)
                             })
                             .await;
+                            let reply = reply.map(|text| for_engine(text, &engine));
                             running.extend(job.map(|job| (engine, job)));
                             reply
                         }
@@ -473,6 +475,18 @@ fn too_fast() -> String {
         "error": format!("Too many messages: at most {WS_PER_SECOND} a second. This one was not read."),
     })
     .to_string()
+}
+
+/// A refusal of an analysis, naming the engine asked (`"engine"`), so that
+/// a page showing two engines shows it in the right one's part.
+fn for_engine(refusal: String, engine: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(&refusal) {
+        Ok(mut message) => {
+            message["engine"] = engine.into();
+            message.to_string()
+        }
+        Err(_) => refusal,
+    }
 }
 
 fn error(app: &App, id: &str, message: &str) -> String {

@@ -175,6 +175,8 @@ fn requests_an_engine_cannot_serve_are_refused() {
             .contains("does not play spear"),
         "{refused}"
     );
+    // The refusal names the engine asked, so that a page shows it there.
+    assert_eq!(refused["engine"], "fake");
     send_json(
         &mut socket,
         json!({ "type": "analyse", "engine": "stockfish" }),
@@ -201,6 +203,7 @@ fn requests_an_engine_cannot_serve_are_refused() {
             .contains("at most 2 engines"),
         "{refused}"
     );
+    assert_eq!(refused["engine"], "other");
     // Stopping one by name leaves the other running.
     send_json(
         &mut socket,
