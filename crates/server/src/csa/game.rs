@@ -8,8 +8,9 @@
 //! token (held here and nowhere else, so nobody else can move), and sent
 //! back to both with the whole seconds the clock charged (`+7776FU,T3`);
 //! a move sent out of turn waits for its turn, as shogi-server defers it.
-//! Comments after a move (`'* 30 …`) are not relayed: shogi-server keeps
-//! them in its record only.
+//! Comments after a move (`'* 30 …`) are not relayed: as shogi-server
+//! does, they are kept in the game's record only (`'** 30 …`), where the
+//! board's move list shows them.
 //!
 //! Endings as shogi-server words them: `%TORYO` resigns (also when the
 //! connection is lost: shogi-server's abnormal end), `%KACHI` declares

@@ -88,6 +88,14 @@ impl RecordNotes {
         self.moves[index].milliseconds = Some(milliseconds);
     }
 
+    /// Adds `comment` to move `index` (0 for the first).
+    pub fn add_comment(&mut self, index: usize, comment: &str) {
+        if self.moves.len() <= index {
+            self.moves.resize(index + 1, MoveNote::default());
+        }
+        self.moves[index].comments.push(comment.to_owned());
+    }
+
     /// Drops the empty notes at the end.
     fn trim(&mut self) {
         while self.moves.last().is_some_and(MoveNote::is_empty) {

@@ -23,6 +23,25 @@ impl Games {
         self.play_at(id, ply, None, text, Actor::Player(token))
     }
 
+    /// Plays `text` for the seat `token` holds, with `comment` kept as the
+    /// move's comment in the game's record: a CSA player's move with the
+    /// comment floodgate's clients send after it (`'* 30 -3334FU`), which
+    /// shogi-server keeps in its record and the board shows.
+    pub(crate) fn play_commented(
+        self: &Arc<Self>,
+        id: &str,
+        ply: u64,
+        text: &str,
+        token: &str,
+        comment: &str,
+    ) -> Result<GameState, Refusal> {
+        self.change_version(id, ply, None, Actor::Player(Some(token)), &mut |seated| {
+            Self::play_on(seated, text)?;
+            seated.stored.notes.add_comment(ply as usize, comment);
+            Ok(())
+        })
+    }
+
     /// Plays `text` for `actor` if the game is at `ply` (and at `version`,
     /// if given).
     pub(super) fn play_at(
@@ -34,51 +53,56 @@ impl Games {
         actor: Actor<'_>,
     ) -> Result<GameState, Refusal> {
         self.change_version(id, ply, version, actor, &mut |seated| {
-            let game = &mut *seated.game;
-            let variant = game.variant();
-            if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
-                if game.outcome().is_none() {
-                    return Err(Refusal::forbidden(
-                        "not-your-turn",
-                        format!(
-                            "It is {}'s turn, and this seat plays {}.",
-                            names::color_title(variant, game.turn()),
-                            names::color_title(variant, seat)
-                        ),
-                    ));
-                }
-            }
-            let example = if variant == Variant::Pawns {
-                "UCI notation, like e2e4"
-            } else {
-                "USI notation, like 7g7f, 8h2b+ or P*5e"
-            };
-            // No move is longer than 5 characters: echo nothing longer.
-            let text = text.trim();
-            if text.is_empty() || text.len() > 8 {
-                return Err(Refusal::unprocessable(format!(
-                    "That is not a move in {example}."
-                )));
-            }
-            if game.ply() >= MAX_MOVES {
-                return Err(Refusal::unprocessable(format!(
-                    "The game has reached Koma's limit of {MAX_MOVES} moves."
-                )));
-            }
-            game.play_text(text).map_err(|error| {
-                Refusal::unprocessable(match error {
-                    GameError::Finished(outcome) => format!(
-                        "The game is over. {}",
-                        names::outcome_message(variant, outcome, game.turn())
+            Self::play_on(seated, text)
+        })
+    }
+
+    /// Plays `text` in the seated game, for its seat if it has one.
+    fn play_on(seated: &mut Seated<'_>, text: &str) -> Result<(), Refusal> {
+        let game = &mut *seated.game;
+        let variant = game.variant();
+        if let Some(seat) = seated.seat.filter(|&seat| seat != game.turn()) {
+            if game.outcome().is_none() {
+                return Err(Refusal::forbidden(
+                    "not-your-turn",
+                    format!(
+                        "It is {}'s turn, and this seat plays {}.",
+                        names::color_title(variant, game.turn()),
+                        names::color_title(variant, seat)
                     ),
-                    GameError::Syntax(_) => {
-                        format!("{text:?} is not a move in {example}.")
-                    }
-                    GameError::Illegal(illegal) => {
-                        format!("{text} cannot be played: {}.", illegal.reason)
-                    }
-                    other @ GameError::InvalidDeclaration(_) => sentence(&other.to_string()),
-                })
+                ));
+            }
+        }
+        let example = if variant == Variant::Pawns {
+            "UCI notation, like e2e4"
+        } else {
+            "USI notation, like 7g7f, 8h2b+ or P*5e"
+        };
+        // No move is longer than 5 characters: echo nothing longer.
+        let text = text.trim();
+        if text.is_empty() || text.len() > 8 {
+            return Err(Refusal::unprocessable(format!(
+                "That is not a move in {example}."
+            )));
+        }
+        if game.ply() >= MAX_MOVES {
+            return Err(Refusal::unprocessable(format!(
+                "The game has reached Koma's limit of {MAX_MOVES} moves."
+            )));
+        }
+        game.play_text(text).map_err(|error| {
+            Refusal::unprocessable(match error {
+                GameError::Finished(outcome) => format!(
+                    "The game is over. {}",
+                    names::outcome_message(variant, outcome, game.turn())
+                ),
+                GameError::Syntax(_) => {
+                    format!("{text:?} is not a move in {example}.")
+                }
+                GameError::Illegal(illegal) => {
+                    format!("{text} cannot be played: {}.", illegal.reason)
+                }
+                other @ GameError::InvalidDeclaration(_) => sentence(&other.to_string()),
             })
         })
     }

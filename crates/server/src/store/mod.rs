@@ -128,7 +128,11 @@ impl StoredGame {
                 .zip(&self.moves)
                 .take_while(|(new, old)| new == old)
                 .count();
-            self.notes.keep_moves(kept);
+            // Moves only added take nothing back (and a note given with
+            // the move just played stays).
+            if kept < self.moves.len() {
+                self.notes.keep_moves(kept);
+            }
             self.review = None;
             self.moves = moves;
         }

@@ -211,6 +211,13 @@ fn two_clients_log_in_are_matched_play_and_one_resigns() {
     );
     assert!(text.contains("N+alice") && text.contains("N-bob"), "{text}");
     assert!(text.contains("+7776FU\nT0\n"), "the time charged: {text}");
+    // The comment is kept in the record, as shogi-server keeps it, and the
+    // board's move list shows it.
+    assert!(text.contains("-3334FU\nT0\n'** -30 +2726FU\n"), "{text}");
+    assert_eq!(
+        state["moves"][1]["comments"][0], "** -30 +2726FU",
+        "{state}"
+    );
 
     // Extended mode: the connection stays, for another game or a logout.
     alice.send("LOGOUT");

@@ -109,7 +109,9 @@ impl CsaGame {
                     }
                     Flow::Continue
                 }
-                ClientCommand::Move { code, .. } => self.on_move(&mut play, &code).await,
+                ClientCommand::Move { code, comment } => {
+                    self.on_move(&mut play, &code, comment).await
+                }
                 ClientCommand::Resign => self.resign(&play, turn).await,
                 ClientCommand::Declare => self.declare(&mut play).await,
                 _ => Flow::Continue,
@@ -154,7 +156,10 @@ impl CsaGame {
         Flow::Over
     }
 
-    async fn on_move(&self, play: &mut Play, code: &str) -> Flow {
+    /// Plays the side to move's `code`, keeping its `comment` (what
+    /// followed `'`) in the record as shogi-server does: `'*` and the
+    /// comment, so that floodgate's `'* 30 -3334FU` is `'** 30 -3334FU`.
+    async fn on_move(&self, play: &mut Play, code: &str, comment: Option<String>) -> Flow {
         let turn = play.position.turn();
         if let Some(loser) = play.mated {
             // The mated side can only resign; anything else is illegal.
@@ -176,7 +181,11 @@ impl CsaGame {
         };
         let text = StandardShogiPosition::move_to_text(legal);
         let (games, id, ply, token) = self.args(play, turn);
-        let played = blocking(move || games.play(&id, ply, &text, Some(&token))).await;
+        let played = blocking(move || match comment {
+            Some(comment) => games.play_commented(&id, ply, &text, &token, &format!("*{comment}")),
+            None => games.play(&id, ply, &text, Some(&token)),
+        })
+        .await;
         let state = match played {
             Ok(state) => state,
             Err(refusal) => return self.refused(play, refusal).await,
