@@ -1,5 +1,8 @@
-//! Endings of CSA games beyond the plain ones of `csa.rs`.
+//! Endings of CSA games beyond the plain ones of `csa.rs`, and a CSA game
+//! kept in PostgreSQL and watched through another server.
 
+use crate::common::postgres::database;
+use crate::common::{receive, start_with};
 use crate::csa::{both, csa_server, started, Csa};
 
 /// Plays `codes` in turn, alice (sente) first; both see each echoed.
@@ -41,4 +44,42 @@ fn perpetual_check_loses_for_the_checker() {
     assert_eq!(state["ply"], 16);
     assert_eq!(state["outcome"]["winner"], "gote");
     assert_eq!(state["outcome"]["reason"], "perpetual-check");
+}
+
+#[test]
+fn a_csa_game_in_postgresql_is_watched_through_another_server() {
+    let db = database();
+    let server = start_with(&["--db", &db.url, "--csa-port", "0"]);
+    let (mut alice, mut bob, id) = started(&server, "koma-60-5");
+    // A server sharing the database, with no CSA port, shows the game.
+    let board = start_with(&["--db", &db.url]);
+    let mut watcher = board.websocket(&id);
+    watcher
+        .get_ref()
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let first = receive(&mut watcher);
+    assert_eq!(first["state"]["headers"]["sente"], "alice", "{first}");
+    play(&mut alice, &mut bob, &["+7776FU"]);
+    bob.send("-3334FU,'* 12 +2726FU");
+    both(&mut alice, &mut bob, &["-3334FU,T0"]);
+    // Each move reaches the other server's watcher as it is played.
+    let mut seen = 0;
+    while seen < 2 {
+        let message = receive(&mut watcher);
+        if message["type"] == "state" {
+            seen = message["state"]["ply"].as_u64().unwrap();
+        }
+    }
+    alice.send("%TORYO");
+    bob.expect(&["%TORYO", "#RESIGN", "#WIN"]);
+    let state = board.get(&format!("/api/games/{id}")).json();
+    assert_eq!(state["outcome"]["reason"], "resignation", "{state}");
+    assert_eq!(state["moves"][1]["comments"][0], "** 12 +2726FU");
+    let record = board.get(&format!("/api/games/{id}/record?format=csa"));
+    let text = String::from_utf8_lossy(&record.body).into_owned();
+    assert!(
+        text.contains("-3334FU\nT0\n'** 12 +2726FU\n%TORYO"),
+        "{text}"
+    );
 }
