@@ -25,7 +25,7 @@
 use super::listing::{Listing, Phase};
 use super::names::GameName;
 use super::turned::turned_position;
-use super::words::Offer;
+use super::words::{Offer, Standing};
 use super::AGREE_TIMEOUT;
 use crate::games::names;
 use crate::games::refusal::Refusal;
@@ -111,6 +111,7 @@ pub fn start(lobby: Arc<dyn Listing>, games: Arc<Games>, wanted: GameName, seats
     let game = CsaGame {
         lobby,
         listed: None,
+        offer: None,
         games,
         wanted,
         seats,
@@ -125,6 +126,8 @@ struct CsaGame {
     lobby: Arc<dyn Listing>,
     /// The id the lobby lists, until the game is over.
     listed: Option<String>,
+    /// The game offered, once it is.
+    offer: Option<Offer>,
     games: Arc<Games>,
     wanted: GameName,
     /// The players by their colours in the store (Koma's).
@@ -182,17 +185,18 @@ impl CsaGame {
             Some(handicap) => turned_position(&handicap.position()),
             None => StandardShogiPosition::start(),
         };
-        let name_of = |csa: Color| &self.seats[self.csa_color(csa).index()].name;
+        let name_of = |csa: Color| self.seats[self.csa_color(csa).index()].name.clone();
         let offer = Offer {
-            game_id: &game_id,
+            game_id: game_id.clone(),
             sente: name_of(Color::Sente),
             gote: name_of(Color::Gote),
             control: self.wanted.control,
-            start: &start,
+            start,
         };
         for color in Color::ALL {
             self.tell(color, offer.summary(self.csa_color(color)));
         }
+        self.offer = Some(offer);
         if !self.agreed(&game_id).await {
             return;
         }
@@ -206,18 +210,51 @@ impl CsaGame {
         let (games, control) = (self.games.clone(), self.wanted.control);
         let handicap = self.wanted.handicap;
         let created = blocking(move || games.create_csa(id, headers, control, handicap)).await;
-        let Some(play) = created
-            .ok()
-            .and_then(|state| Play::new(&state, self.turned))
-        else {
+        let Some((play, state)) = created.ok().and_then(|state| {
+            let play = Play::new(&state, self.turned)?;
+            Some((play, state))
+        }) else {
             return self.reject(&game_id, "the Server");
         };
+        self.publish(&play, &state);
         for seat in &self.seats {
             self.lobby.reached(&seat.name, Phase::Started);
         }
         self.tell_both(&format!("START:{game_id}\n"));
         self.play(play).await;
         self.close();
+    }
+
+    /// Tells the lobby where the game stands now, for `%%SHOW`: as the
+    /// players see it, `+` first.
+    fn publish(&self, play: &Play, state: &GameState) {
+        let Some(offer) = &self.offer else {
+            return;
+        };
+        let position = if self.turned {
+            turned_position(play.position())
+        } else {
+            *play.position()
+        };
+        // A player's colour in the protocol and in the store are each
+        // other's through `csa_color` both ways.
+        // Under the CSA rule the clocks are whole seconds; the view, made
+        // just after the move, has taken the running side's milliseconds
+        // since off: rounded up, its time is the time charged so far.
+        let main = |csa: Color| {
+            let koma = self.csa_color(csa);
+            state
+                .clock
+                .as_ref()
+                .map_or(0, |clock| clock.main_ms(koma).div_ceil(1000))
+        };
+        let standing = Standing {
+            position: &position,
+            remaining_seconds: [main(Color::Sente), main(Color::Gote)],
+            last_move: play.last_move(),
+            moves: play.moves(),
+        };
+        self.lobby.shown(&offer.game_id, offer.show(&standing));
     }
 
     /// Waits for both `AGREE`s: `false` if the offer was withdrawn.

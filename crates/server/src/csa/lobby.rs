@@ -97,8 +97,9 @@ pub enum Asked {
 pub struct Lobby {
     games: Arc<Games>,
     players: Mutex<HashMap<String, Entry>>,
-    /// The ids of the games offered or played, oldest first.
-    games_open: Mutex<Vec<String>>,
+    /// The games offered or played, oldest first: each id, and what
+    /// `%%SHOW` answers for it once it started.
+    games_open: Mutex<Vec<(String, Option<String>)>>,
     next_session: AtomicU64,
 }
 
@@ -245,14 +246,21 @@ impl Listing for Lobby {
         self.games_open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(id.to_owned());
+            .push((id.to_owned(), None));
+    }
+
+    fn shown(&self, id: &str, show: String) {
+        let mut games = self.games_open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, shown)) = games.iter_mut().find(|(open, _)| open == id) {
+            *shown = Some(show);
+        }
     }
 
     fn game_closed(&self, id: &str) {
         self.games_open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|open| open != id);
+            .retain(|(open, _)| open != id);
     }
 }
 
@@ -278,9 +286,24 @@ impl Lobby {
     /// played, oldest first (`##[LIST] id`), then `##[LIST] +OK`.
     pub fn list(&self) -> String {
         let games = self.games_open.lock().unwrap_or_else(|e| e.into_inner());
-        let mut text: String = games.iter().map(|id| format!("##[LIST] {id}\n")).collect();
+        let mut text: String = games
+            .iter()
+            .map(|(id, _)| format!("##[LIST] {id}\n"))
+            .collect();
         text.push_str("##[LIST] +OK\n");
         text
+    }
+
+    /// shogi-server's answer to `%%SHOW id`: the game's summary as it
+    /// stands (see `words::Offer::show`) while it is played, and only
+    /// `##[SHOW] +OK` for any other id.
+    pub fn show(&self, id: &str) -> String {
+        let games = self.games_open.lock().unwrap_or_else(|e| e.into_inner());
+        games
+            .iter()
+            .find(|(open, _)| open == id)
+            .and_then(|(_, shown)| shown.clone())
+            .unwrap_or_else(|| "##[SHOW] +OK\n".to_owned())
     }
 }
 

@@ -136,6 +136,10 @@ impl<W: AsyncWrite + Unpin> Session<W> {
         if line.starts_with("%%WHO") {
             return self.write(&self.lobby.who()).await;
         }
+        if line.starts_with("%%SHOW") {
+            let id = line.split_whitespace().nth(1).unwrap_or("");
+            return self.write(&self.lobby.show(id)).await;
+        }
         if line.starts_with("CHALLENGE") {
             // The CSA's testing servers' command, answered as shogi-server
             // answers it; it means nothing here.

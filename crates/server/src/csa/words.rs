@@ -10,19 +10,33 @@ use koma_rules::{Color, EndReason, Outcome, StandardShogiPosition};
 /// limit on a game's length, announced as `Max_Moves`.
 pub const MAX_MOVES: usize = crate::games::live::MAX_MOVES;
 
-/// A game as it is offered.
-pub struct Offer<'a> {
+/// What a game offered is: the `Game_Summary`'s contents.
+#[derive(Clone, Debug)]
+pub struct Offer {
     /// `Game_ID`.
-    pub game_id: &'a str,
+    pub game_id: String,
     /// `Name+`.
-    pub sente: &'a str,
+    pub sente: String,
     /// `Name-`.
-    pub gote: &'a str,
+    pub gote: String,
     /// The clock.
     pub control: TimeControl,
     /// The start, as the players see it (shogi-server's handicaps have
     /// the giver as sente).
-    pub start: &'a StandardShogiPosition,
+    pub start: StandardShogiPosition,
+}
+
+/// Where a game stands, as `%%SHOW` tells it: everything as the players
+/// see it (`+` first).
+pub struct Standing<'a> {
+    /// The position now.
+    pub position: &'a StandardShogiPosition,
+    /// Each side's main time left, whole seconds, `+`'s first.
+    pub remaining_seconds: [u64; 2],
+    /// The last move as it was sent to both (`+7776FU,T3`), or nothing.
+    pub last_move: &'a str,
+    /// The moves played.
+    pub moves: u64,
 }
 
 /// `+` or `-`.
@@ -33,10 +47,45 @@ pub fn sign(color: Color) -> char {
     }
 }
 
-impl Offer<'_> {
+impl Offer {
     /// The `Game_Summary` block for the player of `your_turn`.
     pub fn summary(&self, your_turn: Color) -> String {
+        self.block(Some(your_turn), "", &self.start)
+    }
+
+    /// shogi-server's answer to `%%SHOW id` for this game at `standing`:
+    /// its summary without `Your_Turn`, with the clocks, the last move and
+    /// the moves played in its time block and the position now, each line
+    /// after `##[SHOW] `, then `##[SHOW] +OK`.
+    pub fn show(&self, standing: &Standing<'_>) -> String {
+        let [plus, minus] = standing.remaining_seconds;
+        let times = format!(
+            "Remaining_Time+:{plus}\n\
+             Remaining_Time-:{minus}\n\
+             Last_Move:{}\n\
+             Current_Turn:{}\n",
+            standing.last_move, standing.moves
+        );
+        let block = self.block(None, &times, standing.position);
+        let mut text: String = block
+            .lines()
+            .map(|line| format!("##[SHOW] {line}\n"))
+            .collect();
+        text.push_str("##[SHOW] +OK\n");
+        text
+    }
+
+    /// The summary block: `Your_Turn` if given, `time_extra` at the end of
+    /// the time block, and `position`.
+    fn block(
+        &self,
+        your_turn: Option<Color>,
+        time_extra: &str,
+        position: &StandardShogiPosition,
+    ) -> String {
         let seconds = |ms: u64| ms / 1000;
+        let your_turn =
+            your_turn.map_or_else(String::new, |turn| format!("Your_Turn:{}\n", sign(turn)));
         format!(
             "BEGIN Game_Summary\n\
              Protocol_Version:1.2\n\
@@ -46,7 +95,7 @@ impl Offer<'_> {
              Game_ID:{id}\n\
              Name+:{sente}\n\
              Name-:{gote}\n\
-             Your_Turn:{turn}\n\
+             {your_turn}\
              Rematch_On_Draw:NO\n\
              To_Move:{to_move}\n\
              Max_Moves:{max}\n\
@@ -56,6 +105,7 @@ impl Offer<'_> {
              Byoyomi:{byoyomi}\n\
              Increment:{increment}\n\
              Least_Time_Per_Move:0\n\
+             {time_extra}\
              END Time\n\
              BEGIN Position\n\
              {position}\
@@ -64,9 +114,8 @@ impl Offer<'_> {
             id = self.game_id,
             sente = self.sente,
             gote = self.gote,
-            turn = sign(your_turn),
             to_move = sign(self.start.turn()),
-            position = write_position(self.start),
+            position = write_position(position),
             max = MAX_MOVES,
             total = seconds(self.control.initial_ms),
             byoyomi = seconds(self.control.byoyomi_ms),
@@ -112,15 +161,15 @@ mod tests {
     #[test]
     fn the_summary_reads_as_koma_csa_reads_it() {
         let offer = Offer {
-            game_id: "0123456789abcdef",
-            sente: "alice",
-            gote: "bob",
+            game_id: "0123456789abcdef".into(),
+            sente: "alice".into(),
+            gote: "bob".into(),
             control: TimeControl {
                 initial_ms: 300_000,
                 increment_ms: 10_000,
                 byoyomi_ms: 0,
             },
-            start: &koma_rules::StandardShogiPosition::start(),
+            start: koma_rules::StandardShogiPosition::start(),
         };
         let text = offer.summary(Color::Gote);
         let lines: Vec<String> = text.lines().map(str::to_owned).collect();

@@ -315,6 +315,14 @@ impl ClockView {
     pub fn left_ms(&self, color: Color) -> u64 {
         self.left_ms[color.index()]
     }
+
+    /// `color`'s main time left, as at the moment of the view.
+    pub fn main_ms(&self, color: Color) -> u64 {
+        match color {
+            Color::Sente => self.first.main_ms,
+            Color::Gote => self.second.main_ms,
+        }
+    }
 }
 
 impl Serialize for ClockView {

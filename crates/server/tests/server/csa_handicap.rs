@@ -1,7 +1,7 @@
 //! shogi-server's handicap games on Koma's CSA port (`hc2p_koma-600-10`):
 //! offered as shogi-server offers them (the giver is `Name+`, its pieces
 //! off the bottom of the board, moving first), kept as Koma's handicap
-//! (the giver gote).
+//! (the giver gote), and shown by `%%SHOW` as the players see it.
 
 use crate::csa::{both, csa_server, expected_summary, Csa};
 
@@ -67,6 +67,27 @@ fn a_two_piece_handicap_is_offered_played_and_kept_as_komas() {
     bob.send("-3334FU");
     alice.send("+5958OU");
     both(&mut alice, &mut bob, &["+5958OU,T0", "-3334FU,T0"]);
+    // %%SHOW tells it as the players see it: the giver `+`, its king moved.
+    alice.send(&format!("%%SHOW {id}"));
+    let shown: Vec<String> = std::iter::from_fn(|| alice.line())
+        .take_while(|line| line != "##[SHOW] +OK")
+        .collect();
+    assert!(
+        shown.contains(&"##[SHOW] Name+:alice".to_owned()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] Last_Move:-3334FU,T0".to_owned()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P8 *  *  *  * +OU *  *  *  * ".to_owned()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P4 *  *  *  *  *  * -FU *  * ".to_owned()),
+        "{shown:?}"
+    );
     // The giver has no bishop to move.
     alice.send("+8822KA");
     alice.expect(&["#ILLEGAL_MOVE", "#LOSE"]);

@@ -1,5 +1,6 @@
-//! shogi-server's `%%WHO` and `%%LIST` on Koma's CSA port: who is logged
-//! in and what each does, and the games offered or played.
+//! shogi-server's `%%WHO`, `%%LIST` and `%%SHOW` on Koma's CSA port: who
+//! is logged in and what each does, the games offered or played, and
+//! where one stands.
 
 use crate::csa::{both, csa_server, Csa};
 
@@ -94,4 +95,69 @@ fn eventually(client: &mut Csa, command: &str, expected: &[&str]) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(answer, expected);
+}
+
+#[test]
+fn show_tells_where_a_game_stands_as_shogi_server_does() {
+    let server = csa_server(&[]);
+    let (mut alice, mut bob, id) = crate::csa::started(&server, "koma-600-10");
+    let mut carol = Csa::connect(&server);
+    carol.log_in_x1("carol");
+    alice.send("+7776FU");
+    both(&mut alice, &mut bob, &["+7776FU,T0"]);
+    bob.send("-3334FU");
+    both(&mut alice, &mut bob, &["-3334FU,T0"]);
+    carol.send(&format!("%%SHOW {id}"));
+    let expected = format!(
+        "BEGIN Game_Summary
+Protocol_Version:1.2
+Protocol_Mode:Server
+Format:Shogi 1.0
+Declaration:Jishogi 1.1
+Game_ID:{id}
+Name+:alice
+Name-:bob
+Rematch_On_Draw:NO
+To_Move:+
+Max_Moves:5000
+BEGIN Time
+Time_Unit:1sec
+Total_Time:600
+Byoyomi:10
+Increment:0
+Least_Time_Per_Move:0
+Remaining_Time+:600
+Remaining_Time-:600
+Last_Move:-3334FU,T0
+Current_Turn:2
+END Time
+BEGIN Position
+P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
+P2 * -HI *  *  *  *  * -KA * 
+P3-FU-FU-FU-FU-FU-FU * -FU-FU
+P4 *  *  *  *  *  * -FU *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  * +FU *  *  *  *  *  * 
+P7+FU+FU * +FU+FU+FU+FU+FU+FU
+P8 * +KA *  *  *  *  * +HI * 
+P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
++
+END Position
+END Game_Summary
++OK"
+    );
+    for want in expected.lines() {
+        assert_eq!(
+            carol.line().as_deref(),
+            Some(format!("##[SHOW] {want}").as_str())
+        );
+    }
+    // A game not played here: only the end.
+    carol.send("%%SHOW 0123456789abcdef");
+    carol.expect(&["##[SHOW] +OK"]);
+    // Once over, the game is not shown.
+    alice.send("%TORYO");
+    bob.expect(&["%TORYO", "#RESIGN", "#WIN"]);
+    carol.send(&format!("%%SHOW {id}"));
+    carol.expect(&["##[SHOW] +OK"]);
 }

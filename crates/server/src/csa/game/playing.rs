@@ -33,6 +33,8 @@ pub(super) struct Play {
     mated: Option<Color>,
     /// The last move played, as its CSA code.
     last_code: Option<String>,
+    /// The last move as it was sent to both (`+7776FU,T3`), for `%%SHOW`.
+    last_move: String,
     /// Whether the players' moves are turned round (see `csa::turned`).
     turned: bool,
 }
@@ -124,6 +126,11 @@ impl CsaGame {
 
     /// Sends each side its ending.
     fn end(&self, outcome: Outcome) -> Flow {
+        // Over before anyone is told: `%%LIST` and `%%SHOW` no longer
+        // name it once a player knows.
+        if let Some(id) = &self.listed {
+            self.lobby.game_closed(id);
+        }
         for color in Color::ALL {
             self.tell(color, words::ending(outcome, color));
         }
@@ -195,11 +202,14 @@ impl CsaGame {
             .as_ref()
             .and_then(|c| c.last_charge_seconds())
             .unwrap_or(0);
-        self.tell_both(&format!("{code},T{seconds}\n"));
+        let sent = format!("{code},T{seconds}");
+        self.tell_both(&format!("{sent}\n"));
         play.position.play_unchecked(legal);
         play.ply += 1;
         play.last_code = Some(code.to_owned());
+        play.last_move = sent;
         play.follow(&state);
+        self.publish(play, &state);
         match outcome_of(&state) {
             Some(outcome)
                 if matches!(
@@ -317,10 +327,26 @@ impl Play {
             deadline: Instant::now(),
             mated: None,
             last_code: None,
+            last_move: String::new(),
             turned,
         };
         play.follow(state);
         Some(play)
+    }
+
+    /// The position now, as Koma's board has it.
+    pub(super) fn position(&self) -> &StandardShogiPosition {
+        &self.position
+    }
+
+    /// The last move as it was sent to both, or nothing before the first.
+    pub(super) fn last_move(&self) -> &str {
+        &self.last_move
+    }
+
+    /// The moves played.
+    pub(super) fn moves(&self) -> u64 {
+        self.ply
     }
 
     /// The side to move's deadline, from `state`'s clock.
