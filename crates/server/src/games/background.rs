@@ -277,7 +277,9 @@ impl Games {
         let version = stored.version;
         let game_id = stored.id;
         let impasse = stored.impasse_rule();
-        self.computers.submit(game_id, move |waited| {
+        // A registered engine's move takes as many engines as its threads.
+        let slots = engine.as_deref().map_or(1, |name| picker.threads(name));
+        self.computers.submit(game_id, slots, move |waited| {
             // On an engine's thread, at its lower priority. The game may
             // have changed while this waited (a takeback): then there is
             // nothing to think about.

@@ -29,6 +29,12 @@ pub trait MovePicker: Send + Sync + 'static {
     /// The computer's reply on its turn.
     fn pick(&self, turn: &ComputerTurn<'_>) -> Reply;
 
+    /// The engines (cores) a move of the registered engine `name` takes
+    /// of the computer opponents' pool: its `Threads`.
+    fn threads(&self, _name: &str) -> usize {
+        1
+    }
+
     /// Whether the registered engine `name` can play `variant`: the
     /// sentence that says why not otherwise. None is registered unless
     /// the picker says so.

@@ -92,6 +92,12 @@ impl MovePicker for EnginePicker {
         }
     }
 
+    fn threads(&self, name: &str) -> usize {
+        self.external
+            .find(name)
+            .map_or(1, |engine| engine.threads as usize)
+    }
+
     fn plays(&self, name: &str, variant: Variant) -> Result<(), String> {
         self.external.for_game(name, variant).map(|_| ())
     }

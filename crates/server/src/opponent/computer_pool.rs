@@ -26,7 +26,8 @@ pub struct ComputerPool {
 struct Shared {
     engines: usize,
     queue: Mutex<Queue>,
-    /// Wakes a thread when a job is queued.
+    /// Wakes the threads when a job is queued or one ends (the first job
+    /// may be waiting for the cores a job held).
     queued: Condvar,
 }
 
@@ -38,10 +39,24 @@ struct Queue {
     threads: usize,
     /// Jobs thinking now.
     running: usize,
+    /// The engines (cores) they take: a registered engine's move takes
+    /// its `Threads`.
+    busy: usize,
+}
+
+impl Queue {
+    /// Whether the first `count` jobs waiting could all start now, among
+    /// `engines` engines.
+    fn would_start(&self, count: usize, engines: usize) -> bool {
+        let needed: usize = self.waiting.iter().take(count).map(|job| job.slots).sum();
+        self.busy + needed <= engines
+    }
 }
 
 struct Job {
     game: GameId,
+    /// The engines it takes (at most all of them).
+    slots: usize,
     /// When it was queued, milliseconds since the Unix epoch.
     since: i64,
     /// Whether every engine was busy when it was queued, so that its
@@ -88,24 +103,33 @@ impl ComputerPool {
 
     /// Queues `run`, the computer's move in game `game`, behind the jobs
     /// already queued; it runs on one of the pool's threads when its turn
-    /// comes, told whether it waited for an engine (its game's state then
-    /// said so, and should be sent again now that it thinks). The caller
-    /// queues at most one job per game at a time.
-    pub fn submit(&self, game: GameId, run: impl FnOnce(bool) + Send + 'static) {
+    /// comes and `slots` engines are free (a registered engine's move
+    /// takes its `Threads`; one taking more than the pool has waits until
+    /// the pool is idle), told whether it waited for an engine (its game's
+    /// state then said so, and should be sent again now that it thinks).
+    /// The caller queues at most one job per game at a time.
+    pub fn submit(&self, game: GameId, slots: usize, run: impl FnOnce(bool) + Send + 'static) {
+        let engines = self.shared.engines;
         let mut queue = lock(&self.shared.queue);
         if queue.threads == 0 {
             queue.threads = self.start_threads();
         }
-        // The same test as `waiting`'s for the job at the queue's end.
-        let waited = queue.running + queue.waiting.len() >= self.shared.engines;
+        let slots = slots.clamp(1, engines);
         queue.waiting.push_back(Job {
             game,
+            slots,
             since: clock::now_ms(),
-            waited,
+            waited: false,
             run: Box::new(run),
         });
+        // The same test as `waiting`'s for the job at the queue's end.
+        let count = queue.waiting.len();
+        let waited = !queue.would_start(count, engines);
+        if let Some(job) = queue.waiting.back_mut() {
+            job.waited = waited;
+        }
         drop(queue);
-        self.shared.queued.notify_one();
+        self.shared.queued.notify_all();
     }
 
     /// Where game `game`'s computer stands in the queue, if it waits
@@ -113,10 +137,10 @@ impl ComputerPool {
     pub fn waiting(&self, game: GameId) -> Option<ComputerWaitingJson> {
         let queue = lock(&self.shared.queue);
         let ahead = queue.waiting.iter().position(|job| job.game == game)?;
-        // A job with an engine free for it is about to start (a thread is
+        // A job with engines free for it is about to start (a thread is
         // waking for it): it does not wait, and the page should say the
         // computer thinks rather than flash "waiting".
-        if queue.running + ahead < self.shared.engines {
+        if queue.would_start(ahead + 1, self.shared.engines) {
             return None;
         }
         Some(ComputerWaitingJson {
@@ -155,34 +179,40 @@ impl ComputerPool {
     }
 }
 
-/// A pool thread: takes the queue's first job, runs it, and so on.
+/// A pool thread: takes the queue's first job once the engines it takes
+/// are free, runs it, and so on.
 fn work(shared: &Shared) {
     crate::priority::Work::Opponent.lower_this_thread();
     loop {
         let job = {
             let mut queue = lock(&shared.queue);
             let job = loop {
-                match queue.waiting.pop_front() {
-                    Some(job) => break job,
-                    None => {
-                        queue = shared
-                            .queued
-                            .wait(queue)
-                            .unwrap_or_else(|poisoned| poisoned.into_inner());
+                if queue.would_start(1, shared.engines) {
+                    if let Some(job) = queue.waiting.pop_front() {
+                        break job;
                     }
                 }
+                queue = shared
+                    .queued
+                    .wait(queue)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
             };
             queue.running += 1;
+            queue.busy += job.slots;
             job
         };
+        let slots = job.slots;
         // A job that panics (a bug) costs its move, not the thread.
         let (run, waited) = (job.run, job.waited);
         let _ = catch_unwind(AssertUnwindSafe(move || run(waited)));
         let idle = {
             let mut queue = lock(&shared.queue);
             queue.running -= 1;
+            queue.busy -= slots;
             queue.running == 0 && queue.waiting.is_empty()
         };
+        // The first job waiting may have waited for these engines.
+        shared.queued.notify_all();
         if idle {
             give_memory_back();
         }
@@ -233,7 +263,7 @@ mod tests {
         for n in 0..10 {
             let (now, most, finished) = (now.clone(), most.clone(), finished.clone());
             let released = released.clone();
-            pool.submit(id(n), move |_| {
+            pool.submit(id(n), 1, move |_| {
                 let thinking = now.fetch_add(1, Ordering::SeqCst) + 1;
                 most.fetch_max(thinking, Ordering::SeqCst);
                 // Holds its engine until the test lets one go.
@@ -272,7 +302,7 @@ mod tests {
         let released = Arc::new(Mutex::new(released));
         for n in 0..5 {
             let (order, released) = (order.clone(), released.clone());
-            pool.submit(id(n), move |waited| {
+            pool.submit(id(n), 1, move |waited| {
                 order.lock().unwrap().push((n, waited));
                 let _ = released.lock().unwrap().recv();
             });
@@ -297,11 +327,55 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_takes_two_engines_waits_for_both_and_keeps_its_place() {
+        let pool = ComputerPool::new(2);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let gates: Vec<mpsc::Sender<()>> = [(1, 1), (2, 2), (3, 1)]
+            .into_iter()
+            .map(|(n, slots)| {
+                let (release, released) = mpsc::channel::<()>();
+                let order = order.clone();
+                pool.submit(id(n), slots, move |_| {
+                    order.lock().unwrap().push(n);
+                    let _ = released.recv();
+                });
+                release
+            })
+            .collect();
+        wait_until(|| pool.load().running == 1);
+        // The first thinks on one engine; the second needs both and
+        // waits; the third, which would fit, waits behind it.
+        assert_eq!(pool.waiting(id(2)).map(|w| w.ahead), Some(0));
+        assert_eq!(pool.waiting(id(3)).map(|w| w.ahead), Some(1));
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(*order.lock().unwrap(), [1]);
+        gates[0].send(()).unwrap();
+        wait_until(|| order.lock().unwrap().len() == 2);
+        assert_eq!(
+            pool.load(),
+            PoolLoad {
+                running: 1,
+                waiting: 1
+            }
+        );
+        gates[1].send(()).unwrap();
+        wait_until(|| order.lock().unwrap().len() == 3);
+        assert_eq!(*order.lock().unwrap(), [1, 2, 3]);
+        gates[2].send(()).unwrap();
+        // More than the pool has: clamped, it runs alone.
+        let (done, finished) = mpsc::channel();
+        pool.submit(id(4), 8, move |_| done.send(()).unwrap());
+        finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("it ran");
+    }
+
+    #[test]
     fn a_panicking_job_costs_its_move_not_the_engine() {
         let pool = ComputerPool::new(1);
-        pool.submit(id(1), |_| panic!("a bug in a picker"));
+        pool.submit(id(1), 1, |_| panic!("a bug in a picker"));
         let (done, finished) = mpsc::channel();
-        pool.submit(id(2), move |_| done.send(()).unwrap());
+        pool.submit(id(2), 1, move |_| done.send(()).unwrap());
         finished
             .recv_timeout(Duration::from_secs(60))
             .expect("the next job ran");
