@@ -4,7 +4,7 @@
 //! side to move at the root); an engine that names anything else is
 //! refused with a sentence that says so.
 
-use super::mate::MateJson;
+use super::mate::{self, MateJson};
 use crate::external::pool::{ExternalEngines, Job};
 use crate::external::registry::ExternalEngine;
 use crate::games::live::{AnyGame, Served};
@@ -39,26 +39,14 @@ impl MateJob<'_> {
             AnyGame::Spear(g) => self.search(g),
             AnyGame::Minishogi(g) => self.search(g),
             AnyGame::Shogi(g) => self.search(g),
-            AnyGame::Pawns(_) => Err(Refusal::bad_request(
-                "Pawns-Only Chess has no king: there is no mate to find.",
-            )),
+            AnyGame::Pawns(_) => Err(mate::no_king()),
         }
     }
 
     fn search<P: Served>(&self, game: &Game<P>) -> Result<MateJson, Refusal> {
         let name = &self.engine.name;
         let ply = self.ply;
-        let Some(root) = game.positions().get(ply) else {
-            return Err(Refusal::bad_request(format!(
-                "The game has no move {ply}: it has {}.",
-                game.moves().len()
-            )));
-        };
-        if let Err(error) = root.validate() {
-            return Err(Refusal::bad_request(format!(
-                "This position has no mate to search: {error}."
-            )));
-        }
+        let root = mate::searched(game, ply)?;
         let job = Job {
             work: Work::Study,
             game: self.game_id,

@@ -75,17 +75,18 @@ pub fn find_mate(game: &AnyGame, ply: usize, seconds: u64) -> Result<MateJson, R
         AnyGame::Spear(g) => search(g, ply, &limits),
         AnyGame::Minishogi(g) => search(g, ply, &limits),
         AnyGame::Shogi(g) => search(g, ply, &limits),
-        AnyGame::Pawns(_) => Err(Refusal::bad_request(
-            "Pawns-Only Chess has no king: there is no mate to find.",
-        )),
+        AnyGame::Pawns(_) => Err(no_king()),
     }
 }
 
-fn search<P: Served + MateSearch>(
-    game: &Game<P>,
-    ply: usize,
-    limits: &MateLimits,
-) -> Result<MateJson, Refusal> {
+/// Pawns-Only Chess's refusal: no king, no mate.
+pub(super) fn no_king() -> Refusal {
+    Refusal::bad_request("Pawns-Only Chess has no king: there is no mate to find.")
+}
+
+/// The position after move `ply` of `game`, if it is one to search for
+/// mate, whichever engine searches.
+pub(super) fn searched<P: Served>(game: &Game<P>, ply: usize) -> Result<&P, Refusal> {
     let Some(root) = game.positions().get(ply) else {
         return Err(Refusal::bad_request(format!(
             "The game has no move {ply}: it has {}.",
@@ -100,6 +101,15 @@ fn search<P: Served + MateSearch>(
             "This position has no mate to search: {error}."
         )));
     }
+    Ok(root)
+}
+
+fn search<P: Served + MateSearch>(
+    game: &Game<P>,
+    ply: usize,
+    limits: &MateLimits,
+) -> Result<MateJson, Refusal> {
+    let root = searched(game, ply)?;
     let mut solver = Solver::new(limits.table_megabytes);
     let Some(report) = root.solve_mate(&mut solver, limits, None) else {
         return Err(Refusal::bad_request("This game has no mates."));
