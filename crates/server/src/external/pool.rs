@@ -202,7 +202,13 @@ impl ExternalEngines {
                 Some(idle.remove(index))
             });
             let Some(mut warm) = warm else { break };
-            if warm.game == job.game || warm.engine.new_game().is_ok() {
+            // Alive (`isready`), and told of the new game if it changes.
+            let ready = if warm.game == job.game {
+                warm.engine.ready()
+            } else {
+                warm.engine.new_game()
+            };
+            if ready.is_ok() {
                 return Ok(self.lent(engine, variant, job, warm.engine));
             }
             // Died or hung while waiting: dropped (killed), and the next tried.

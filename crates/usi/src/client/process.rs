@@ -367,8 +367,8 @@ impl Engine {
         }
     }
 
-    /// `isready`, answered by `readyok`.
-    fn ready(&mut self) -> Result<(), Failure> {
+    /// `isready`, answered by `readyok`: the engine is alive and idle.
+    pub fn ready(&mut self) -> Result<(), Failure> {
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         self.wait_for(deadline, |line| line == "readyok")
