@@ -38,7 +38,7 @@ function linesChoice(ctrl: Ctrl): VNode {
 }
 
 /** An engine's name as the choices show it: Koma's own, or a registered one with the name it gives itself. */
-function engineLabel(engine: EngineInfo): string {
+export function engineLabel(engine: EngineInfo): string {
   if (engine.name === BUILT_IN) return t('analysis.komaEngine');
   return engine.idName ? `${engine.name} (${engine.idName})` : engine.name;
 }

@@ -1,7 +1,9 @@
 // The new-game form in the top bar: the game (for shogi, a handicap and the
-// impasse rule), the opponent, the side, the computer's level, the clock.
+// impasse rule), the opponent, the side, the computer's engine and level,
+// the clock.
 
 import { h, type VNode } from 'snabbdom';
+import { engineLabel } from './analysis';
 import type { Ctrl } from '../ctrl';
 import { t } from '../i18n';
 import { parseTimeControl, TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
@@ -106,7 +108,7 @@ export function newGameForm(ctrl: Ctrl): VNode {
           select(
             'computer-engine',
             form.chosenEngine() ?? 'koma',
-            [['koma', t('analysis.komaEngine')], ...form.registeredEngines().map((engine): [string, string] => [engine.name, engine.name])],
+            [['koma', t('analysis.komaEngine')], ...form.registeredEngines().map((engine): [string, string] => [engine.name, engineLabel(engine)])],
             (value) => {
               form.engine = value;
               ctrl.formChanged();
