@@ -122,8 +122,9 @@ pub struct ServeArgs {
     analysis_seconds: u64,
     /// Registers a USI engine beside Koma's own, as NAME=COMMAND (e.g.
     /// --engine 'yaneuraou=/opt/yo/YaneuraOu-by-gcc'), for the board's
-    /// analysis: it plays shogi, one thread, with its own options; give
-    /// options, games and threads in --engines-file. Repeatable.
+    /// analysis, review, mate search and computer opponent: it plays
+    /// shogi, one thread, with its own options; give options, games and
+    /// threads in --engines-file. Repeatable.
     #[arg(long = "engine", value_name = "NAME=COMMAND")]
     engines: Vec<String>,
     /// A TOML file of engines to register: `[[engine]]` tables with
