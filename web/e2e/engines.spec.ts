@@ -93,4 +93,6 @@ test('a registered engine plays the computer, and searches for mate', async ({ p
   await expect(page.locator('.mate-summary')).toContainText('(by koma-usi)', { timeout: 20_000 });
   await expect(page.locator('.mate-summary')).toContainText('Mate in 1');
   await expect(page.locator('.mate-line button')).toHaveCount(1);
+  // The specs share one browser: the next ones expect Koma's own engine, at a level.
+  await page.evaluate(() => localStorage.removeItem('koma.computerEngine'));
 });
