@@ -203,13 +203,15 @@ impl CsaGame {
             .and_then(|c| c.last_charge_seconds())
             .unwrap_or(0);
         let sent = format!("{code},T{seconds}");
-        self.tell_both(&format!("{sent}\n"));
         play.position.play_unchecked(legal);
         play.ply += 1;
         play.last_code = Some(code.to_owned());
-        play.last_move = sent;
+        play.last_move = sent.clone();
         play.follow(&state);
+        // Shown before the players are told: a `%%SHOW` sent after the
+        // echo sees this move.
         self.publish(play, &state);
+        self.tell_both(&format!("{sent}\n"));
         match outcome_of(&state) {
             Some(outcome)
                 if matches!(
