@@ -150,7 +150,8 @@ async fn session(
                                     "A connection analyses with at most {ANALYSES_PER_CONNECTION} engines at once: stop one first (\"stop-analysis\" with its \"engine\")."
                                 );
                                 let named = engine.clone();
-                                let reply = blocking(move || Ok(for_engine(error(&app, &id, &sentence), &named))).await.ok();
+                                let refusal = Refusal::new(StatusCode::BAD_REQUEST, sentence);
+                                let reply = blocking(move || Ok(refusal_message_for(&app, &id, refusal, Some(&named)))).await.ok();
                                 if let Some(text) = reply {
                                     if socket.send(Message::text(text)).await.is_err() {
                                         break;
@@ -164,11 +165,10 @@ async fn session(
                                 let (game, _) = games.study_target(id, None)?;
                                 analysis_target::target(game, id, request, &external)
                             };
-                            let (job, reply) = study(&app, &id, target, |target| {
+                            let (job, reply) = study(&app, &id, Some(&engine), target, |target| {
                                 analysis::start(analyses, target, out)
                             })
                             .await;
-                            let reply = reply.map(|text| for_engine(text, &engine));
                             running.extend(job.map(|job| (engine, job)));
                             reply
                         }
@@ -186,7 +186,7 @@ async fn session(
                                 let engine = analysis_target::find_engine(&external, engine.as_deref(), &game)?;
                                 Ok((game, Games::parse_id(id)?, engine))
                             };
-                            let (job, reply) = study(&app, &id, target, |(game, game_id, engine)| {
+                            let (job, reply) = study(&app, &id, None, target, |(game, game_id, engine)| {
                                 review::start(analyses, games, game_id, game, engine, out)
                             })
                             .await;
@@ -298,6 +298,7 @@ async fn session(
 async fn study<T: Send + 'static>(
     app: &App,
     id: &str,
+    engine: Option<&str>,
     target: impl FnOnce(&Arc<Games>, &str) -> Result<T, Refusal> + Send + 'static,
     start: impl FnOnce(T) -> EngineJob,
 ) -> (Option<EngineJob>, Option<String>) {
@@ -305,8 +306,10 @@ async fn study<T: Send + 'static>(
     match blocking(move || target(&games, &wanted)).await {
         Ok(found) => (Some(start(found)), None),
         Err(refusal) => {
-            let (app, id) = (app.clone(), id.to_owned());
-            let reply = blocking(move || Ok(refusal_message(&app, &id, refusal))).await;
+            let (app, id, engine) = (app.clone(), id.to_owned(), engine.map(str::to_owned));
+            let reply =
+                blocking(move || Ok(refusal_message_for(&app, &id, refusal, engine.as_deref())))
+                    .await;
             (None, reply.ok())
         }
     }
@@ -451,6 +454,13 @@ fn answer(app: &App, id: &str, text: &str) -> Option<String> {
 }
 
 fn refusal_message(app: &App, id: &str, refusal: Refusal) -> String {
+    refusal_message_for(app, id, refusal, None)
+}
+
+/// A refusal as its message; one of an analysis names the engine asked
+/// (`"engine"`), so that a page showing two engines shows it in the right
+/// one's part.
+fn refusal_message_for(app: &App, id: &str, refusal: Refusal, engine: Option<&str>) -> String {
     let state = match refusal.state {
         Some(state) => serde_json::to_value(state).ok(),
         None => app
@@ -464,6 +474,9 @@ fn refusal_message(app: &App, id: &str, refusal: Refusal) -> String {
     if let Some(code) = refusal.code {
         message["code"] = code.into();
     }
+    if let Some(engine) = engine {
+        message["engine"] = engine.into();
+    }
     message.to_string()
 }
 
@@ -475,18 +488,6 @@ fn too_fast() -> String {
         "error": format!("Too many messages: at most {WS_PER_SECOND} a second. This one was not read."),
     })
     .to_string()
-}
-
-/// A refusal of an analysis, naming the engine asked (`"engine"`), so that
-/// a page showing two engines shows it in the right one's part.
-fn for_engine(refusal: String, engine: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(&refusal) {
-        Ok(mut message) => {
-            message["engine"] = engine.into();
-            message.to_string()
-        }
-        Err(_) => refusal,
-    }
 }
 
 fn error(app: &App, id: &str, message: &str) -> String {
