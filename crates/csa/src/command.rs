@@ -88,12 +88,11 @@ pub struct CsaArgs {
 }
 
 /// Runs `koma csa`.
-pub fn run(args: CsaArgs) -> Result<(), String> {
-    let (settings, config) = settings(args).map_err(|e| e.to_string())?;
+pub fn run(args: CsaArgs) -> Result<(), CsaError> {
+    let (settings, config) = settings(args)?;
     let stop = Arc::new(AtomicBool::new(false));
     watch_ctrl_c(Arc::clone(&stop));
-    let report =
-        client::play(&settings, process_factory(config), &stop).map_err(|e| e.to_string())?;
+    let report = client::play(&settings, process_factory(config), &stop)?;
     let count = |wanted: GameResult| {
         report
             .games

@@ -4,15 +4,14 @@
 use crate::CsaError;
 use koma_rules::Variant;
 use koma_usi::client::{Engine, EngineConfig};
+use koma_usi::StartError;
 
 /// Starts an engine ready for shogi (after `usi`, the options, `isready`).
-pub type EngineFactory = Box<dyn FnMut() -> Result<Engine, String> + Send>;
+pub type EngineFactory = Box<dyn FnMut() -> Result<Engine, StartError> + Send>;
 
 /// A factory for the engine of `config`: a process speaking USI.
 pub fn process_factory(config: EngineConfig) -> EngineFactory {
-    Box::new(move || {
-        Engine::start(&config, Variant::Shogi, "engine", None).map_err(|e| e.to_string())
-    })
+    Box::new(move || Engine::start(&config, Variant::Shogi, "engine", None))
 }
 
 /// The engine, started when first needed.
@@ -33,7 +32,8 @@ impl EngineSlot {
     /// The running engine, started if there is none.
     pub fn get(&mut self) -> Result<&mut Engine, CsaError> {
         if self.engine.is_none() {
-            self.engine = Some((self.factory)().map_err(CsaError::Engine)?);
+            let started = (self.factory)().map_err(|e| CsaError::Engine(e.to_string()))?;
+            self.engine = Some(started);
         }
         Ok(self.engine.as_mut().expect("just started"))
     }

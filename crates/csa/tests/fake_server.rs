@@ -80,7 +80,6 @@ impl Script {
                 "fake",
                 None,
             )
-            .map_err(|e| e.to_string())
         })
     }
 }

@@ -2,7 +2,7 @@
 //! is a signature of the search (it changes only when the search does), and
 //! the speed in nodes per second is comparable between builds.
 
-use crate::{Engine, Evaluate, Limits, SearchControl};
+use crate::{Engine, Evaluate, Limits, NetworkForAnotherGame, SearchControl};
 use std::time::Duration;
 
 /// Spear positions: the start and middle games from Koma's self-play.
@@ -93,7 +93,7 @@ pub fn run<P: Evaluate>(
     threads: usize,
     evaluation: &BenchEvaluation,
     report: &mut dyn FnMut(&BenchLine),
-) -> Result<Vec<BenchLine>, String> {
+) -> Result<Vec<BenchLine>, NetworkForAnotherGame> {
     let limits = match limit {
         BenchLimit::Depth(depth) => Limits::depth(depth),
         BenchLimit::Time(time) => Limits::move_time(time),

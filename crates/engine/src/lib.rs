@@ -39,6 +39,6 @@ pub use koma_nnue::Network;
 pub use limits::{Clock, Limits, TimePlan};
 pub use opponent::{choose, Choice};
 pub use score::{is_mate, mate_in, mated_in, Score, Value, MATE, MAX_PLY};
-pub use search::{Engine, EngineOptions, Info, SearchControl, SearchResult};
+pub use search::{Engine, EngineOptions, Info, NetworkForAnotherGame, SearchControl, SearchResult};
 pub use skill::{Skill, MAX_SKILL, MIN_SKILL};
 pub use tt::Bound;

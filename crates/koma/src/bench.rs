@@ -84,7 +84,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             );
         };
         let threads = args.threads as usize;
-        let lines = with_position!(variant, P => bench::run::<P>(positions, limit, threads, &evaluation, &mut print))?;
+        let lines = with_position!(variant, P => bench::run::<P>(positions, limit, threads, &evaluation, &mut print))
+            .map_err(|error| error.to_string())?;
         if lines.len() != positions.len() {
             return Err(format!(
                 "a {} bench position does not parse",

@@ -111,9 +111,9 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Train(args) => train::run(args),
         Command::Serve(args) => koma_server::run(args),
-        Command::Load(args) => koma_load::run(args),
+        Command::Load(args) => koma_load::run(args).map_err(|e| e.to_string()),
         Command::Check(args) => check::run(args),
-        Command::Csa(args) => koma_csa::run(args),
+        Command::Csa(args) => koma_csa::run(args).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,7 @@ mod slow;
 mod websocket;
 
 use crate::args::{LoadArgs, Target};
+use crate::LoadError;
 use net::{ATTACKER, INNOCENT, SLOW};
 use report::{Check, HostileReport, Progress, Verdict};
 use slow::Expected;
@@ -56,13 +57,13 @@ const RESERVED_FILES: u64 = 100;
 
 /// Runs the attacks and prints the report; an error when the server could
 /// not be attacked, or when it did not hold against one.
-pub fn run(args: &LoadArgs) -> Result<(), String> {
+pub fn run(args: &LoadArgs) -> Result<(), LoadError> {
     // One thread for the attacks (the server needs the other cores); the
     // innocent client runs on a thread of its own.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the attacks' runtime: {e}"))?;
+        .map_err(LoadError::Runtime)?;
     let report = runtime.block_on(attack(args))?;
     if args.json {
         println!("{}", report.json());
@@ -71,49 +72,47 @@ pub fn run(args: &LoadArgs) -> Result<(), String> {
     }
     match report.failed()[..] {
         [] => Ok(()),
-        ref failed => Err(format!(
-            "the server did not hold against {} attack(s): {}",
-            failed.len(),
-            failed.join(", ")
+        ref failed => Err(LoadError::DidNotHold(
+            failed.iter().map(|name| name.to_string()).collect(),
         )),
     }
 }
 
 /// The target with an IPv4 address: the clients are told apart by their
 /// addresses in 127.0.0.0/8, which IPv6's loopback (one address) cannot do.
-fn ipv4_target(target: &Target) -> Result<Target, String> {
+fn ipv4_target(target: &Target) -> Result<Target, LoadError> {
     match target.address.ip().to_canonical() {
         std::net::IpAddr::V4(ip) => Ok(Target {
             address: SocketAddr::new(ip.into(), target.address.port()),
             authority: target.authority.clone(),
         }),
-        std::net::IpAddr::V6(_) => Err(format!(
+        std::net::IpAddr::V6(_) => Err(LoadError::Unusable(format!(
             "--hostile plays three clients from 127.0.0.1, 127.0.0.2 and 127.0.0.3, so it needs \
              the server on an IPv4 loopback address (http://127.0.0.1:PORT/), not {}",
             target.url()
-        )),
+        ))),
     }
 }
 
-async fn attack(args: &LoadArgs) -> Result<HostileReport, String> {
+async fn attack(args: &LoadArgs) -> Result<HostileReport, LoadError> {
     let hostile = &args.hostile;
     let target = ipv4_target(&args.url)?;
     for from in [ATTACKER, INNOCENT, SLOW] {
         match net::exchange(from, &target, "GET", "/api/variants", b"").await {
             Ok(answer) if answer.status == 200 => {}
             Ok(answer) => {
-                return Err(format!(
+                return Err(LoadError::Unusable(format!(
                     "{} answered {} to GET /api/variants from {from}: is it `koma serve`? ({})",
                     target.url(),
                     answer.status,
                     answer.sentence()
-                ))
+                )))
             }
             Err(e) => {
-                return Err(format!(
+                return Err(LoadError::Unusable(format!(
                     "connection to {} from {from} failed: {e}",
                     target.url()
-                ))
+                )))
             }
         }
     }
@@ -140,7 +139,9 @@ async fn attack(args: &LoadArgs) -> Result<HostileReport, String> {
     ];
     let mut checks = Vec::new();
     progress.show("WebSocket protocol errors, hostile JSON");
-    let id = websocket::create_game(ATTACKER, &target).await?;
+    let id = websocket::create_game(ATTACKER, &target)
+        .await
+        .map_err(LoadError::Unusable)?;
     checks.extend(websocket::protocol_errors(&target, &id).await);
     checks.push(json::negative_ply(&target, &id).await);
     checks.push(json::not_utf8(&target).await);
@@ -202,7 +203,10 @@ mod tests {
             "127.0.0.5:9".parse().unwrap()
         );
         let v6 = crate::args::parse_target("http://[::1]:9/").unwrap();
-        assert!(ipv4_target(&v6).unwrap_err().contains("IPv4 loopback"));
+        match ipv4_target(&v6) {
+            Err(LoadError::Unusable(sentence)) => assert!(sentence.contains("IPv4 loopback")),
+            other => panic!("an IPv6 target is unusable, not {other:?}"),
+        }
     }
 
     #[test]

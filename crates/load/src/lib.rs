@@ -21,6 +21,28 @@ mod stats;
 
 pub use args::LoadArgs;
 
+/// Why `koma load` failed: the tool could not run, the server could not be
+/// used, or it did not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The tool's own runtime could not start.
+    #[error("cannot start the tool's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The server cannot be reached, or is not `koma serve`, or cannot be
+    /// attacked as asked; the sentence says which.
+    #[error("{0}")]
+    Unusable(String),
+    /// The server answered with errors under load.
+    #[error("{0} error(s) during the load, where a correct server gives none")]
+    ServerErrors(u64),
+    /// The server did not hold against these attacks (`--hostile`).
+    #[error("the server did not hold against {} attack(s): {}", .0.len(), .0.join(", "))]
+    DidNotHold(Vec<String>),
+    /// A game of the load failed inside the tool: a bug of the tool.
+    #[error("a game of the load failed inside the tool: {0}")]
+    Tool(String),
+}
+
 use context::Context;
 use report::{Progress, Report};
 use stats::{ErrorKind, Latencies, Summary};
@@ -37,7 +59,7 @@ const FINISH_WAIT: Duration = Duration::from_secs(10);
 
 /// Runs the load and prints its report; an error when the server could
 /// not be used, or when it made any errors.
-pub fn run(args: LoadArgs) -> Result<(), String> {
+pub fn run(args: LoadArgs) -> Result<(), LoadError> {
     if args.hostile.hostile {
         return hostile::run(&args);
     }
@@ -46,7 +68,7 @@ pub fn run(args: LoadArgs) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the load's runtime: {e}"))?;
+        .map_err(LoadError::Runtime)?;
     let report = runtime.block_on(load(&args))?;
     if args.json {
         println!("{}", report.json());
@@ -55,25 +77,23 @@ pub fn run(args: LoadArgs) -> Result<(), String> {
     }
     match report.error_count() {
         0 => Ok(()),
-        count => Err(format!(
-            "{count} error(s) during the load, where a correct server gives none"
-        )),
+        count => Err(LoadError::ServerErrors(count)),
     }
 }
 
-async fn load(args: &LoadArgs) -> Result<Report, String> {
+async fn load(args: &LoadArgs) -> Result<Report, LoadError> {
     let target = args.url.clone();
     // A wrong port or another program gets one sentence here, rather than
     // a run of counted errors.
     match client::request(&target, None, "GET", "/api/variants", "").await {
         Ok((200, _)) => {}
         Ok((status, _)) => {
-            return Err(format!(
+            return Err(LoadError::Unusable(format!(
                 "{} answered {status} to GET /api/variants: is it `koma serve`?",
                 target.url()
-            ))
+            )))
         }
-        Err(failure) => return Err(failure.message),
+        Err(failure) => return Err(LoadError::Unusable(failure.message)),
     }
     let ctx = Arc::new(Context::new(
         target,
@@ -113,7 +133,7 @@ async fn load(args: &LoadArgs) -> Result<Report, String> {
     .await;
     progress.finish();
     if let Some(why) = broken {
-        return Err(format!("a game of the load failed inside the tool: {why}"));
+        return Err(LoadError::Tool(why));
     }
     if gathered.is_err() {
         // Dropping the set ends them; their latencies are left out.

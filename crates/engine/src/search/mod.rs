@@ -42,6 +42,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::{Pool, RootMove, Worker};
 
+/// [`Engine::set_network`]'s refusal: the network evaluates another game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a network for {network}, not for {engine}")]
+pub struct NetworkForAnotherGame {
+    /// The game the network was trained for.
+    pub network: koma_rules::Variant,
+    /// The game the engine plays.
+    pub engine: koma_rules::Variant,
+}
+
 /// Options that last beyond one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -145,14 +155,16 @@ impl<P: Evaluate> Engine<P> {
     /// Evaluates with `network` from the next search on (`None`: the
     /// classical evaluation). A network of another game is refused, and
     /// the engine keeps the one it had.
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String> {
+    pub fn set_network(
+        &mut self,
+        network: Option<Arc<Network>>,
+    ) -> Result<(), NetworkForAnotherGame> {
         if let Some(network) = &network {
             if network.variant() != P::VARIANT {
-                return Err(format!(
-                    "a network for {}, not for {}",
-                    network.variant(),
-                    P::VARIANT
-                ));
+                return Err(NetworkForAnotherGame {
+                    network: network.variant(),
+                    engine: P::VARIANT,
+                });
             }
         }
         self.network = network;

@@ -8,6 +8,7 @@ use koma_engine::{Engine, Limits, Network, Score, SearchControl, SearchResult};
 use koma_nnue::{Layout, HIDDEN};
 use koma_rules::{
     MinishogiPosition, Position, ShogiPosition, ShogiVariant, SpearPosition, StandardShogiPosition,
+    Variant,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -106,7 +107,12 @@ fn the_network_decides_the_static_value() {
 fn another_games_network_is_refused_and_use_nnue_off_is_the_classical_search() {
     let mut engine = Engine::<StandardShogiPosition>::new(16);
     let refused = engine.set_network(Some(random_network::<koma_rules::Spear>(4)));
-    assert!(refused.unwrap_err().contains("for spear, not for shogi"));
+    let refused = refused.unwrap_err();
+    assert_eq!(
+        (refused.network, refused.engine),
+        (Variant::Spear, Variant::Shogi)
+    );
+    assert_eq!(refused.to_string(), "a network for spear, not for shogi");
 
     let text = StandardShogiPosition::start().to_text();
     let limits = Limits::nodes(20_000);

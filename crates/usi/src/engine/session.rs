@@ -3,7 +3,9 @@
 
 use super::output::{bestmove_line, info_line, Output};
 use crate::Dialect;
-use koma_engine::{Clock, Engine, EngineOptions, Evaluate, Limits, Network, SearchControl};
+use koma_engine::{
+    Clock, Engine, EngineOptions, Evaluate, Limits, Network, NetworkForAnotherGame, SearchControl,
+};
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
 use koma_rules::{Color, Position, Variant};
 use std::sync::{Arc, Mutex};
@@ -41,7 +43,7 @@ pub trait Session: Send {
     fn set_options(&mut self, options: EngineOptions);
     /// Evaluates with `network` (`None`: the classical evaluation); one
     /// of another game is refused.
-    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String>;
+    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), NetworkForAnotherGame>;
 }
 
 /// Why a `position` command is refused; the GUI is told in an
@@ -197,7 +199,7 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
         self.engine().options = options;
     }
 
-    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), String> {
+    fn set_network(&mut self, network: Option<Arc<Network>>) -> Result<(), NetworkForAnotherGame> {
         self.engine().set_network(network)
     }
 }
