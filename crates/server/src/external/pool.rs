@@ -247,6 +247,23 @@ impl ExternalEngines {
         }
     }
 
+    /// Tells `name`'s computer-opponent processes that know `game` how it
+    /// ended for the engine (`gameover win|lose|draw`), and makes them
+    /// forget it: the next job is told `usinewgame`. A process thinking
+    /// at that moment (the person resigned during its turn) is not told;
+    /// its next game starts with `usinewgame` all the same.
+    pub fn game_over(&self, name: &str, game: &str, result: &str) {
+        let Ok(mut idle) = self.idle.lock() else {
+            return;
+        };
+        for warm in idle.iter_mut() {
+            if warm.name == name && warm.work == Work::Opponent && warm.game == game {
+                warm.engine.game_over(result);
+                warm.game.clear();
+            }
+        }
+    }
+
     /// Stops the processes idle past the limit.
     fn stop_idle(&self) {
         let stale: Vec<Warm> = match self.idle.lock() {

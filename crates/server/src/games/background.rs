@@ -6,7 +6,9 @@ use super::clock;
 use super::live::AnyGame;
 use super::names::Opponent;
 use super::refusal::Refusal;
-use super::service::{lock, Actor, ClockNow, ComputerTurn, Games, Reply, StateMessage, Watch};
+use super::service::{
+    lock, Actor, ClockNow, ComputerTurn, GameResult, Games, Reply, StateMessage, Watch,
+};
 use super::state::GameState;
 use crate::store::{Declared, GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
@@ -92,6 +94,7 @@ impl Games {
         match (result, after) {
             (Ok(stored), Some(game)) => {
                 self.broadcast(id, &GameState::new(&stored, &game));
+                self.tell_engine_game_over(&stored, &game);
                 Ok(Some((stored, game)))
             }
             (Err(StoreError::Refused(_)), _) => Ok(None),
@@ -168,6 +171,33 @@ impl Games {
     pub(super) fn after_change(self: &Arc<Self>, stored: &StoredGame, game: &AnyGame) {
         self.computer_turn(stored, game);
         self.watch_clock(stored, game, true);
+        self.tell_engine_game_over(stored, game);
+    }
+
+    /// If a registered engine played this game and it has ended, tells the
+    /// engine how (`gameover`), as a GUI does. Its process then forgets
+    /// the game, so that telling it again does nothing.
+    fn tell_engine_game_over(&self, stored: &StoredGame, game: &AnyGame) {
+        let (
+            Some(picker),
+            Opponent::Computer {
+                engine: Some(name), ..
+            },
+        ) = (&self.picker, &stored.opponent)
+        else {
+            return;
+        };
+        let (Some(outcome), Some(computer)) = (
+            game.outcome(),
+            Self::computer_color(stored.variant, &stored.opponent),
+        ) else {
+            return;
+        };
+        picker.game_over(
+            name,
+            stored.id,
+            GameResult::for_side(outcome.winner, computer),
+        );
     }
 
     /// What follows a look at a game (after a restart, the first look

@@ -44,6 +44,41 @@ pub trait MovePicker: Send + Sync + 'static {
             name.chars().take(32).collect::<String>()
         ))
     }
+
+    /// Game `game` that the registered engine `name` played has ended with
+    /// `result` for the engine: its process is told (USI's `gameover`).
+    fn game_over(&self, _name: &str, _game: GameId, _result: GameResult) {}
+}
+
+/// How a game ended for one side, as USI's `gameover` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `gameover win`.
+    Win,
+    /// `gameover lose`.
+    Lose,
+    /// `gameover draw` (an abandoned game too).
+    Draw,
+}
+
+impl GameResult {
+    /// The result for `side` of a game won by `winner` (`None`: no winner).
+    pub fn for_side(winner: Option<Color>, side: Color) -> GameResult {
+        match winner {
+            Some(winner) if winner == side => GameResult::Win,
+            Some(_) => GameResult::Lose,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The word USI's `gameover` takes.
+    pub fn usi(self) -> &'static str {
+        match self {
+            GameResult::Win => "win",
+            GameResult::Lose => "lose",
+            GameResult::Draw => "draw",
+        }
+    }
 }
 
 /// What the computer is asked on its turn.

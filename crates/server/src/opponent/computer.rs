@@ -8,7 +8,8 @@ use super::perfect::PerfectPicker;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::AnyGame;
 use crate::games::names::Level;
-use crate::games::service::{ComputerTurn, MovePicker, Reply};
+use crate::games::service::{ComputerTurn, GameResult, MovePicker, Reply};
+use crate::store::GameId;
 use koma_engine::{choose, Choice, Evaluate};
 use koma_rules::{Game, ImpasseRule, Variant};
 use std::sync::Arc;
@@ -100,5 +101,10 @@ impl MovePicker for EnginePicker {
 
     fn plays(&self, name: &str, variant: Variant) -> Result<(), String> {
         self.external.for_game(name, variant).map(|_| ())
+    }
+
+    fn game_over(&self, name: &str, game: GameId, result: GameResult) {
+        self.external
+            .game_over(name, &game.to_string(), result.usi());
     }
 }

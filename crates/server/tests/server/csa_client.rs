@@ -43,7 +43,6 @@ fn scripted(moves: &'static [&'static str]) -> EngineFactory {
             "scripted",
             None,
         )
-        .map_err(|e| e.to_string())
     })
 }
 

@@ -26,8 +26,10 @@ type Socket = WebSocket<TcpStream>;
 /// its node count stops it mid-iteration; `resigns` resigns. To `go mate`
 /// it answers `checkmate G*1b` (`mates`), a line that does not mate
 /// (`falsemate`), or a `bestmove` (otherwise), as an engine that reads it
-/// as UCI's "mate in N" does.
+/// as UCI's "mate in N" does. `$2`, if given, is a file to which it
+/// appends each `gameover` it is told.
 pub(crate) const FAKE_ENGINE: &str = r#"mode="$1"
+log="$2"
 multipv=1
 n=0
 pv="7g7f 3c3d"
@@ -65,6 +67,7 @@ while IFS= read -r line; do
       fi
       ;;
     stop) echo "bestmove ${pv%% *}" ;;
+    gameover*) if [ -n "$log" ]; then echo "$line" >> "$log"; fi ;;
     quit) exit 0 ;;
   esac
 done

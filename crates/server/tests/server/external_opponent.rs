@@ -38,10 +38,32 @@ fn wait_until(server: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Value
     panic!("game {id} never got there");
 }
 
+/// A file for the fake engine's `gameover` lines, and the mode that
+/// writes them there.
+fn gameover_log(mode: &str) -> (tempfile::NamedTempFile, String) {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mode = format!("{mode} {}", log.path().display());
+    (log, mode)
+}
+
+/// What the fake engine wrote to `log`, once it is `expected` (the engine
+/// writes it after the server has answered) or after ten seconds.
+fn told(log: &tempfile::NamedTempFile, expected: &str) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        if text == expected || std::time::Instant::now() > deadline {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_registered_engine_plays_the_computers_side_at_the_opponents_priority() {
     let script = fake_engine();
-    let server = server_with(&script, "", &[]);
+    let (log, mode) = gameover_log("plays");
+    let server = server_with(&script, &mode, &[]);
     let id = against_the_engine(&server);
     server.play(&id, 0, &["7g7f"]);
     let state = wait_until(&server, &id, |s| s["ply"] == 2);
@@ -55,6 +77,8 @@ fn a_registered_engine_plays_the_computers_side_at_the_opponents_priority() {
     // A rematch keeps the engine, on the other side.
     let person = crate::common::token(&id, "sente").unwrap();
     server.post(&format!("/api/games/{id}/resign"), &json!({ "ply": 2 }));
+    // The engine is told it won, once, as a GUI tells it.
+    assert_eq!(told(&log, "gameover win\n"), "gameover win\n");
     let rematch = server.post(
         &format!("/api/games/{id}/rematch"),
         &json!({ "token": person }),
@@ -104,10 +128,19 @@ fn an_engines_resignation_and_illegal_move_end_the_game_and_a_dead_engine_abando
         ("dies", Value::Null, "abandoned"),
     ] {
         let script = fake_engine();
-        let server = server_with(&script, mode, &[]);
+        let (log, logging) = gameover_log(mode);
+        let server = server_with(&script, &logging, &[]);
         let id = against_the_engine(&server);
         server.play(&id, 0, &["7g7f"]);
         let state = wait_until(&server, &id, |s| !s["outcome"].is_null());
+        // An engine that resigned or lost by its move is told it lost; a
+        // dead one has nobody to tell.
+        let gameover = if mode == "dies" {
+            ""
+        } else {
+            "gameover lose\n"
+        };
+        assert_eq!(told(&log, gameover), gameover, "{mode}");
         assert_eq!(state["outcome"]["reason"], reason, "{mode}: {state}");
         assert_eq!(state["outcome"]["winner"], winner, "{mode}");
         assert_eq!(
