@@ -8,9 +8,8 @@
 //! time the player gives up, and the caller plays the engine's move.
 
 use koma_rules::PawnsPosition;
-use koma_solve::{Interrupted, Perfect};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use koma_solve::{Interrupted, SharedPerfect};
+use std::time::Duration;
 
 /// The solver's table: room for the shipped table and what the games
 /// prove beside it, modest next to the other things a server holds.
@@ -23,27 +22,16 @@ const KEPT_IDLE: Duration = Duration::from_secs(300);
 /// One perfect player shared by every game of the server, made at its
 /// first move (loading the table takes a fraction of a second). Games
 /// ask in turn: each answer takes about a second. Its table (256 MiB)
-/// is let go once no game has asked for [`KEPT_IDLE`], so that a server
-/// that once played Pawns-Only Chess perfectly does not hold it for good.
+/// is let go once no game has asked for [`KEPT_IDLE`], and what the games
+/// proved beside it goes back to the system.
 pub struct PerfectPicker {
-    held: Arc<Mutex<Option<Held>>>,
-    kept_idle: Duration,
-}
-
-/// The player and when it last answered.
-struct Held {
-    player: Perfect<8>,
-    last_used: Instant,
+    shared: SharedPerfect,
 }
 
 impl Default for PerfectPicker {
     fn default() -> Self {
         PerfectPicker::keeping_idle(KEPT_IDLE)
     }
-}
-
-fn lock(held: &Mutex<Option<Held>>) -> MutexGuard<'_, Option<Held>> {
-    held.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl PerfectPicker {
@@ -55,62 +43,26 @@ impl PerfectPicker {
         position: &PawnsPosition,
         think: Duration,
     ) -> Result<Option<String>, Interrupted> {
-        let mut guard = lock(&self.held);
-        if guard.is_none() {
-            self.watch_idle();
-        }
-        let held = guard.get_or_insert_with(|| Held {
-            // The table is part of the program, checked by its tests.
-            player: Perfect::shipped(TABLE_BYTES).0,
-            last_used: Instant::now(),
-        });
-        let chosen = held.player.choose_within(position, think);
-        held.last_used = Instant::now();
+        // The table is part of the program, checked by its tests: what
+        // loading it brought is not looked at.
+        let chosen = self
+            .shared
+            .with(|player, _| player.choose_within(position, think));
         Ok(chosen?.map(|chosen| chosen.uci))
     }
 
     /// A player let go after `kept_idle` without a question.
     fn keeping_idle(kept_idle: Duration) -> PerfectPicker {
         PerfectPicker {
-            held: Arc::new(Mutex::new(None)),
-            kept_idle,
-        }
-    }
-
-    /// Starts the thread that lets the player go once it has been idle
-    /// for `kept_idle`; the thread ends with it.
-    fn watch_idle(&self) {
-        let (held, kept_idle) = (Arc::downgrade(&self.held), self.kept_idle);
-        let watcher = std::thread::Builder::new().name("perfect-idle".into());
-        let started = watcher.spawn(move || loop {
-            std::thread::sleep(kept_idle / 4);
-            // The picker itself is gone: nothing to watch.
-            let Some(held) = held.upgrade() else { return };
-            let mut guard = lock(&held);
-            match guard.as_ref() {
-                Some(h) if h.last_used.elapsed() < kept_idle => {}
-                _ => {
-                    // Dropped under the lock: a question that comes now
-                    // waits and then loads the table again.
-                    *guard = None;
-                    drop(guard);
-                    // What the games proved beside the table went to the
-                    // allocator's arenas: give it back too.
-                    crate::opponent::computer_pool::give_memory_back();
-                    return;
-                }
-            }
-        });
-        if let Err(e) = started {
-            // The player then stays loaded, as it did before.
-            eprintln!("koma: cannot watch the perfect player's idle time: {e}");
+            shared: SharedPerfect::new(TABLE_BYTES)
+                .letting_go_after(kept_idle, crate::opponent::computer_pool::give_memory_back),
         }
     }
 
     /// Whether the player (and its table) is loaded now.
     #[cfg(test)]
     fn is_loaded(&self) -> bool {
-        lock(&self.held).is_some()
+        self.shared.is_loaded()
     }
 }
 
@@ -118,6 +70,7 @@ impl PerfectPicker {
 mod tests {
     use super::*;
     use koma_rules::Position;
+    use std::time::Instant;
 
     #[test]
     fn it_plays_the_proven_win_and_gives_up_past_its_time() {

@@ -8,9 +8,9 @@
 use super::output::Output;
 use koma_engine::SearchControl;
 use koma_rules::{PawnsPosition, Position};
-use koma_solve::{Perfect, Value};
+use koma_solve::{Perfect, SharedPerfect, Value};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// The `Perfect` options and the player they made.
@@ -19,7 +19,7 @@ pub struct PerfectOption {
     /// Whether `go` asks the perfect player.
     pub on: bool,
     state: Option<PathBuf>,
-    player: Option<Arc<Mutex<Perfect<8>>>>,
+    player: Option<Arc<SharedPerfect>>,
 }
 
 impl PerfectOption {
@@ -45,37 +45,36 @@ impl PerfectOption {
         control: SearchControl,
         output: Output,
     ) -> JoinHandle<()> {
-        let fresh = self.player.is_none();
-        let mut loaded = None;
         let player = self
             .player
-            .get_or_insert_with(|| {
-                let (player, table) = Perfect::shipped(hash << 20);
-                loaded = Some(table);
-                Arc::new(Mutex::new(player))
-            })
+            .get_or_insert_with(|| Arc::new(SharedPerfect::new(hash << 20)))
             .clone();
-        let state = self.state.clone().filter(|_| fresh);
+        let state = self.state.clone();
         std::thread::spawn(move || {
-            let mut player = player.lock().unwrap_or_else(|p| p.into_inner());
-            player.stop_with(control.shared_stop_flag());
-            match loaded {
-                Some(Ok(count)) => output.line(&format!(
-                    "info string perfect: {count} proven positions from the shipped table"
-                )),
-                Some(Err(error)) => output.line(&format!("info string perfect: {error}")),
-                None => {}
-            }
-            if let Some(dir) = state {
-                match player.solver().load_state(&dir) {
-                    Ok(count) => output.line(&format!(
-                        "info string perfect: {count} proven positions from {}",
-                        dir.display()
-                    )),
-                    Err(error) => output.line(&format!("info string PerfectState: {error}")),
+            player.with(|player, loaded| {
+                player.stop_with(control.shared_stop_flag());
+                // Made for this `go`: the table and the state are read.
+                if let Some(table) = loaded {
+                    match table {
+                        Ok(count) => output.line(&format!(
+                            "info string perfect: {count} proven positions from the shipped table"
+                        )),
+                        Err(error) => output.line(&format!("info string perfect: {error}")),
+                    }
+                    if let Some(dir) = state {
+                        match player.solver().load_state(&dir) {
+                            Ok(count) => output.line(&format!(
+                                "info string perfect: {count} proven positions from {}",
+                                dir.display()
+                            )),
+                            Err(error) => {
+                                output.line(&format!("info string PerfectState: {error}"))
+                            }
+                        }
+                    }
                 }
-            }
-            output.line(&choose(&mut player, &fen, &output));
+                output.line(&choose(player, &fen, &output));
+            })
         })
     }
 }
