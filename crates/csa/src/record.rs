@@ -125,24 +125,18 @@ fn now() -> u64 {
 
 /// `2026/11/28 05:30:00` (UTC), CSA's form of `$START_TIME`.
 fn date_text(seconds: u64) -> String {
-    let days = (seconds / 86_400) as i64;
-    let time = seconds % 86_400;
-    // Howard Hinnant's days-to-civil algorithm (as koma-match's records).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let utc = i64::try_from(seconds)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
     format!(
-        "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02}",
-        time / 3600,
-        time / 60 % 60,
-        time % 60
+        "{:04}/{:02}/{:02} {:02}:{:02}:{:02}",
+        utc.year(),
+        u8::from(utc.month()),
+        utc.day(),
+        utc.hour(),
+        utc.minute(),
+        utc.second()
     )
 }
 

@@ -37,22 +37,21 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// `(year, month, day, hour, minute, second)` in UTC.
-fn civil(seconds: u64) -> (i64, u32, u32, u64, u64, u64) {
-    let days = (seconds / 86_400) as i64;
-    let time = seconds % 86_400;
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day, time / 3600, time / 60 % 60, time % 60)
+/// `(year, month, day, hour, minute, second)` in UTC (the epoch for a
+/// time past what a calendar date can say).
+fn civil(seconds: u64) -> (i32, u8, u8, u8, u8, u8) {
+    let utc = i64::try_from(seconds)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    (
+        utc.year(),
+        u8::from(utc.month()),
+        utc.day(),
+        utc.hour(),
+        utc.minute(),
+        utc.second(),
+    )
 }
 
 /// `2026/11/21 21:30:05` (KIF's form) or `2026.11.21` (PGN's date).
