@@ -5,14 +5,20 @@
 //! drop that would mate but is illegal ([`meets_uchifuzume`]).
 //!
 //! ```
-//! use koma_mate::suite::{parse_suite, Expected};
+//! use koma_mate::suite::{parse_suite, Expected, SuiteError};
 //!
 //! let suite = parse_suite("# a comment\n7nk/7l1/9/7N1/9/9/9/9/9 b L 1\tmate 1\n").unwrap();
 //! assert_eq!(suite[0].expected, Expected::Mate(1));
 //! assert!(!suite[0].uchifuzume);
 //! assert!(parse_suite("7nk/9 b L 1\tmate 3 uchifuzume\n").unwrap()[0].uchifuzume);
-//! assert!(parse_suite("7nk/9 b L 1\tmate one\n").is_err());
-//! assert!(parse_suite("7nk/9 b L 1\tnomate uchifuzume\n").is_err());
+//! assert_eq!(
+//!     parse_suite("7nk/9 b L 1\tmate one\n"),
+//!     Err(SuiteError::Length { line: 1, length: "one".into() })
+//! );
+//! assert_eq!(
+//!     parse_suite("\n7nk/9 b L 1\tnomate uchifuzume\n"),
+//!     Err(SuiteError::Answer { line: 2 })
+//! );
 //! ```
 
 use koma_rules::{IllegalReason, Move, Position, Role, ShogiPosition, ShogiVariant};
@@ -39,8 +45,27 @@ pub struct SuiteProblem {
     pub uchifuzume: bool,
 }
 
+/// The first bad line of a suite, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteError {
+    /// `mate N` whose N is not a length.
+    #[error("line {line}: {length:?} is not a mate's length")]
+    Length {
+        /// The line (from 1).
+        line: usize,
+        /// What was written for N.
+        length: String,
+    },
+    /// Not an answer at all.
+    #[error("line {line}: expected `SFEN<TAB>mate N [uchifuzume]` or `SFEN<TAB>nomate`")]
+    Answer {
+        /// The line (from 1).
+        line: usize,
+    },
+}
+
 /// Reads a suite; an error names the first bad line.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteProblem>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteProblem>, SuiteError> {
     let mut problems = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
@@ -55,15 +80,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteProblem>, String> {
         let (expected, uchifuzume) = match words[..] {
             ["nomate"] => (Expected::NoMate, false),
             ["mate", length] | ["mate", length, "uchifuzume"] => (
-                Expected::Mate(length.parse().map_err(|_| {
-                    format!("line {line_number}: {length:?} is not a mate's length")
+                Expected::Mate(length.parse().map_err(|_| SuiteError::Length {
+                    line: line_number,
+                    length: length.to_owned(),
                 })?),
                 words.len() == 3,
             ),
-            _ => {
-                let expected = "`SFEN<TAB>mate N [uchifuzume]` or `SFEN<TAB>nomate`";
-                return Err(format!("line {line_number}: expected {expected}"));
-            }
+            _ => return Err(SuiteError::Answer { line: line_number }),
         };
         problems.push(SuiteProblem {
             line: line_number,

@@ -30,17 +30,31 @@ impl fmt::Display for ImpasseRule {
     }
 }
 
+/// A text that names no impasse rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownImpasseRule(pub String);
+
+impl fmt::Display for UnknownImpasseRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not an impasse rule: expected 27 or 24 (points)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownImpasseRule {}
+
 impl FromStr for ImpasseRule {
-    type Err = String;
+    type Err = UnknownImpasseRule;
 
     /// `27` or `24`.
-    fn from_str(text: &str) -> Result<ImpasseRule, String> {
+    fn from_str(text: &str) -> Result<ImpasseRule, UnknownImpasseRule> {
         match text.trim() {
             "27" => Ok(ImpasseRule::TwentySeven),
             "24" => Ok(ImpasseRule::TwentyFour),
-            other => Err(format!(
-                "{other:?} is not an impasse rule: expected 27 or 24 (points)"
-            )),
+            other => Err(UnknownImpasseRule(other.to_owned())),
         }
     }
 }

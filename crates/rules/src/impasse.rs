@@ -247,10 +247,9 @@ mod tests {
     fn rules_are_read_by_number() {
         assert_eq!("27".parse(), Ok(ImpasseRule::TwentySeven));
         assert_eq!(" 24".parse(), Ok(ImpasseRule::TwentyFour));
-        assert!("25"
-            .parse::<ImpasseRule>()
-            .unwrap_err()
-            .contains("27 or 24"));
+        let unknown = "25".parse::<ImpasseRule>().unwrap_err();
+        assert_eq!(unknown, crate::UnknownImpasseRule("25".into()));
+        assert!(unknown.to_string().contains("27 or 24"));
         assert_eq!(ImpasseRule::default().to_string(), "27");
     }
 }
