@@ -1,18 +1,21 @@
-//! Labels a tuning file with another USI engine's values, for the
-//! evaluation tuner (`crates/engine/examples/tune`):
+//! Labels training data with another USI engine's values, for the
+//! classical evaluation's tuner (`crates/train/examples/tune.rs`) or the
+//! networks' trainer:
 //!
 //! ```text
-//! cargo run --release -p koma-match --example label -- VARIANT ENGINE NODES IN OUT
-//! cargo run --release -p koma-match --example label -- minishogi /tmp/fsf/src/stockfish 6000 games.txt labelled.txt
+//! cargo run --release -p koma-match --example label -- VARIANT ENGINE NODES IN_DIR OUT_DIR
+//! cargo run --release -p koma-match --example label -- minishogi "cmd=/tmp/fsf/src/stockfish option.VariantPath=variants.ini" 6000 ~/.cache/koma/data/mini ~/.cache/koma/data/mini-fsf
 //! ```
 //!
-//! ENGINE is a command line or `KEY=VALUE` words as `koma match --engine1`
-//! takes them, in one argument (e.g. `"cmd=/tmp/fsf/src/stockfish
-//! option.VariantPath=variants.ini"`). Each line `SFEN;RESULT` of IN goes
-//! to OUT with `;` and the engine's value for Sente after NODES nodes.
+//! IN_DIR is a data directory that `koma selfplay` filled; OUT_DIR gets the
+//! same positions, games' results and plies, with the value ENGINE gives
+//! each after NODES nodes in place of the search's (a new directory: one
+//! with data already is refused). ENGINE is a command line or `KEY=VALUE`
+//! words as `koma match --engine1` takes them, in one argument.
 
+use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
 use koma_usi::client::EngineConfig;
-use std::io::{BufReader, BufWriter};
+use std::path::Path;
 
 fn main() {
     if let Err(error) = run() {
@@ -24,24 +27,35 @@ fn main() {
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [variant, engine, nodes, input, output] = args.as_slice() else {
-        return Err("usage: label VARIANT ENGINE NODES IN OUT".into());
+        return Err("usage: label VARIANT ENGINE NODES IN_DIR OUT_DIR".into());
     };
-    let variant = variant.parse().map_err(|e| format!("{e}"))?;
-    let words: Vec<String> = split_words(engine);
-    let config = EngineConfig::parse(&words).map_err(|e| e.to_string())?;
+    let config = EngineConfig::parse(&split_words(engine)).map_err(|e| e.to_string())?;
     let nodes: u64 = nodes.parse().map_err(|e| format!("{nodes}: {e}"))?;
-    let reader = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
-    let writer = std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?;
-    let labelled = koma_match::label::label_positions(
-        variant,
-        &config,
-        nodes,
-        BufReader::new(reader),
-        BufWriter::new(writer),
-    )
-    .map_err(|e| e.to_string())?;
-    eprintln!("{labelled} positions labelled");
-    Ok(())
+    let (input, output) = (Path::new(input), Path::new(output));
+    match variant.parse::<Variant>().map_err(|e| e.to_string())? {
+        Variant::Spear => label::<Spear>(&config, nodes, input, output),
+        Variant::Minishogi => label::<Minishogi>(&config, nodes, input, output),
+        Variant::Shogi => label::<Shogi>(&config, nodes, input, output),
+        Variant::Pawns => Err("Pawns-Only Chess has no training data".into()),
+    }
+}
+
+fn label<V: ShogiVariant>(
+    config: &EngineConfig,
+    nodes: u64,
+    input: &Path,
+    output: &Path,
+) -> Result<(), String> {
+    let samples = koma_selfplay::read_dir::<V>(input).map_err(|e| e.to_string())?;
+    let total = samples.len();
+    let mut shown = |done: usize| {
+        if done % 1000 == 0 || done == total {
+            eprintln!("{done} of {total} positions labelled");
+        }
+    };
+    let labelled = koma_match::label::label_samples(config, nodes, &samples, &mut shown)
+        .map_err(|e| e.to_string())?;
+    koma_selfplay::write_dir(output, &labelled).map_err(|e| e.to_string())
 }
 
 /// The engine argument as `KEY=VALUE` words: a plain command line is one

@@ -351,7 +351,7 @@ pub enum RecordsError {
 }
 
 /// Why labelling positions with an engine stopped
-/// ([`crate::label::label_positions`]).
+/// ([`crate::label::label_samples`]).
 #[derive(Debug, thiserror::Error)]
 pub enum LabelError {
     /// The engine did not start.
@@ -365,10 +365,7 @@ pub enum LabelError {
         /// It exited or did not answer.
         failure: Failure,
     },
-    /// The positions cannot be read.
-    #[error("reading the positions: {0}")]
-    Read(#[source] std::io::Error),
-    /// The labels cannot be written.
-    #[error("writing the labels: {0}")]
-    Write(#[source] std::io::Error),
+    /// The engine answered without a score.
+    #[error("the engine gave no score for {0}")]
+    NoScore(String),
 }

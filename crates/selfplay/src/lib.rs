@@ -25,4 +25,4 @@ mod run;
 pub use error::DataError;
 pub use game::{play_game, Settings};
 pub use record::{RecordError, Sample, RECORD_BYTES};
-pub use run::{fill, positions_file, read_all, read_dir, Progress, POSITIONS_FILE};
+pub use run::{fill, positions_file, read_all, read_dir, write_dir, Progress, POSITIONS_FILE};

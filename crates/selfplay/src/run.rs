@@ -217,6 +217,27 @@ pub fn read_all<V: ShogiVariant>(path: &Path) -> Result<Vec<Sample<V>>, DataErro
         .collect()
 }
 
+/// Writes `samples` as a new data directory `dir` of `V`'s positions
+/// (created if missing, with its `about` file), as `koma selfplay` would
+/// have filled it; a directory with a data file already is refused, so
+/// that nothing is overwritten.
+pub fn write_dir<V: ShogiVariant>(dir: &Path, samples: &[Sample<V>]) -> Result<(), DataError> {
+    let io_error = |path: &Path| {
+        let path = path.to_owned();
+        move |source| DataError::Io { path, source }
+    };
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    check_about::<V>(dir, true)?;
+    let path = positions_file(dir);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(io_error(&path))?;
+    let bytes: Vec<u8> = samples.iter().flat_map(|s| s.to_bytes()).collect();
+    file.write_all(&bytes).map_err(io_error(&path))
+}
+
 /// The data file of `dir`.
 pub fn positions_file(dir: &Path) -> PathBuf {
     dir.join(POSITIONS_FILE)

@@ -2,7 +2,9 @@
 //! when it is not ours.
 
 use koma_rules::{Minishogi, Position, Spear};
-use koma_selfplay::{fill, positions_file, read_all, read_dir, DataError, Settings, RECORD_BYTES};
+use koma_selfplay::{
+    fill, positions_file, read_all, read_dir, write_dir, DataError, Settings, RECORD_BYTES,
+};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -47,6 +49,32 @@ fn a_directory_grows_without_duplicates_and_resumes_after_a_kill() {
     let third = fill_to(&dir, 100, 3).unwrap();
     assert_eq!((third.games, third.positions), (0, samples.len() as u64));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn written_samples_read_back_and_a_directory_with_data_is_not_overwritten() {
+    let from = temp_dir("written-from");
+    fill_to(&from, 40, 3).unwrap();
+    let mut samples = read_dir::<Minishogi>(&from).unwrap();
+    for sample in &mut samples {
+        sample.value = -sample.value;
+    }
+    let to = temp_dir("written-to");
+    write_dir(&to, &samples).unwrap();
+    assert_eq!(read_dir::<Minishogi>(&to).unwrap(), samples);
+    // Once more into the same directory: refused, and the data stays.
+    assert!(matches!(
+        write_dir(&to, &samples[..1]),
+        Err(DataError::Io { .. })
+    ));
+    assert_eq!(read_dir::<Minishogi>(&to).unwrap(), samples);
+    // Another game's directory is refused before anything is written.
+    assert!(matches!(
+        write_dir::<Spear>(&to, &[]),
+        Err(DataError::OtherKind { .. })
+    ));
+    std::fs::remove_dir_all(&from).unwrap();
+    std::fs::remove_dir_all(&to).unwrap();
 }
 
 #[test]

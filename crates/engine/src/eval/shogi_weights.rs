@@ -1,7 +1,8 @@
 //! The numbers the shogi-family evaluation weighs, one set per game.
 //!
-//! They are plain data so that a tuner (`examples/tune`) can change them
-//! and print a new set; the search uses the constant sets below.
+//! They are plain data so that a tuner (`crates/train/examples/tune.rs`)
+//! can change them and print a new set; the search uses the constant sets
+//! below.
 
 use crate::score::Value;
 use koma_rules::{Role, Variant};

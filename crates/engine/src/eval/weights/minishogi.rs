@@ -1,4 +1,4 @@
-// Minishogi: tuned by `cargo run --release -p koma-engine --example tune`
+// Minishogi: tuned by `cargo run --release -p koma-train --example tune`
 // (see docs/STRENGTH.md); regenerate rather than edit by hand.
 Weights {
     board: [68, 0, 0, 592, 598, 713, 1080, 0, 517, 0, 0, 386, 1338, 1432],

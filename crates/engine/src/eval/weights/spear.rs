@@ -1,4 +1,4 @@
-// Spear: tuned by `cargo run --release -p koma-engine --example tune`
+// Spear: tuned by `cargo run --release -p koma-train --example tune`
 // (see docs/STRENGTH.md); regenerate rather than edit by hand.
 Weights {
     board: [125, 338, 0, 520, 368, 519, 0, 0, 336, 1018, 0, 930, 924, 0],

@@ -1,192 +1,57 @@
-//! Tunes the shogi-family evaluation weights on game results (Texel's
-//! method): self-play games give positions and results, and a local search
-//! over the weights minimises the squared error between each quiet
-//! position's result and a logistic function of its evaluation.
+//! Tunes the shogi-family evaluation weights (the classical evaluation,
+//! `koma_engine::eval::shogi_weights`) on game results, by Texel's method:
+//! a local search over the weights minimises the squared error between
+//! each quiet position's result and a logistic function of its
+//! evaluation.
 //!
 //! ```text
-//! cargo run --release -p koma-engine --example tune -- gen minishogi 2000 8000 1 games.txt
-//! cargo run --release -p koma-engine --example tune -- fit minishogi games.txt
+//! koma selfplay minishogi --classical --nodes 10000 --positions 300000 --out ~/.cache/koma/data/mini-tune
+//! cargo run --release -p koma-train --example tune -- minishogi ~/.cache/koma/data/mini-tune
 //! ```
 //!
-//! `gen VARIANT GAMES NODES SEED OUT` plays GAMES games on two threads, each
-//! move searched to NODES nodes after four to eight random plies, and
-//! writes one line per position: the position, `;`, Sente's result (1, 0.5
-//! or 0), then `;` and the search's value for Sente in centipawns (none when
-//! it found a mate). `fit VARIANT FILE...` reads such lines, or whole games
-//! as USI `position … moves …` commands followed by `;` and the result, and
-//! prints the weights after each pass as a Rust expression, the content of
-//! `src/eval/weights/VARIANT.rs`, with the error on positions held out of
-//! the fit (a rising one means overfitting). Fields named in the
-//! environment variable `TUNE_SKIP` (comma-separated, e.g. `board,hand`)
-//! keep their values.
+//! `tune VARIANT DIR...` reads the data directories that `koma selfplay`
+//! fills (48 bytes a position, the format of the networks' training:
+//! `koma_selfplay::record`) and prints the weights after each pass as a
+//! Rust expression, the content of `crates/engine/src/eval/weights/
+//! VARIANT.rs`, with the error on positions held out of the fit (a
+//! rising one means overfitting). Fields named in the environment
+//! variable `TUNE_SKIP` (comma-separated, e.g. `board,hand`) keep their
+//! values.
 //!
 //! A game's result says little about one of its early positions; the
-//! search's value says more, so where a line has one the fit aims at a
-//! blend: `TUNE_LAMBDA` (default 0.5) of the result, the rest the value's
-//! predicted result (on a scale fitted to the results, so the values may
-//! come from another engine, on its own scale). The held-out error is
-//! always against results.
+//! search's value says more, so the fit aims at a blend: `TUNE_LAMBDA`
+//! (default 0.5) of the result, the rest the value's predicted result (on
+//! a scale fitted to the results, so the values may come from another
+//! engine, on its own scale). A mate value says nothing of the scale and
+//! is left out. The held-out error is always against results.
 //!
-//! Labels from a stronger engine, for the fit to aim at (`TUNE_LAMBDA` then
-//! weighs the results against them), come from the match runner's USI
-//! client: `cargo run --release -p koma-match --example label -- VARIANT
-//! ENGINE NODES IN OUT` has ENGINE search each position of IN to NODES
-//! nodes and writes the lines again with its value in place of the search's.
+//! Values from a stronger engine, for the fit to aim at, come from the
+//! match runner's USI client: `cargo run --release -p koma-match --example
+//! label -- VARIANT ENGINE NODES IN_DIR OUT_DIR` has ENGINE search each
+//! position of IN_DIR to NODES nodes and writes them to OUT_DIR with its
+//! value in place of the search's.
 
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
-use koma_engine::{Engine, Evaluate, Limits, Score, SearchControl, Value};
-use koma_rules::{
-    Color, Game, Minishogi, Position, Role, ShogiPosition, ShogiVariant, Spear, Variant,
-};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use std::io::{BufRead, BufWriter, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use koma_engine::{is_mate, Evaluate, Value};
+use koma_rules::{Color, Minishogi, Role, Shogi, ShogiPosition, ShogiVariant, Spear, Variant};
+use std::path::Path;
 use std::time::Instant;
 
 const THREADS: usize = 2;
 /// The most passes over all weights with one step size.
 const PASSES_PER_STEP: usize = 3;
-/// Games longer than this are scored as draws.
-const MAX_PLIES: usize = 400;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("gen") if args.len() == 6 => generate(&args[1..]),
-        Some("fit") if args.len() >= 3 => fit(&args[1], &args[2..]),
-        _ => Err("usage: tune gen VARIANT GAMES NODES SEED OUT | tune fit VARIANT FILE...".into()),
+    let result = match args.as_slice() {
+        [variant, dirs @ ..] if !dirs.is_empty() => fit(variant, dirs),
+        _ => Err("usage: tune VARIANT DIR... (data directories of koma selfplay)".into()),
     };
     if let Err(error) = result {
         eprintln!("tune: {error}");
         std::process::exit(2);
     }
-}
-
-fn variant(name: &str) -> Result<Variant, String> {
-    match name {
-        "spear" => Ok(Variant::Spear),
-        "minishogi" => Ok(Variant::Minishogi),
-        _ => Err(format!("no tuning for {name}: spear or minishogi")),
-    }
-}
-
-fn generate(args: &[String]) -> Result<(), String> {
-    let number = |text: &String| text.parse::<u64>().map_err(|e| format!("{text}: {e}"));
-    let games = number(&args[1])? as usize;
-    let nodes = number(&args[2])?;
-    let seed = number(&args[3])?;
-    let out = std::fs::File::create(&args[4]).map_err(|e| format!("{}: {e}", args[4]))?;
-    let out = Mutex::new(BufWriter::new(out));
-    match variant(&args[0])? {
-        Variant::Spear => play_games::<Spear>(games, nodes, seed, &out),
-        _ => play_games::<Minishogi>(games, nodes, seed, &out),
-    }
-    out.into_inner()
-        .map_err(|e| e.to_string())?
-        .flush()
-        .map_err(|e| e.to_string())
-}
-
-fn play_games<V: ShogiVariant>(
-    games: usize,
-    nodes: u64,
-    seed: u64,
-    out: &Mutex<BufWriter<std::fs::File>>,
-) {
-    let next = AtomicUsize::new(0);
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..THREADS {
-            scope.spawn(|| {
-                let mut engine = Engine::<ShogiPosition<V>>::new(16);
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games {
-                        break;
-                    }
-                    let mut random = ChaCha8Rng::seed_from_u64(
-                        (seed << 32) ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9),
-                    );
-                    let (positions, result) = play_game::<V>(&mut engine, nodes, &mut random);
-                    let mut out = out.lock().expect("no writer panics");
-                    for (position, value) in positions {
-                        // A failed write shows at the final flush.
-                        let _ = match value {
-                            Some(value) => {
-                                writeln!(out, "{};{result};{value}", position.to_text())
-                            }
-                            None => writeln!(out, "{};{result}", position.to_text()),
-                        };
-                    }
-                    if (index + 1) % 100 == 0 {
-                        eprintln!(
-                            "{} games in {:.0} s",
-                            index + 1,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
-        }
-    });
-}
-
-/// A position of a game and the search's value for Sente (unless a mate).
-type Scored<V> = (ShogiPosition<V>, Option<Value>);
-
-/// One self-play game: the positions after the random opening, each with
-/// the search's value for Sente (unless a mate), and Sente's result.
-fn play_game<V: ShogiVariant>(
-    engine: &mut Engine<ShogiPosition<V>>,
-    nodes: u64,
-    random: &mut ChaCha8Rng,
-) -> (Vec<Scored<V>>, f64) {
-    engine.clear();
-    let mut game = Game::new(ShogiPosition::<V>::start());
-    let opening = random.random_range(4..=8);
-    for _ in 0..opening {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() || game.outcome().is_some() {
-            break;
-        }
-        let m = moves[random.random_range(0..moves.len())];
-        game.play(m).expect("legal moves play");
-    }
-    let mut kept = Vec::new();
-    while game.outcome().is_none() && game.positions().len() < MAX_PLIES {
-        let result = engine.search(
-            game.positions(),
-            &Limits::nodes(nodes),
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        let Some(m) = result.best_move else {
-            break;
-        };
-        let value = match result.score {
-            Score::Centipawns(value) if game.position().turn() == Color::Gote => Some(-value),
-            Score::Centipawns(value) => Some(value),
-            Score::MatePlies(_) => None,
-        };
-        kept.push((*game.position(), value));
-        if game.play(m).is_err() {
-            break;
-        }
-    }
-    let result = match game.outcome().and_then(|outcome| outcome.winner) {
-        Some(Color::Sente) => 1.0,
-        Some(Color::Gote) => 0.0,
-        None if game.outcome().is_some() || game.positions().len() >= MAX_PLIES => 0.5,
-        // The side to move had no move to play: it lost.
-        None => match game.position().turn() {
-            Color::Sente => 0.0,
-            Color::Gote => 1.0,
-        },
-    };
-    (kept, result)
 }
 
 /// A quiet position, Sente's result, the search's value for Sente if
@@ -198,40 +63,42 @@ struct Sample<V: ShogiVariant> {
     target: f64,
 }
 
-fn fit(variant_name: &str, files: &[String]) -> Result<(), String> {
-    match variant(variant_name)? {
-        Variant::Spear => fit_variant::<Spear>(files),
-        _ => fit_variant::<Minishogi>(files),
+fn fit(variant_name: &str, dirs: &[String]) -> Result<(), String> {
+    match variant_name.parse::<Variant>().map_err(|e| e.to_string())? {
+        Variant::Spear => fit_variant::<Spear>(dirs),
+        Variant::Minishogi => fit_variant::<Minishogi>(dirs),
+        Variant::Shogi => fit_variant::<Shogi>(dirs),
+        Variant::Pawns => Err("Pawns-Only Chess has no weights to tune".into()),
     }
 }
 
-fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
+/// The quiet positions of the data directories, each with Sente's result
+/// (1, 0.5 or 0) and the search's value for Sente unless it is a mate.
+fn load<V: ShogiVariant>(dirs: &[String]) -> Result<Vec<Sample<V>>, String> {
     let mut samples = Vec::new();
     let mut skipped = 0usize;
-    for file in files {
-        let reader = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
-        for line in std::io::BufReader::new(reader).lines() {
-            let line = line.map_err(|e| format!("{file}: {e}"))?;
-            let mut parts = line.split(';');
-            let (Some(text), Some(result)) = (parts.next(), parts.next()) else {
+    for dir in dirs {
+        let data = koma_selfplay::read_dir::<V>(Path::new(dir)).map_err(|e| e.to_string())?;
+        for sample in data {
+            if !sample.position.is_quiet() {
+                skipped += 1;
                 continue;
-            };
-            let value = parts.next().and_then(|value| value.parse().ok());
-            let (Some(positions), Ok(result)) = (replay::<V>(text), result.parse()) else {
-                continue;
-            };
-            for position in positions {
-                if position.is_quiet() {
-                    samples.push(Sample {
-                        position,
-                        result,
-                        value,
-                        target: result,
-                    });
-                } else {
-                    skipped += 1;
-                }
             }
+            // The record's numbers are the side to move's.
+            let sente = if sample.position.turn() == Color::Sente {
+                1
+            } else {
+                -1
+            };
+            let result = (f64::from(sample.result * sente) + 1.0) / 2.0;
+            let value = Value::from(sample.value) * Value::from(sente);
+            let value = (!is_mate(value)).then_some(value);
+            samples.push(Sample {
+                position: sample.position,
+                result,
+                value,
+                target: result,
+            });
         }
     }
     eprintln!(
@@ -239,26 +106,6 @@ fn load<V: ShogiVariant>(files: &[String]) -> Result<Vec<Sample<V>>, String> {
         samples.len()
     );
     Ok(samples)
-}
-
-/// The positions of one line: a position, or a USI `position` command
-/// whose every position counts (as `koma convert --to usi` writes games).
-fn replay<V: ShogiVariant>(text: &str) -> Option<Vec<ShogiPosition<V>>> {
-    let Some(command) = text.strip_prefix("position ") else {
-        return ShogiPosition::<V>::from_text(text).ok().map(|p| vec![p]);
-    };
-    let (setup, moves) = command.split_once(" moves ").unwrap_or((command, ""));
-    let mut position = match setup.strip_prefix("sfen ") {
-        Some(sfen) => ShogiPosition::<V>::from_text(sfen).ok()?,
-        None => ShogiPosition::<V>::start(),
-    };
-    let mut positions = vec![position];
-    for text in moves.split_whitespace() {
-        let m = position.parse_move(text).ok()?;
-        position.play_unchecked(m);
-        positions.push(position);
-    }
-    Some(positions)
 }
 
 /// The result a value for Sente predicts with scale `k`.
@@ -415,8 +262,8 @@ fn split_held_out<V: ShogiVariant>(all: Vec<Sample<V>>) -> (Vec<Sample<V>>, Vec<
     (fit, held_out)
 }
 
-fn fit_variant<V: ShogiVariant>(files: &[String]) -> Result<(), String> {
-    let (mut samples, held_out) = split_held_out(load::<V>(files)?);
+fn fit_variant<V: ShogiVariant>(dirs: &[String]) -> Result<(), String> {
+    let (mut samples, held_out) = split_held_out(load::<V>(dirs)?);
     if samples.is_empty() || held_out.is_empty() {
         return Err("too few positions".into());
     }
