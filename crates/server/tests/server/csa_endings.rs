@@ -4,6 +4,7 @@
 use crate::common::postgres::database;
 use crate::common::{receive, start_with};
 use crate::csa::{both, csa_server, started, Csa};
+use std::path::Path;
 
 /// Plays `codes` in turn, alice (sente) first; both see each echoed.
 fn play(alice: &mut Csa, bob: &mut Csa, codes: &[&str]) {
@@ -44,6 +45,74 @@ fn perpetual_check_loses_for_the_checker() {
     assert_eq!(state["ply"], 16);
     assert_eq!(state["outcome"]["winner"], "gote");
     assert_eq!(state["outcome"]["reason"], "perpetual-check");
+}
+
+/// The moves of a game of `testdata/games/`, as CSA codes.
+fn moves_of(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/games")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .filter(|line| {
+            line.len() == 7
+                && (line.starts_with('+') || line.starts_with('-'))
+                && line[1..5].bytes().all(|b| b.is_ascii_digit())
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_mated_player_may_only_resign() {
+    let moves = moves_of("selfplay-mate.csa");
+    assert_eq!(moves.len(), 200);
+    let codes: Vec<&str> = moves.iter().map(String::as_str).collect();
+    for ending in ["resigns", "moves on"] {
+        let server = csa_server(&[]);
+        let (mut alice, mut bob, id) = started(&server, "koma-600-10");
+        play(&mut alice, &mut bob, &codes);
+        // Koma's rules end the game at the mate; the players are told
+        // nothing until the mated side speaks, as shogi-server, which does
+        // not see mate, would have it.
+        let state = server.get(&format!("/api/games/{id}")).json();
+        assert_eq!(state["outcome"]["reason"], "checkmate", "{state}");
+        assert_eq!(state["outcome"]["winner"], "gote");
+        if ending == "resigns" {
+            alice.send("%TORYO");
+            alice.expect(&["%TORYO", "#RESIGN", "#LOSE"]);
+            bob.expect(&["%TORYO", "#RESIGN", "#WIN"]);
+        } else {
+            // A move (or any statement but %TORYO) from the mated side is
+            // an illegal move.
+            alice.send("+5958OU");
+            alice.expect(&["#ILLEGAL_MOVE", "#LOSE"]);
+            bob.expect(&["#ILLEGAL_MOVE", "#WIN"]);
+        }
+        // The stored game is the mate, whatever was said after it.
+        let state = server.get(&format!("/api/games/{id}")).json();
+        assert_eq!(state["ply"], 200, "{ending}");
+        assert_eq!(state["outcome"]["reason"], "checkmate", "{ending}");
+    }
+}
+
+#[test]
+fn a_true_declaration_wins_by_impasse() {
+    let moves = moves_of("selfplay-kachi.csa");
+    assert_eq!(moves.len(), 245);
+    let codes: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let server = csa_server(&[]);
+    let (mut alice, mut bob, id) = started(&server, "koma-600-10");
+    play(&mut alice, &mut bob, &codes);
+    bob.send("%KACHI");
+    bob.expect(&["%KACHI", "#JISHOGI", "#WIN"]);
+    alice.expect(&["%KACHI", "#JISHOGI", "#LOSE"]);
+    let state = server.get(&format!("/api/games/{id}")).json();
+    assert_eq!(state["outcome"]["reason"], "impasse", "{state}");
+    assert_eq!(state["outcome"]["winner"], "gote");
+    let record = server.get(&format!("/api/games/{id}/record?format=csa"));
+    let text = String::from_utf8_lossy(&record.body).into_owned();
+    assert!(text.trim_end().ends_with("%KACHI"), "{text}");
 }
 
 #[test]
