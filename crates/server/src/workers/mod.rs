@@ -18,3 +18,4 @@ pub mod protocol;
 pub(crate) mod queue;
 pub mod run;
 pub(crate) mod service;
+pub(crate) mod sqlite_jobs;

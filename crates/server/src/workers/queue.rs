@@ -63,6 +63,32 @@ pub enum JobState {
 }
 
 impl JobState {
+    /// Its word in a database row.
+    pub fn word(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Leased => "leased",
+            JobState::Saving => "saving",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    /// The state a row's word names.
+    pub fn from_word(word: &str) -> Option<JobState> {
+        [
+            JobState::Queued,
+            JobState::Leased,
+            JobState::Saving,
+            JobState::Done,
+            JobState::Failed,
+            JobState::Cancelled,
+        ]
+        .into_iter()
+        .find(|state| state.word() == word)
+    }
+
     /// Whether nothing more happens to the job.
     pub fn is_over(self) -> bool {
         matches!(

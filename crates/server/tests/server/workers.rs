@@ -3,7 +3,8 @@
 //! keys; a review asked for on the board is queued, taken, reported on and
 //! kept, its progress relayed to the board; garbage is refused and the job
 //! queued again; a lease that runs out gives the job to another worker and
-//! refuses the late result; a result is taken once.
+//! refuses the late result; a result is taken once. The same in memory
+//! and in a SQLite file.
 //! The worker here is the test, speaking the protocol with Koma's engine
 //! (`koma_server::workers::run`); a real `koma worker` process is
 //! crates/koma/tests/koma/worker_process.rs.
@@ -314,6 +315,17 @@ fn a_review_stopped_on_the_board_is_no_job(server: &Server) {
 fn workers_review_games_kept_in_memory() {
     let dir = TempDir::new("workers-memory");
     let server = serve(&dir, "3", &["--memory"]);
+    a_worker_reviews_a_game(&server);
+    garbage_is_refused_and_the_job_queued_again(&server);
+    a_lapsed_lease_goes_to_another_worker(&server, &server);
+    a_review_stopped_on_the_board_is_no_job(&server);
+}
+
+#[test]
+fn workers_review_games_kept_in_sqlite() {
+    let dir = TempDir::new("workers-sqlite");
+    let db = dir.db().display().to_string();
+    let server = serve(&dir, "3", &["--db", &db]);
     a_worker_reviews_a_game(&server);
     garbage_is_refused_and_the_job_queued_again(&server);
     a_lapsed_lease_goes_to_another_worker(&server, &server);
