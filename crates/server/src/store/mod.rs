@@ -7,7 +7,7 @@
 
 pub(crate) mod memory_store;
 mod postgres_listen;
-mod postgres_pool;
+pub(crate) mod postgres_pool;
 pub(crate) mod postgres_store;
 pub mod sqlite_check;
 mod sqlite_schema;

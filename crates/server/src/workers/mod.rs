@@ -13,6 +13,7 @@ pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod local;
 pub(crate) mod memory_jobs;
+pub(crate) mod postgres_jobs;
 pub(crate) mod progress;
 pub mod protocol;
 pub(crate) mod queue;

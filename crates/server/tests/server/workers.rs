@@ -3,12 +3,13 @@
 //! keys; a review asked for on the board is queued, taken, reported on and
 //! kept, its progress relayed to the board; garbage is refused and the job
 //! queued again; a lease that runs out gives the job to another worker and
-//! refuses the late result; a result is taken once. The same in memory
-//! and in a SQLite file.
+//! refuses the late result; a result is taken once. The same in memory,
+//! in a SQLite file and in PostgreSQL (two servers sharing the queue).
 //! The worker here is the test, speaking the protocol with Koma's engine
 //! (`koma_server::workers::run`); a real `koma worker` process is
 //! crates/koma/tests/koma/worker_process.rs.
 
+use crate::common::postgres::database;
 use crate::common::{next_of, send_json, start_with, Reply, Server, TempDir};
 use koma_engine::SearchControl;
 use koma_server::workers::protocol::{JobJson, ResultJson};
@@ -330,6 +331,18 @@ fn workers_review_games_kept_in_sqlite() {
     garbage_is_refused_and_the_job_queued_again(&server);
     a_lapsed_lease_goes_to_another_worker(&server, &server);
     a_review_stopped_on_the_board_is_no_job(&server);
+}
+
+#[test]
+fn workers_of_two_servers_share_one_postgresql_queue() {
+    let db = database();
+    let dir = TempDir::new("workers-postgres");
+    let one = serve(&dir, "3", &["--db", &db.url]);
+    let two = serve(&dir, "3", &["--db", &db.url]);
+    a_worker_reviews_a_game(&one);
+    garbage_is_refused_and_the_job_queued_again(&one);
+    a_lapsed_lease_goes_to_another_worker(&one, &two);
+    a_review_stopped_on_the_board_is_no_job(&one);
 }
 
 #[test]
