@@ -12,10 +12,11 @@
 use crate::common::postgres::database;
 use crate::common::{next_of, send_json, start_with, Reply, Server, TempDir};
 use koma_engine::SearchControl;
-use koma_server::workers::protocol::{JobJson, ResultJson};
+use koma_server::workers::protocol::{JobJson, PositionJson, ResultJson};
 use koma_server::workers::run;
 use serde_json::{json, Value};
 use std::net::TcpStream;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 const KEY: &str = "alice-0123456789abcdef";
@@ -91,18 +92,41 @@ fn post_result(server: &Server, key: &str, job: &JobJson, result: &ResultJson) -
     )
 }
 
-/// The job done by Koma's engine, as a worker does it.
+/// Every position of the game of [`MOVES`] judged by Koma's engine, as a
+/// worker judges them: computed once, before any lease is taken, so that
+/// a slow machine never lets a test's lease lapse while it searches.
+fn judged() -> Vec<PositionJson> {
+    static JUDGED: OnceLock<Vec<PositionJson>> = OnceLock::new();
+    JUDGED
+        .get_or_init(|| {
+            let job = JobJson {
+                id: String::new(),
+                lease: String::new(),
+                lease_seconds: 0,
+                game: String::new(),
+                variant: "shogi".to_owned(),
+                position: "startpos".to_owned(),
+                moves: MOVES.iter().map(|m| (*m).to_owned()).collect(),
+                nodes: 2000,
+            };
+            run::review_job(&job, &SearchControl::new(false), &mut |_, _| {}).unwrap()
+        })
+        .clone()
+}
+
+/// The result of `job` (a game of [`MOVES`]), as a worker sends it.
 fn work(job: &JobJson) -> ResultJson {
-    let positions = run::review_job(job, &SearchControl::new(false), &mut |_, _| {}).unwrap();
+    assert_eq!(job.moves, MOVES);
     ResultJson {
         lease: job.lease.clone(),
-        positions,
+        positions: judged(),
     }
 }
 
 /// A shogi game of [`MOVES`] and a WebSocket on it that asked for its
 /// review.
 fn reviewed_game(server: &Server) -> (String, Socket) {
+    judged();
     let state = server.create("shogi");
     let id = state["id"].as_str().unwrap().to_owned();
     server.play(&id, 0, &MOVES);
