@@ -77,6 +77,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Play shogi on a CSA server (floodgate, shogi-server) with Koma's or any USI engine.
     Csa(koma_csa::CsaArgs),
+    /// Review games for a `koma serve` on another machine (docs/WORKERS.md).
+    Worker(koma_worker::WorkerArgs),
 }
 
 /// Options of `koma usi` / `koma uci`.
@@ -114,6 +116,7 @@ fn main() -> ExitCode {
         Command::Load(args) => koma_load::run(args).map_err(|e| e.to_string()),
         Command::Check(args) => check::run(args),
         Command::Csa(args) => koma_csa::run(args).map_err(|e| e.to_string()),
+        Command::Worker(args) => koma_worker::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,8 +10,9 @@
 //! HTTP: creating, moving, clocks, seats, watchers, the JSON answers),
 //! `store` (where games are kept: SQLite, PostgreSQL or memory, and `koma
 //! check`), `opponent` (the computer opponent and its pool of engines),
-//! `study` (analysis, game review and mate search) and `external` (the
-//! engines people register, which `opponent` and `study` both use); and
+//! `study` (analysis, game review and mate search), `external` (the
+//! engines people register, which `opponent` and `study` both use) and
+//! `workers` (reviews done by `koma worker` on other machines); and
 //! `priority` says how their work shares the cores. This file reads `koma
 //! serve`'s flags, opens
 //! the store and starts the server. The folders say where to look, not
@@ -27,6 +28,7 @@ mod opponent;
 mod priority;
 mod store;
 mod study;
+pub mod workers;
 
 pub use http::network::NetworkLimits;
 pub use store::sqlite_check;
@@ -113,8 +115,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     computer_engines: Option<u16>,
     /// Analyses that may think at once; more wait their turn [default: the
-    /// cores less one, at least 1].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    /// cores less one, at least 1]. With --worker-keys, 0 leaves the
+    /// reviews to the workers alone (analysis and mate search then get
+    /// one engine).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
     analysis_engines: Option<u16>,
     /// The longest the engine analyses one position, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
@@ -183,6 +187,22 @@ pub struct ServeArgs {
     /// otherwise any client could name itself.
     #[arg(long)]
     trust_proxy: bool,
+    /// Let workers on other machines (`koma worker`) do the board's game
+    /// reviews: FILE lists their keys, one a line as KEY or NAME KEY (`#`
+    /// comments, blank lines skipped; a key is 16 or more letters, digits,
+    /// '-', '_' or '.'). Reviews then go to a queue (in the games' store:
+    /// memory, SQLite or PostgreSQL, shared by the servers on one
+    /// database), which the workers take from under `/api/worker/`, and the
+    /// server's own engine too unless --analysis-engines 0
+    /// (docs/WORKERS.md). Without it there are no worker routes.
+    #[arg(long, value_name = "FILE")]
+    worker_keys: Option<PathBuf>,
+    /// Seconds a worker holds a job without reporting progress; then the
+    /// job goes to the next worker that asks, and the late result is
+    /// refused.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(2..=3600))]
+    worker_lease: u64,
 }
 
 /// `ServeArgs` alone, to read flags given as words (tests, embedding).
@@ -233,7 +253,7 @@ impl ServeArgs {
     fn analysis_limits(&self) -> analysis::AnalysisLimits {
         let mut limits = analysis::AnalysisLimits::default_for_this_machine();
         if let Some(engines) = self.analysis_engines {
-            limits.engines = usize::from(engines);
+            limits.engines = usize::from(engines).max(1);
         }
         limits.seconds = self.analysis_seconds;
         limits.review_nodes = self.review_nodes;
@@ -393,6 +413,30 @@ async fn open_games(
     Ok((games, kept))
 }
 
+/// The workers `args` allow (`--worker-keys`), their queue in the games'
+/// store, or `None`.
+fn open_workers(
+    args: &ServeArgs,
+    games: &Arc<service::Games>,
+) -> Result<Option<Arc<workers::service::Workers>>, String> {
+    let Some(path) = &args.worker_keys else {
+        if args.analysis_engines == Some(0) {
+            return Err("--analysis-engines 0 leaves the reviews to workers: it needs                         --worker-keys FILE"
+                .to_owned());
+        }
+        return Ok(None);
+    };
+    let keys = workers::keys::WorkerKeys::read(path).map_err(|e| e.to_string())?;
+    let queue = games.job_queue()?;
+    Ok(Some(Arc::new(workers::service::Workers::new(
+        keys,
+        queue,
+        Duration::from_secs(args.worker_lease),
+        args.review_nodes,
+        games.clone(),
+    ))))
+}
+
 /// The address to open on this machine for a server listening on
 /// `listen`: the loopback one when listening on every interface (0.0.0.0
 /// cannot be opened).
@@ -411,10 +455,18 @@ fn application(
     args: &ServeArgs,
     games: Arc<service::Games>,
     external: Arc<external::pool::ExternalEngines>,
+    workers: Option<Arc<workers::service::Workers>>,
     port: u16,
     stopping: watch::Receiver<bool>,
 ) -> Router {
     let limits = args.network_limits();
+    let analyses = Arc::new(analysis::Analyses::new(args.analysis_limits(), external));
+    if let Some(workers) = &workers {
+        let _ = analyses.workers.set(workers.clone());
+        if args.analysis_engines != Some(0) {
+            workers::local::start(workers.clone(), stopping.clone());
+        }
+    }
     api::router(app::App {
         games,
         shutdown: stopping,
@@ -431,7 +483,8 @@ fn application(
         ping_interval: limits.ping_interval,
         mate_searches: Arc::new(tokio::sync::Semaphore::new(app::App::mate_turns() as usize)),
         mate_turns: app::App::mate_turns(),
-        analyses: Arc::new(analysis::Analyses::new(args.analysis_limits(), external)),
+        analyses,
+        workers,
     })
 }
 
@@ -447,10 +500,13 @@ fn application(
 pub async fn router(args: ServeArgs) -> Result<Router, String> {
     let external = open_external_engines(&args).await?;
     let (games, _) = open_games(&args, &external).await?;
+    let workers = open_workers(&args, &games)?;
     // No server stops it; the signal is for WebSockets, which need a
     // connection and so never open here.
     let (_, stopping) = watch::channel(false);
-    Ok(application(&args, games, external, args.port, stopping))
+    Ok(application(
+        &args, games, external, workers, args.port, stopping,
+    ))
 }
 
 /// Opens the games' store and starts serving on the runtime this is
@@ -461,6 +517,7 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
     // server before anyone is told to connect.
     let external = open_external_engines(&args).await?;
     let (games, kept) = open_games(&args, &external).await?;
+    let workers = open_workers(&args, &games)?;
     let address = SocketAddr::from((args.listen, args.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -491,7 +548,14 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
         ),
         None => None,
     };
-    let router = application(&args, games.clone(), external, port, stopping.clone());
+    let router = application(
+        &args,
+        games.clone(),
+        external,
+        workers,
+        port,
+        stopping.clone(),
+    );
     let connections =
         connections::Connections::new(limits.max_connections, limits.max_client_connections);
     if let Some(listener) = csa_listener {

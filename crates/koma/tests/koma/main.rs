@@ -27,4 +27,5 @@ mod solve_pawns;
 mod spear_random;
 mod terminal;
 mod train_command;
+mod worker_process;
 mod workspace_layout;

@@ -37,7 +37,11 @@ pub const IMPORT_LIMIT: usize = 4 << 20;
 
 /// The whole application: API, WebSocket and the page.
 pub fn router(app: App) -> Router {
-    Router::new()
+    let routes = match app.workers {
+        Some(_) => super::worker_routes::routes(),
+        None => Router::new(),
+    };
+    routes
         .route("/api/variants", get(variants))
         .route("/api/engines", get(engines))
         .route("/api/games", post(create))

@@ -36,6 +36,8 @@ pub struct App {
     pub mate_turns: u32,
     /// The analyses on the board: their bounds and engines.
     pub analyses: Arc<crate::study::analysis::Analyses>,
+    /// The workers, with `--worker-keys` (their routes exist only then).
+    pub workers: Option<Arc<crate::workers::service::Workers>>,
 }
 
 /// The HTTP rate limits of the clients: a bucket per client (an IPv4

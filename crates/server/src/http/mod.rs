@@ -5,7 +5,7 @@
 //! WebSocket (its frames and closings by hand in `ws_protocol`), both
 //! reading the changes players send as `requests` and refusing bad JSON
 //! alike (`json_errors`); `app` is what their handlers share, and `assets`
-//! the page. Nothing here decides a game: that is `games`.
+//! the page; `worker_routes` are the workers' API (`--worker-keys`). Nothing here decides a game: that is `games`.
 
 pub(crate) mod api;
 pub(crate) mod app;
@@ -17,5 +17,6 @@ mod json_errors;
 pub(crate) mod network;
 pub(crate) mod rate;
 pub(crate) mod requests;
+mod worker_routes;
 mod ws;
 mod ws_protocol;

@@ -7,7 +7,7 @@
 
 pub(crate) mod memory_store;
 mod postgres_listen;
-mod postgres_pool;
+pub(crate) mod postgres_pool;
 pub(crate) mod postgres_store;
 pub mod sqlite_check;
 mod sqlite_schema;
@@ -23,6 +23,8 @@ pub use crate::games::rematch_record::Rematch;
 use crate::games::seats::{Mode, Seats};
 use crate::games::state::HeadersView;
 use crate::study::review_kept::StoredReview;
+use crate::workers::memory_jobs::MemoryJobs;
+use crate::workers::queue::JobQueue;
 use koma_rules::{EndReason, ImpasseRule, Outcome, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -187,6 +189,12 @@ pub trait GameStore: Send + Sync + 'static {
     fn listen(&self, notify: Notify) -> Result<(), StoreError> {
         let _ = notify;
         Ok(())
+    }
+    /// The queue of the workers' jobs (`--worker-keys`) kept beside the
+    /// games; in this process's memory unless the store has a table for
+    /// it.
+    fn job_queue(&self) -> Result<Arc<dyn JobQueue>, String> {
+        Ok(Arc::new(MemoryJobs::new()))
     }
 }
 

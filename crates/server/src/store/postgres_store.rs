@@ -6,7 +6,7 @@
 //! tables in the same database, beside `koma_schema` (the schema's
 //! version). A database of schema 2 (before impasse rules), 3 (before
 //! record notes and reviews), 4 (before row checksums) or 5 (before
-//! rematches) is brought to schema 6. A database holding a newer schema, or tables of those names
+//! rematches) or 6 (before the workers' jobs, `koma_jobs`) is brought to schema 7. A database holding a newer schema, or tables of those names
 //! that are not Koma's, is refused rather than written into.
 //!
 //! Each row's checksum is compared at every read, as in the SQLite file:
@@ -37,21 +37,49 @@ use super::postgres_pool::{self, describe, describe_pool, Pool, Target, CONNECT_
 use super::store_row::{Row, COLUMNS};
 use super::{Change, GameId, GameStore, Notify, StoreError, StoredGame};
 use crate::games::clock::now_ms;
+use crate::workers::postgres_jobs::PostgresJobs;
+use crate::workers::queue::JobQueue;
 use deadpool_postgres::{ClientWrapper, GenericClient, Object};
 use std::sync::Mutex;
 use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 6;
+const SCHEMA_VERSION: i64 = 7;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
 const SCHEMA_LOCK: i64 = 0x4b4f_4d41;
 
+/// The workers' jobs (schema 7): the columns of the SQLite file's `jobs`
+/// (`crates/server/src/workers/postgres_jobs.rs` uses them).
+macro_rules! jobs_table {
+    () => {
+        "
+CREATE TABLE koma_jobs (
+    id TEXT PRIMARY KEY NOT NULL,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    start TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    nodes BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    lease TEXT,
+    worker TEXT,
+    due BIGINT NOT NULL,
+    done BIGINT NOT NULL,
+    error TEXT,
+    created_at BIGINT NOT NULL
+);
+CREATE INDEX koma_jobs_waiting ON koma_jobs (created_at, id) WHERE state IN ('queued', 'leased');
+COMMENT ON TABLE koma_jobs IS 'Game reviews queued for Koma''s workers (koma serve --worker-keys).';
+"
+    };
+}
+
 /// The tables of a new database. JSON is kept as TEXT, as in the SQLite
 /// file: `jsonb` would refuse the `\u0000` that a header may hold.
-const SCHEMA: &str = "
+const SCHEMA: &str = concat!("
 CREATE TABLE koma_schema (version BIGINT NOT NULL);
 COMMENT ON TABLE koma_schema IS 'The version of the tables of Koma''s games (koma serve).';
 CREATE TABLE koma_games (
@@ -77,7 +105,9 @@ CREATE TABLE koma_games (
     rematch TEXT
 );
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
-";
+",
+    jobs_table!()
+);
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
 const EXPECTED: [(&str, &str); 20] = [
@@ -130,6 +160,9 @@ const MIGRATE_5_TO_6: &str = "
 ALTER TABLE koma_games ADD COLUMN rematch TEXT;
 UPDATE koma_schema SET version = 6;
 ";
+
+/// Brings a database of schema 6 to schema 7: it gets the workers' jobs.
+const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET version = 7;\n");
 
 /// Writes a row with its checksum (a new game replaces any with its id,
 /// as in memory) and notifies, in one statement.
@@ -255,7 +288,7 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(older @ 2..=5) if has_games => {
+            Some(older @ 2..=6) if has_games => {
                 if older < 3 {
                     transaction.batch_execute(MIGRATE_2_TO_3).await?;
                 }
@@ -265,13 +298,16 @@ impl PostgresStore {
                 if older < 5 {
                     transaction.batch_execute(MIGRATE_4_TO_5).await?;
                 }
-                transaction.batch_execute(MIGRATE_5_TO_6).await?;
+                if older < 6 {
+                    transaction.batch_execute(MIGRATE_5_TO_6).await?;
+                }
+                transaction.batch_execute(MIGRATE_6_TO_7).await?;
                 // With every column in place, as it reads them all.
                 if older < 5 {
                     add_checksums(&transaction).await?;
                 }
             }
-            Some(2..=5) => {}
+            Some(2..=6) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \
@@ -519,6 +555,14 @@ impl PostgresStore {
 }
 
 impl GameStore for PostgresStore {
+    fn job_queue(&self) -> Result<std::sync::Arc<dyn JobQueue>, String> {
+        Ok(std::sync::Arc::new(PostgresJobs::new(
+            self.pool.clone(),
+            self.target.clone(),
+            self.runtime.clone(),
+        )))
+    }
+
     fn insert(&self, game: StoredGame) -> Result<(), StoreError> {
         let now = now_ms();
         let row = Row::from_game(&game, now, now)?;

@@ -11,12 +11,46 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
+
+/// The workers' jobs (schema 7, `--worker-keys`): one row a game review
+/// queued for the workers, taken under a lease (`crates/server/src/workers/`).
+macro_rules! jobs_table {
+    () => {
+        "
+CREATE TABLE jobs (
+    -- 32 lower-case hex digits.
+    id TEXT PRIMARY KEY NOT NULL,
+    -- The game reviewed, its variant, start position and moves (USI/UCI,
+    -- separated by single spaces), and the nodes per position.
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    start TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    nodes INTEGER NOT NULL,
+    -- queued, leased, saving, done, failed or cancelled.
+    state TEXT NOT NULL,
+    -- The live lease's secret and its worker; NULL when none.
+    lease TEXT,
+    worker TEXT,
+    -- Milliseconds since 1970-01-01 UTC: when the lease runs out, or when
+    -- a finished job is forgotten.
+    due INTEGER NOT NULL,
+    -- Positions judged, as last reported.
+    done INTEGER NOT NULL,
+    -- Why it failed; NULL for none.
+    error TEXT,
+    created_at INTEGER NOT NULL
+) STRICT;
+"
+    };
+}
 
 /// The tables of a new file.
-pub const SCHEMA: &str = "
+pub const SCHEMA: &str = concat!(
+    "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 6.
+    -- The version of this schema: 7.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -68,7 +102,9 @@ CREATE TABLE games (
     -- Schema 6, rematch: the rematch of a finished game as JSON (the
     -- offer, its answer, the id of the new game); NULL for none.
 ) STRICT;
-";
+",
+    jobs_table!()
+);
 
 /// Brings a file of schema 1 to schema 2: its games keep no seats (anyone
 /// may go on changing them, as before) and no clocks.
@@ -107,6 +143,26 @@ const MIGRATE_5_TO_6: &str = "
 ALTER TABLE games ADD COLUMN rematch TEXT;
 UPDATE koma_schema SET version = 6;
 ";
+
+/// Brings a file of schema 6 to schema 7: it gets the workers' jobs.
+const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET version = 7;\n");
+
+/// The columns of the `jobs` table (schema 7), in order.
+const JOBS: [&str; 13] = [
+    "id",
+    "game",
+    "variant",
+    "start",
+    "moves",
+    "nodes",
+    "state",
+    "lease",
+    "worker",
+    "due",
+    "done",
+    "error",
+    "created_at",
+];
 
 /// A column of the `games` table as `PRAGMA table_info` shows it.
 struct Column {
@@ -209,10 +265,15 @@ pub fn check_layout(connection: &Connection, version: i64) -> Result<(), String>
                 .collect()
         })
         .map_err(sql)?;
+    let tables: &[&str] = if version >= 7 {
+        &["koma_schema", "games", "jobs"]
+    } else {
+        &["koma_schema", "games"]
+    };
     for (kind, name, table) in &objects {
         let ours = match kind.as_str() {
-            "table" => name == "games" || name == "koma_schema",
-            "index" => table == "games" || table == "koma_schema",
+            "table" => tables.contains(&name.as_str()),
+            "index" => tables.contains(&table.as_str()),
             _ => false,
         };
         if !ours {
@@ -221,7 +282,7 @@ pub fn check_layout(connection: &Connection, version: i64) -> Result<(), String>
             )));
         }
     }
-    for table in ["koma_schema", "games"] {
+    for &table in tables {
         if !objects.iter().any(|(k, n, _)| k == "table" && n == table) {
             return Err(not_koma(format!("it has no table {table}")));
         }
@@ -242,6 +303,20 @@ pub fn check_layout(connection: &Connection, version: i64) -> Result<(), String>
         return Err(not_koma(
             "its table koma_schema has other columns than version INTEGER NOT NULL".into(),
         ));
+    }
+    if version >= 7 {
+        let names: Vec<String> = read_columns(connection, "jobs")
+            .map_err(sql)?
+            .into_iter()
+            .map(|(name, ..)| name)
+            .collect();
+        if names != JOBS {
+            return Err(not_koma(format!(
+                "its table jobs has the columns {}, not {}",
+                names.join(", "),
+                JOBS.join(", ")
+            )));
+        }
     }
     let found = read_columns(connection, "games").map_err(sql)?;
     let expected: Vec<&Column> = GAMES.iter().filter(|c| c.since <= version).collect();
@@ -317,6 +392,9 @@ pub fn migrate(connection: &Connection, from: i64) -> rusqlite::Result<()> {
     }
     if from < 6 {
         connection.execute_batch(MIGRATE_5_TO_6)?;
+    }
+    if from < 7 {
+        connection.execute_batch(MIGRATE_6_TO_7)?;
     }
     // With every column in place, as `add_checksums` reads them all.
     if from < 5 {

@@ -21,7 +21,7 @@
 //! impasse rule, an imported record's comments and move times, the engine's
 //! review, when it was created and last changed, and a checksum of all
 //! that. The `koma_schema` table holds the schema's version for migrations
-//! (a file of schema 1 to 5 is brought to 6 when opened, see
+//! (a file of schema 1 to 6 is brought to 7 when opened, see
 //! [`crate::store::sqlite_schema`]), and the file's `application_id` says that it
 //! is Koma's, so that a foreign database is refused rather than written
 //! into.
@@ -42,6 +42,8 @@ use super::sqlite_schema::{
 use super::store_row::{Row, COLUMNS};
 use super::{Change, GameId, GameStore, StoreError, StoredGame};
 use crate::games::clock::now_ms;
+use crate::workers::queue::JobQueue;
+use crate::workers::sqlite_jobs::SqliteJobs;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -61,6 +63,8 @@ const PLACE: &str = "games file";
 /// Games in a SQLite file.
 pub struct SqliteStore {
     connection: Mutex<Connection>,
+    /// The file, for the job queue's own connection.
+    path: PathBuf,
 }
 
 /// A sentence about a database error.
@@ -124,6 +128,7 @@ impl SqliteStore {
         Self::prepare_waiting(&mut connection).map_err(|e| refusal(&shown.to_string(), e))?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
+            path: path.to_owned(),
         })
     }
 
@@ -362,6 +367,10 @@ impl GameStore for SqliteStore {
 
     fn get(&self, id: GameId) -> Result<StoredGame, StoreError> {
         read_game(&self.lock(), id).map(|(game, _)| game)
+    }
+
+    fn job_queue(&self) -> Result<std::sync::Arc<dyn JobQueue>, String> {
+        Ok(std::sync::Arc::new(SqliteJobs::open(&self.path)?))
     }
 
     fn update(&self, id: GameId, change: Change<'_>) -> Result<StoredGame, StoreError> {
@@ -753,6 +762,47 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_schema_6_gets_the_workers_jobs_table() {
+        let temp = Temp::new("migrate-6");
+        let path = temp.file();
+        let old = game(6);
+        {
+            // A file as schema 6 wrote it: no jobs table.
+            let store = SqliteStore::open(&path).unwrap();
+            store.insert(old.clone()).unwrap();
+            store
+                .lock()
+                .execute_batch("DROP TABLE jobs; UPDATE koma_schema SET version = 6;")
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.get(old.id).unwrap(), old);
+        let (version, jobs): (i64, i64) = store
+            .lock()
+            .query_row(
+                "SELECT (SELECT version FROM koma_schema), (SELECT count(*) FROM jobs)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((version, jobs), (SCHEMA_VERSION, 0));
+        let queue = store.job_queue().unwrap();
+        let spec = crate::workers::queue::JobSpec {
+            game: old.id.to_string(),
+            variant: "spear".into(),
+            position: old.start.clone(),
+            moves: Vec::new(),
+            nodes: 10,
+        };
+        let id = queue.push(spec.clone()).unwrap();
+        let taken = queue
+            .take("test", std::time::Duration::from_secs(60))
+            .unwrap()
+            .unwrap();
+        assert_eq!((taken.id, taken.spec), (id, spec));
+    }
+
+    #[test]
     fn a_file_of_schema_5_keeps_its_checksums_and_gets_rematches() {
         let temp = Temp::new("migrate-5");
         let path = temp.file();
@@ -765,7 +815,8 @@ mod tests {
             store
                 .lock()
                 .execute_batch(
-                    "ALTER TABLE games DROP COLUMN rematch; UPDATE koma_schema SET version = 5;",
+                    "ALTER TABLE games DROP COLUMN rematch; DROP TABLE jobs; \
+                     UPDATE koma_schema SET version = 5;",
                 )
                 .unwrap();
         }

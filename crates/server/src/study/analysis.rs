@@ -68,6 +68,9 @@ pub struct Analyses {
     pub external: Arc<ExternalEngines>,
     permits: Arc<Semaphore>,
     thinking: AtomicUsize,
+    /// The workers, with `--worker-keys`: reviews by Koma's own engine go
+    /// to their queue (`workers/`).
+    pub workers: std::sync::OnceLock<Arc<crate::workers::service::Workers>>,
 }
 
 impl Analyses {
@@ -78,6 +81,7 @@ impl Analyses {
             limits,
             external,
             thinking: AtomicUsize::new(0),
+            workers: std::sync::OnceLock::new(),
         }
     }
 
@@ -165,6 +169,17 @@ impl Drop for HeldEngine {
 pub struct EngineJob {
     control: SearchControl,
     waiting: tokio::task::JoinHandle<()>,
+}
+
+impl EngineJob {
+    /// The job `task` does (a review queued for workers): dropping it
+    /// aborts the task.
+    pub(crate) fn of_task(task: tokio::task::JoinHandle<()>) -> EngineJob {
+        EngineJob {
+            control: SearchControl::new(false),
+            waiting: task,
+        }
+    }
 }
 
 impl Drop for EngineJob {

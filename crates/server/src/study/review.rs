@@ -10,6 +10,10 @@
 //! and belongs to its connection, which may run one review beside its one
 //! analysis. A new request replaces it; `{"type": "stop-review"}`, or the
 //! connection's end, stops it, and nothing is kept.
+//!
+//! With `--worker-keys`, a review by Koma's own engine is queued for the
+//! workers instead (`workers/`), its progress relayed here in the same
+//! messages, and its result kept the same way.
 
 use super::analysis::{Analyses, EngineJob};
 use super::analysis_target::EnginesJson;
@@ -72,6 +76,16 @@ pub fn start(
         })
         .unwrap_or_default()
     };
+    if engine.is_none() {
+        if let Some(workers) = analyses.workers.get() {
+            // With workers, Koma's own engine reviews through their queue.
+            let engines = analyses.clone();
+            let relayed = Box::new(move |status: &'static str, done, error| {
+                message(status, done, error, engines.engines())
+            });
+            return EngineJob::of_task(workers.queue_review(id, &game, out, relayed));
+        }
+    }
     let waiting = move |engines| message("waiting", 0, None, engines);
     let slots = engine.as_ref().map_or(1, |engine| engine.threads);
     analyses.start_job(

@@ -28,3 +28,4 @@ mod records;
 mod refusals;
 mod review;
 mod seats;
+mod workers;

@@ -1,0 +1,134 @@
+//! A worker's result, checked before anything of it is kept: one
+//! judgement per position of the job's game, each move it names legal
+//! where it is played (the engine's move in its position, its line move
+//! after move), each score in the engine's range. A result that fails is
+//! garbage: it is refused whole.
+
+use super::protocol::{PositionJson, ResultJson};
+use super::queue::JobSpec;
+use crate::games::live::AnyGame;
+use crate::games::names;
+use crate::study::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
+use koma_analysis::Evaluation;
+use koma_rules::{Game, Position, Variant};
+
+/// The largest centipawn score: Koma's engine's mate value; a score
+/// beyond it is no evaluation.
+pub const CP_LIMIT: i32 = koma_engine::MATE;
+
+/// The longest line read from a worker.
+pub const MAX_PV: usize = 256;
+
+/// The moves of a line kept, as a local review keeps.
+const LINE_KEPT: usize = 8;
+
+/// The review `result` makes of job `spec`, as a local review would be
+/// kept; or why the result is garbage, as a sentence.
+pub fn check(spec: &JobSpec, result: &ResultJson) -> Result<StoredReview, String> {
+    let variant: Variant = spec
+        .variant
+        .parse()
+        .map_err(|_| format!("The job's game {} is unknown.", spec.variant))?;
+    let game = AnyGame::replay(variant, &spec.position, &spec.moves, None)
+        .map_err(|e| format!("The job's game cannot be replayed: {e}"))?;
+    let positions = match &game {
+        AnyGame::Spear(g) => judgements(g, &result.positions),
+        AnyGame::Minishogi(g) => judgements(g, &result.positions),
+        AnyGame::Shogi(g) => judgements(g, &result.positions),
+        AnyGame::Pawns(g) => judgements(g, &result.positions),
+    }?;
+    Ok(StoredReview {
+        engine: None,
+        nodes: spec.nodes,
+        positions,
+    })
+}
+
+fn judgements<P: Position>(
+    game: &Game<P>,
+    sent: &[PositionJson],
+) -> Result<Vec<StoredJudgement>, String> {
+    let positions = game.positions();
+    if sent.len() != positions.len() {
+        return Err(format!(
+            "The result judges {} positions; the game has {} (one more than its moves).",
+            sent.len(),
+            positions.len()
+        ));
+    }
+    sent.iter()
+        .zip(positions)
+        .enumerate()
+        .map(|(ply, (judged, position))| {
+            judgement(position, judged).map_err(|problem| format!("Position {ply}: {problem}"))
+        })
+        .collect()
+}
+
+fn judgement<P: Position>(position: &P, judged: &PositionJson) -> Result<StoredJudgement, String> {
+    let evaluation = judged.score.read(P::VARIANT).ok_or_else(|| {
+        "the mate's winner is not a side of this game (sente/gote, white/black).".to_owned()
+    })?;
+    match evaluation {
+        Evaluation::Centipawns(cp) if cp.unsigned_abs() > CP_LIMIT.unsigned_abs() => {
+            return Err(format!(
+                "the score {cp} is beyond the engine's range (±{CP_LIMIT})."
+            ))
+        }
+        Evaluation::Mate { plies, .. } if plies > koma_engine::MAX_PLY as u32 => {
+            return Err(format!(
+                "a mate in {plies} plies is beyond the engine's reach ({}).",
+                koma_engine::MAX_PLY
+            ))
+        }
+        _ => {}
+    }
+    if judged.pv.len() > MAX_PV {
+        return Err(format!(
+            "the line has {} moves; at most {MAX_PV} are read.",
+            judged.pv.len()
+        ));
+    }
+    let mut line: Vec<String> = judged.pv.clone();
+    match (&judged.best, line.first()) {
+        (None, Some(_)) => return Err("the line has moves but no best move.".to_owned()),
+        (Some(best), Some(first)) if best != first => {
+            return Err(format!(
+                "the best move {best} is not the line's first ({first})."
+            ))
+        }
+        (Some(best), None) => line.push(best.clone()),
+        _ => {}
+    }
+    let mut at = position.clone();
+    let mut kept = Vec::new();
+    for (index, text) in line.iter().enumerate() {
+        let m = at
+            .parse_move(text)
+            .ok()
+            .filter(|&m| at.is_legal(m))
+            .ok_or_else(|| match index {
+                0 => format!("the best move {text} is not legal in the position."),
+                _ => format!(
+                    "move {} of the line ({text}) is not legal there.",
+                    index + 1
+                ),
+            })?;
+        at.play_unchecked(m);
+        if kept.len() < LINE_KEPT {
+            kept.push(P::move_to_text(m));
+        }
+    }
+    Ok(StoredJudgement {
+        evaluation: match evaluation {
+            Evaluation::Centipawns(cp) => KeptEvaluation::Cp(cp),
+            Evaluation::Mate { winner, plies } => KeptEvaluation::Mate {
+                winner: names::color_name(P::VARIANT, winner).to_owned(),
+                plies,
+            },
+        },
+        line: kept,
+        depth: judged.depth,
+        nodes: judged.nodes,
+    })
+}

@@ -1,0 +1,22 @@
+//! Game reviews done by workers on other machines (`koma worker`,
+//! `docs/WORKERS.md`): with `koma serve --worker-keys FILE`, a review asked
+//! for on the board becomes a job in a queue (`queue`: in memory, in the
+//! SQLite games file or in PostgreSQL), which workers holding a key
+//! (`keys`) take over HTTP under a lease, report progress on (`progress`
+//! relays it to the board) and send the result of, checked (`check`)
+//! before it is kept as a local review is (`service`). The server's own
+//! engines take jobs too (`local`), unless `--analysis-engines 0`.
+//! `protocol` and `run` are public: `koma worker` speaks the one and does
+//! its jobs with the other.
+
+pub(crate) mod check;
+pub(crate) mod keys;
+pub(crate) mod local;
+pub(crate) mod memory_jobs;
+pub(crate) mod postgres_jobs;
+pub(crate) mod progress;
+pub mod protocol;
+pub(crate) mod queue;
+pub mod run;
+pub(crate) mod service;
+pub(crate) mod sqlite_jobs;

@@ -1,0 +1,81 @@
+//! A review job done by Koma's own engine, as a local review is
+//! (`koma_analysis::review` at the job's node budget, one thread): by the
+//! server's own engines ([`super::local`]) and by `koma worker`.
+
+use super::protocol::{JobJson, PositionJson, ScoreJson};
+use crate::games::live::AnyGame;
+use koma_analysis::Review;
+use koma_engine::{Evaluate, Limits, SearchControl};
+use koma_rules::{Game, Position, Variant};
+
+/// Why a job cannot be done.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Its game is none Koma knows.
+    #[error("the job's game {0} is not one Koma plays")]
+    UnknownVariant(String),
+    /// Its position or moves do not replay.
+    #[error("the job's game cannot be replayed: {0}")]
+    Replay(String),
+    /// It was stopped before the end.
+    #[error("the review was stopped")]
+    Stopped,
+}
+
+/// Judges every position of `job` at its node budget, calling
+/// `progress(done, total)` after each; stops early when `control` is
+/// stopped. The judgements, the start's first, as the result sends them.
+pub fn review_job(
+    job: &JobJson,
+    control: &SearchControl,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PositionJson>, RunError> {
+    let variant: Variant = job
+        .variant
+        .parse()
+        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
+    let game =
+        AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)?;
+    let nodes = job.nodes.max(1);
+    match &game {
+        AnyGame::Spear(g) => judge(g, nodes, control, progress),
+        AnyGame::Minishogi(g) => judge(g, nodes, control, progress),
+        AnyGame::Shogi(g) => judge(g, nodes, control, progress),
+        AnyGame::Pawns(g) => judge(g, nodes, control, progress),
+    }
+}
+
+fn judge<P: Evaluate>(
+    game: &Game<P>,
+    nodes: u64,
+    control: &SearchControl,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PositionJson>, RunError> {
+    let review = koma_analysis::review::review(
+        &game.positions()[0],
+        game.moves(),
+        &Limits::nodes(nodes),
+        1,
+        control,
+        progress,
+    );
+    if control.is_stopped() || review.positions.len() != game.positions().len() {
+        return Err(RunError::Stopped);
+    }
+    Ok(positions::<P>(&review))
+}
+
+/// `review`'s judgements as a result sends them.
+fn positions<P: Position>(review: &Review) -> Vec<PositionJson> {
+    review
+        .positions
+        .iter()
+        .map(|judgement| PositionJson {
+            score: ScoreJson::new(review.variant, judgement.evaluation),
+            best: judgement.best.map(P::move_to_text),
+            pv: judgement.line.iter().map(|&m| P::move_to_text(m)).collect(),
+            depth: judgement.depth,
+            nodes: judgement.nodes,
+        })
+        .collect()
+}

@@ -1,0 +1,198 @@
+//! What the workers' API does, apart from HTTP: hand out jobs, take
+//! progress and results (checked, then kept with the game as a local
+//! review is), and queue the reviews the board asks for.
+
+use super::check;
+use super::keys::WorkerKeys;
+use super::progress::{self, Message};
+use super::protocol::{AcceptedJson, JobJson, ProgressJson, ResultJson};
+use super::queue::{JobQueue, JobSpec, QueueError};
+use crate::games::live::AnyGame;
+use crate::games::refusal::Refusal;
+use crate::games::service::Games;
+use crate::store::GameId;
+use axum::http::StatusCode;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The workers of a server: their keys, the queue, the lease.
+pub struct Workers {
+    /// The keys accepted.
+    pub keys: WorkerKeys,
+    /// The jobs.
+    pub queue: Arc<dyn JobQueue>,
+    /// How long a lease lasts without news from its worker.
+    pub lease: Duration,
+    /// Nodes per position of a review.
+    pub nodes: u64,
+    games: Arc<Games>,
+}
+
+impl Games {
+    /// The job queue of the games' store: a table beside the games in
+    /// SQLite and PostgreSQL, memory otherwise.
+    pub(crate) fn job_queue(&self) -> Result<Arc<dyn JobQueue>, String> {
+        self.store.job_queue()
+    }
+}
+
+impl From<QueueError> for Refusal {
+    fn from(error: QueueError) -> Refusal {
+        let status = match error {
+            QueueError::NoJob(_) => StatusCode::NOT_FOUND,
+            QueueError::LeaseLost(_) => StatusCode::CONFLICT,
+            QueueError::Failed(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        Refusal::new(status, error.to_string())
+    }
+}
+
+impl Workers {
+    /// The workers with `keys`, sharing `queue`, reviews kept in `games`.
+    pub fn new(
+        keys: WorkerKeys,
+        queue: Arc<dyn JobQueue>,
+        lease: Duration,
+        nodes: u64,
+        games: Arc<Games>,
+    ) -> Workers {
+        Workers {
+            keys,
+            queue,
+            lease,
+            nodes,
+            games,
+        }
+    }
+
+    /// The name of the worker whose key the `Authorization` header
+    /// carries; `401` (and a line in the log) otherwise.
+    pub fn authenticate(&self, header: Option<&str>, peer: &str) -> Result<String, Refusal> {
+        match self.keys.worker(header) {
+            Some(name) => Ok(name.to_owned()),
+            None => {
+                let why = match header {
+                    None => "no Authorization header",
+                    Some(h) if !h.trim_start().starts_with("Bearer ") => "no bearer key",
+                    Some(_) => "an unknown key",
+                };
+                eprintln!("koma: worker request from {peer} refused: {why}");
+                Err(Refusal::new(
+                    StatusCode::UNAUTHORIZED,
+                    "A worker needs a key the server's operator issued: \
+                     send it as `Authorization: Bearer KEY`.",
+                ))
+            }
+        }
+    }
+
+    /// A job for `worker`, if one waits. Blocks on the database.
+    pub fn acquire(&self, worker: &str) -> Result<Option<JobJson>, Refusal> {
+        let Some(leased) = self.queue.take(worker, self.lease)? else {
+            return Ok(None);
+        };
+        eprintln!(
+            "koma: {worker} takes job {} (game {}, {} positions)",
+            leased.id,
+            leased.spec.game,
+            leased.spec.total()
+        );
+        Ok(Some(JobJson {
+            id: leased.id,
+            lease: leased.lease,
+            lease_seconds: self.lease.as_secs(),
+            game: leased.spec.game,
+            variant: leased.spec.variant,
+            position: leased.spec.position,
+            moves: leased.spec.moves,
+            nodes: leased.spec.nodes,
+        }))
+    }
+
+    /// `worker`'s progress on job `id`; renews its lease.
+    pub fn progress(&self, id: &str, report: &ProgressJson) -> Result<AcceptedJson, Refusal> {
+        self.queue
+            .progress(id, &report.lease, report.done, self.lease)?;
+        Ok(AcceptedJson {
+            status: "running".to_owned(),
+            lease_seconds: Some(self.lease.as_secs()),
+        })
+    }
+
+    /// `worker`'s result of job `id`: checked (garbage is refused with
+    /// `422` and the job goes back to the queue), taken once (`409` for a
+    /// lease that ran out), then kept with the game.
+    pub fn result(
+        &self,
+        worker: &str,
+        id: &str,
+        result: &ResultJson,
+    ) -> Result<AcceptedJson, Refusal> {
+        let spec = self.queue.held(id, &result.lease)?;
+        let review = match check::check(&spec, result) {
+            Ok(review) => review,
+            Err(problem) => {
+                eprintln!(
+                    "koma: {worker} sent garbage for job {id}, which is queued again: {problem}"
+                );
+                let _ = self.queue.release(id, &result.lease);
+                return Err(Refusal::unprocessable(format!(
+                    "The result is refused, and the job queued again: {problem}"
+                )));
+            }
+        };
+        let spec = self.queue.finish(id, &result.lease)?;
+        let kept = Games::parse_id(&spec.game)
+            .and_then(|game| self.games.keep_review(game, &spec.moves, review));
+        let error = kept.as_ref().err().map(|refusal| refusal.message.clone());
+        self.queue.complete(id, error)?;
+        match kept {
+            Ok(()) => {
+                eprintln!("koma: {worker} finished job {id} (game {})", spec.game);
+                Ok(AcceptedJson {
+                    status: "kept".to_owned(),
+                    lease_seconds: None,
+                })
+            }
+            // The worker did its part: the game changed, or is gone.
+            Err(refusal) => Ok(AcceptedJson {
+                status: format!("not kept: {}", refusal.message),
+                lease_seconds: None,
+            }),
+        }
+    }
+
+    /// Queues the review of `game`, game `id`, and relays its progress on
+    /// `out` as `message` writes it: the task to keep, aborting which
+    /// cancels the job.
+    pub fn queue_review(
+        self: &Arc<Self>,
+        id: GameId,
+        game: &AnyGame,
+        out: mpsc::UnboundedSender<String>,
+        message: Message,
+    ) -> tokio::task::JoinHandle<()> {
+        let spec = JobSpec {
+            game: id.to_string(),
+            variant: game.variant().name().to_owned(),
+            position: game.start_text(),
+            moves: game.move_texts(),
+            nodes: self.nodes,
+        };
+        let queue = self.queue.clone();
+        tokio::spawn(async move {
+            let pushing = queue.clone();
+            match tokio::task::spawn_blocking(move || pushing.push(spec)).await {
+                Ok(Ok(job)) => progress::relay(queue, job, out, message).await,
+                Ok(Err(e)) => {
+                    let _ = out.send(message("failed", 0, Some(e.to_string())));
+                }
+                Err(_) => {
+                    let sentence = "The review could not be queued.".to_owned();
+                    let _ = out.send(message("failed", 0, Some(sentence)));
+                }
+            }
+        })
+    }
+}
