@@ -116,7 +116,7 @@ fn main() -> ExitCode {
         Command::Load(args) => koma_load::run(args).map_err(|e| e.to_string()),
         Command::Check(args) => check::run(args),
         Command::Csa(args) => koma_csa::run(args).map_err(|e| e.to_string()),
-        Command::Worker(args) => koma_worker::run(args),
+        Command::Worker(args) => koma_worker::run(args).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

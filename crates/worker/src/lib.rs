@@ -93,8 +93,8 @@ pub enum WorkerError {
 }
 
 /// Runs `koma worker` until Ctrl-C, or until the server refuses its key.
-pub fn run(args: WorkerArgs) -> Result<(), String> {
-    run_worker(args).map_err(|e| e.to_string())
+pub fn run(args: WorkerArgs) -> Result<(), WorkerError> {
+    run_worker(args)
 }
 
 fn read_key(args: &WorkerArgs) -> Result<String, WorkerError> {
