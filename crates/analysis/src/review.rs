@@ -3,7 +3,7 @@
 
 use crate::expected::{move_accuracy, Evaluation, Label};
 use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
-use koma_rules::{Color, Move, Outcome, Position, Variant};
+use koma_rules::{Color, Game, Move, Outcome, Position, Variant};
 
 /// The transposition table of a review, in MiB: consecutive positions of
 /// a game share much of their trees.
@@ -161,6 +161,36 @@ pub fn review<P: Evaluate>(
         progress(index + 1, total);
     }
     Review::from_judgements(start, moves, judgements)
+}
+
+/// The [`review`] of every position of `game` at `limits` on one thread
+/// (so that it is the same on every run), or `None` if `control` stopped
+/// it before the end: the review a server keeps, whether its own engine or
+/// a worker's made it.
+///
+/// ```
+/// use koma_analysis::review::review_whole;
+/// use koma_engine::{Limits, SearchControl};
+/// use koma_rules::{Game, Position, SpearPosition};
+///
+/// let mut game = Game::new(SpearPosition::start());
+/// let first = game.position().legal_moves()[0];
+/// game.play(first).unwrap();
+/// let control = SearchControl::default();
+/// let review = review_whole(&game, &Limits::nodes(200), &control, &mut |_, _| {}).unwrap();
+/// assert_eq!((review.positions.len(), review.moves.len()), (2, 1));
+/// control.stop();
+/// assert!(review_whole(&game, &Limits::nodes(200), &control, &mut |_, _| {}).is_none());
+/// ```
+pub fn review_whole<P: Evaluate>(
+    game: &Game<P>,
+    limits: &Limits,
+    control: &SearchControl,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Review> {
+    let positions = game.positions();
+    let review = review(&positions[0], game.moves(), limits, 1, control, progress);
+    (!control.is_stopped() && review.positions.len() == positions.len()).then_some(review)
 }
 
 impl Review {

@@ -26,6 +26,7 @@ use crate::games::service::Games;
 use crate::games::state::ReviewJson;
 use crate::store::{GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
+use koma_analysis::review::review_whole;
 use koma_engine::{Evaluate, Limits, SearchControl};
 use koma_rules::Game;
 use serde::Serialize;
@@ -152,17 +153,7 @@ fn judge<P: Served + Evaluate>(
     control: &SearchControl,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<StoredReview> {
-    let review = koma_analysis::review::review(
-        &game.positions()[0],
-        game.moves(),
-        &Limits::nodes(nodes),
-        1,
-        control,
-        progress,
-    );
-    if control.is_stopped() || review.positions.len() != game.positions().len() {
-        return None;
-    }
+    let review = review_whole(game, &Limits::nodes(nodes), control, progress)?;
     Some(StoredReview::new(&review, nodes, P::move_to_text))
 }
 

@@ -4,6 +4,7 @@
 
 use super::protocol::{JobJson, PositionJson, ScoreJson};
 use crate::games::live::AnyGame;
+use koma_analysis::review::review_whole;
 use koma_analysis::Review;
 use koma_engine::{Evaluate, Limits, SearchControl};
 use koma_rules::{Game, Position, Variant};
@@ -51,17 +52,8 @@ fn judge<P: Evaluate>(
     control: &SearchControl,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<PositionJson>, RunError> {
-    let review = koma_analysis::review::review(
-        &game.positions()[0],
-        game.moves(),
-        &Limits::nodes(nodes),
-        1,
-        control,
-        progress,
-    );
-    if control.is_stopped() || review.positions.len() != game.positions().len() {
-        return Err(RunError::Stopped);
-    }
+    let review =
+        review_whole(game, &Limits::nodes(nodes), control, progress).ok_or(RunError::Stopped)?;
     Ok(positions::<P>(&review))
 }
 
