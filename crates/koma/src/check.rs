@@ -67,7 +67,7 @@ pub fn run(args: CheckArgs) -> Result<(), String> {
     let checked = sqlite_check::check(path, &mut progress);
     let _ = done.send(());
     bar.finish_and_clear();
-    let report = checked?;
+    let report = checked.map_err(|e| e.to_string())?;
     print!("{}", describe(&path.display().to_string(), &report));
     if report.is_whole() {
         Ok(())

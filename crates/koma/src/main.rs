@@ -112,7 +112,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Train(args) => train::run(args),
-        Command::Serve(args) => koma_server::run(args),
+        Command::Serve(args) => koma_server::run(args).map_err(|e| e.to_string()),
         Command::Load(args) => koma_load::run(args).map_err(|e| e.to_string()),
         Command::Check(args) => check::run(args),
         Command::Csa(args) => koma_csa::run(args).map_err(|e| e.to_string()),

@@ -296,13 +296,51 @@ fn open_store(
     ))
 }
 
+/// Why `koma serve` could not start, or stopped by a failure. Each says
+/// what failed in its sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The server's runtime could not start.
+    #[error("cannot start the server's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The games' store cannot be opened or listened to (a file or
+    /// database that cannot be used, of a newer schema, or damaged).
+    #[error("{0}")]
+    Store(String),
+    /// A registered engine is not configured right, or cannot start.
+    #[error("{0}")]
+    Engines(String),
+    /// The workers' settings cannot be used (`--worker-keys`).
+    #[error("{0}")]
+    Workers(String),
+    /// The address cannot be listened on (a port in use, say).
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: SocketAddr,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The CSA port cannot be listened on.
+    #[error("cannot listen for CSA players on {address}: {source}")]
+    ListenCsa {
+        /// The address.
+        address: SocketAddr,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The server stopped by a failure of its own.
+    #[error("the server failed: {0}")]
+    Failed(String),
+}
+
 /// Runs the server until Ctrl-C (or SIGTERM).
-pub fn run(args: ServeArgs) -> Result<(), String> {
+pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     let open = args.open;
     runtime.block_on(async move {
         let server = start(args).await?;
@@ -358,11 +396,11 @@ pub struct RunningServer {
 impl RunningServer {
     /// Stops accepting, closes every WebSocket (code 1001) and waits for
     /// open requests, at most a few seconds.
-    pub async fn stop(self) -> Result<(), String> {
+    pub async fn stop(self) -> Result<(), ServeError> {
         let _ = self.stop.send(true);
         match tokio::time::timeout(SHUTDOWN_GRACE * 2, self.server).await {
             Ok(Ok(())) | Err(_) => Ok(()),
-            Ok(Err(e)) => Err(format!("the server failed: {e}")),
+            Ok(Err(e)) => Err(ServeError::Failed(e.to_string())),
         }
     }
 }
@@ -421,8 +459,10 @@ fn open_workers(
 ) -> Result<Option<Arc<workers::service::Workers>>, String> {
     let Some(path) = &args.worker_keys else {
         if args.analysis_engines == Some(0) {
-            return Err("--analysis-engines 0 leaves the reviews to workers: it needs                         --worker-keys FILE"
-                .to_owned());
+            return Err(
+                "--analysis-engines 0 leaves the reviews to workers: it needs --worker-keys FILE"
+                    .to_owned(),
+            );
         }
         return Ok(None);
     };
@@ -497,10 +537,14 @@ fn application(
 /// need a connection to take over (see [`start`] and
 /// [`RunningServer::router`]).
 #[doc(hidden)]
-pub async fn router(args: ServeArgs) -> Result<Router, String> {
-    let external = open_external_engines(&args).await?;
-    let (games, _) = open_games(&args, &external).await?;
-    let workers = open_workers(&args, &games)?;
+pub async fn router(args: ServeArgs) -> Result<Router, ServeError> {
+    let external = open_external_engines(&args)
+        .await
+        .map_err(ServeError::Engines)?;
+    let (games, _) = open_games(&args, &external)
+        .await
+        .map_err(ServeError::Store)?;
+    let workers = open_workers(&args, &games).map_err(ServeError::Workers)?;
     // No server stops it; the signal is for WebSockets, which need a
     // connection and so never open here.
     let (_, stopping) = watch::channel(false);
@@ -512,42 +556,37 @@ pub async fn router(args: ServeArgs) -> Result<Router, String> {
 /// Opens the games' store and starts serving on the runtime this is
 /// called on; returns once the server listens. Nothing is printed: `run`
 /// says where it serves.
-pub async fn start(args: ServeArgs) -> Result<RunningServer, String> {
+pub async fn start(args: ServeArgs) -> Result<RunningServer, ServeError> {
     // Opened before listening: a database that cannot be used stops the
     // server before anyone is told to connect.
-    let external = open_external_engines(&args).await?;
-    let (games, kept) = open_games(&args, &external).await?;
-    let workers = open_workers(&args, &games)?;
+    let external = open_external_engines(&args)
+        .await
+        .map_err(ServeError::Engines)?;
+    let (games, kept) = open_games(&args, &external)
+        .await
+        .map_err(ServeError::Store)?;
+    let workers = open_workers(&args, &games).map_err(ServeError::Workers)?;
     let address = SocketAddr::from((args.listen, args.port));
+    let listen = |source| ServeError::Listen { address, source };
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot tell the port listened on: {e}"))?;
+        .map_err(listen)?;
+    let address = listener.local_addr().map_err(listen)?;
     let port = address.port();
     let url = format!("http://{}:{port}/", shown_host(args.listen));
     let limits = args.network_limits();
     let (stop, stopping) = watch::channel(false);
-    let csa_listener = match args.csa_port {
-        Some(csa_port) => {
-            let csa = SocketAddr::from((args.listen, csa_port));
-            Some(
-                tokio::net::TcpListener::bind(csa)
-                    .await
-                    .map_err(|e| format!("cannot listen for CSA players on {csa}: {e}"))?,
-            )
-        }
-        None => None,
-    };
-    let csa_address = match &csa_listener {
-        Some(listener) => Some(
-            listener
-                .local_addr()
-                .map_err(|e| format!("cannot tell the CSA port listened on: {e}"))?,
-        ),
-        None => None,
-    };
+    let mut csa_listener = None;
+    let mut csa_address = None;
+    if let Some(csa_port) = args.csa_port {
+        let address = SocketAddr::from((args.listen, csa_port));
+        let listen = |source| ServeError::ListenCsa { address, source };
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(listen)?;
+        csa_address = Some(listener.local_addr().map_err(listen)?);
+        csa_listener = Some(listener);
+    }
     let router = application(
         &args,
         games.clone(),

@@ -61,15 +61,41 @@ impl Report {
     }
 }
 
+/// Why a games file cannot be checked at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// There is no such file, or it cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// It is a folder.
+    #[error("{} is a folder, not a games database", .0.display())]
+    Folder(std::path::PathBuf),
+    /// SQLite cannot open it.
+    #[error("cannot open {}: {source}", path.display())]
+    Unopenable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// SQLite's reason.
+        source: rusqlite::Error,
+    },
+}
+
 /// Checks the games file at `path` without changing it, telling
 /// `progress` what it is doing. Fails only when the file cannot be checked
 /// at all (there is none, it is a folder, it cannot be opened); everything
 /// wrong with its contents is in the report.
-pub fn check(path: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Report, String> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+pub fn check(path: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Report, CheckError> {
+    let meta = std::fs::metadata(path).map_err(|source| CheckError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })?;
     if meta.is_dir() {
-        return Err(format!("{shown} is a folder, not a games database"));
+        return Err(CheckError::Folder(path.to_owned()));
     }
     let mut report = Report::default();
     if meta.len() == 0 {
@@ -78,7 +104,10 @@ pub fn check(path: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Report, 
             .push("the file is empty (0 bytes): it is not a games database".into());
         return Ok(report);
     }
-    let connection = open_read_only(path).map_err(|e| format!("cannot open {shown}: {e}"))?;
+    let connection = open_read_only(path).map_err(|source| CheckError::Unopenable {
+        path: path.to_owned(),
+        source,
+    })?;
     let opened = connection
         .query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
             r.get::<_, i64>(0)

@@ -369,6 +369,15 @@ fn the_check_reads_a_whole_file_and_changes_nothing() {
         ["the file is empty (0 bytes): it is not a games database"]
     );
     std::fs::remove_file(&path).unwrap();
-    assert!(sqlite_check::check(&path, &mut |_| {}).is_err());
+    assert!(matches!(
+        sqlite_check::check(&path, &mut |_| {}),
+        Err(sqlite_check::CheckError::Unreadable { .. })
+    ));
+    std::fs::create_dir(&path).unwrap();
+    assert!(matches!(
+        sqlite_check::check(&path, &mut |_| {}),
+        Err(sqlite_check::CheckError::Folder(_))
+    ));
+    std::fs::remove_dir(&path).unwrap();
     assert!(!path.exists(), "no file is made");
 }

@@ -7,6 +7,7 @@
 //! registered one.
 
 use crate::common::{next_of, send_json, start_with, try_start_with, Server};
+use koma_server::ServeError;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::net::TcpStream;
@@ -280,11 +281,16 @@ fn an_idle_engine_is_stopped_and_started_again_when_needed() {
 #[test]
 fn an_engine_that_cannot_start_stops_the_server_before_it_serves() {
     let missing = try_start_with(&["--memory", "--engine", "gone=/nonexistent/engine"]);
-    let why = missing.err().expect("refused");
+    let Some(ServeError::Engines(why)) = missing.err() else {
+        panic!("an engine that cannot start is the engines' error");
+    };
     assert!(why.contains("a registered engine cannot start"), "{why}");
     assert!(why.contains("/nonexistent/engine"), "{why}");
     let twice = try_start_with(&["--memory", "--engine", "a=x", "--engine", "a=y"]);
-    assert!(twice.err().unwrap().contains("two engines are named \"a\""));
+    let Some(ServeError::Engines(why)) = twice.err() else {
+        panic!("two engines of one name are the engines' error");
+    };
+    assert!(why.contains("two engines are named \"a\""), "{why}");
 }
 
 /// The review messages over `socket` up to "done" or "failed"; the last.

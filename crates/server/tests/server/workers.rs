@@ -14,6 +14,7 @@ use crate::common::{next_of, send_json, start_with, Reply, Server, TempDir};
 use koma_engine::SearchControl;
 use koma_server::workers::protocol::{JobJson, PositionJson, ResultJson};
 use koma_server::workers::run;
+use koma_server::ServeError;
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::sync::OnceLock;
@@ -193,14 +194,20 @@ fn a_bad_keys_file_or_analysis_engines_0_without_keys_stops_the_server() {
     let error = crate::common::try_start_with(&["--memory", "--worker-keys", &shown])
         .err()
         .unwrap();
+    let ServeError::Workers(sentence) = error else {
+        panic!("a bad keys file is the workers' error, not {error:?}");
+    };
     assert!(
-        error.contains("line 1") && error.contains("shorter"),
-        "{error}"
+        sentence.contains("line 1") && sentence.contains("shorter"),
+        "{sentence}"
     );
     let error = crate::common::try_start_with(&["--memory", "--analysis-engines", "0"])
         .err()
         .unwrap();
-    assert!(error.contains("--worker-keys"), "{error}");
+    let ServeError::Workers(sentence) = error else {
+        panic!("--analysis-engines 0 alone is the workers' error, not {error:?}");
+    };
+    assert!(sentence.contains("--worker-keys"), "{sentence}");
 }
 
 /// Acquire, progress and result: the board sees the progress and the

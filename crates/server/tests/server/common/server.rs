@@ -5,7 +5,7 @@
 //! WebSockets through the port. Dropping it stops the server gracefully.
 
 use super::client::{with_token, Client, Reply};
-use koma_server::{RunningServer, ServeArgs};
+use koma_server::{RunningServer, ServeArgs, ServeError};
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::time::Duration;
@@ -43,20 +43,22 @@ pub fn start_with(extra: &[&str]) -> Server {
     try_start_with(extra).unwrap_or_else(|why| panic!("koma serve {extra:?} does not start: {why}"))
 }
 
-/// [`start_with`], or why the server does not start.
-pub fn try_start_with(extra: &[&str]) -> Result<Server, String> {
+/// [`start_with`], or why the server does not start (the flags are the
+/// test's own: wrong ones panic).
+pub fn try_start_with(extra: &[&str]) -> Result<Server, ServeError> {
     let mut flags = vec!["--port", "0"];
     flags.extend_from_slice(extra);
     if !extra.contains(&"--requests-per-second") {
         flags.extend(["--requests-per-second", TEST_REQUESTS_PER_SECOND]);
     }
-    let args = ServeArgs::from_flags(flags).map_err(|e| e.to_string())?;
+    let args = ServeArgs::from_flags(flags.clone())
+        .unwrap_or_else(|e| panic!("the flags {flags:?} are not koma serve's: {e}"));
     // Two workers, as `koma serve` runs: the tests see its concurrency.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("no runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     let running = runtime.block_on(koma_server::start(args))?;
     let address = format!("127.0.0.1:{}", running.address.port());
     Ok(Server {
