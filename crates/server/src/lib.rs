@@ -628,8 +628,9 @@ pub async fn start(args: ServeArgs) -> Result<RunningServer, ServeError> {
     })
 }
 
-/// Ctrl-C, or SIGTERM where there is one.
-async fn wait_for_signal() {
+/// Returns at Ctrl-C, or SIGTERM where there is one: how `koma serve` and
+/// `koma worker` hear that they are to stop.
+pub async fn wait_for_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
@@ -642,7 +643,7 @@ async fn wait_for_signal() {
         }
     }
     if tokio::signal::ctrl_c().await.is_err() {
-        // No way to hear Ctrl-C: serve until killed.
+        // No way to hear Ctrl-C: run until killed.
         std::future::pending::<()>().await;
     }
 }

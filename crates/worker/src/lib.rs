@@ -140,7 +140,7 @@ fn run_worker(args: WorkerArgs) -> Result<(), WorkerError> {
             results = &mut all => {
                 first_error = results.into_iter().find_map(|r| r.err());
             }
-            _ = wait_for_signal() => {
+            _ = koma_server::wait_for_signal() => {
                 eprintln!("koma worker: stopping");
                 shared.stopping.store(true, Ordering::SeqCst);
                 let _ = all.await;
@@ -333,24 +333,6 @@ async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientErro
                 backoff = (backoff * 2).min(MAX_BACKOFF);
             }
         }
-    }
-}
-
-/// Ctrl-C, or SIGTERM where there is one.
-async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = terminate.recv() => {}
-            }
-            return;
-        }
-    }
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
     }
 }
 
