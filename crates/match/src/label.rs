@@ -6,7 +6,7 @@
 //! stronger engine's judgement.
 
 use crate::error::LabelError;
-use koma_engine::{Value, MATE};
+use koma_engine::{Value, MATE, MAX_PLY};
 use koma_rules::{Position, ShogiVariant};
 use koma_selfplay::record::clamp_value;
 use koma_selfplay::Sample;
@@ -46,7 +46,8 @@ pub fn label_samples<V: ShogiVariant>(
         let value = match thought.score {
             Some(Score::Centipawns(value)) => Value::from(value),
             Some(Score::Mate(plies)) => {
-                let distance = plies.unsigned_abs().min(1000) as Value;
+                // Within the search's reach, so that readers see a mate.
+                let distance = plies.unsigned_abs().min(MAX_PLY as u32) as Value;
                 if plies > 0 {
                     MATE - distance
                 } else {
