@@ -5,11 +5,14 @@
 //! WebSocket (its frames and closings by hand in `ws_protocol`), both
 //! reading the changes players send as `requests` and refusing bad JSON
 //! alike (`json_errors`); `app` is what their handlers share, and `assets`
-//! the page; `worker_routes` are the workers' API (`--worker-keys`). Nothing here decides a game: that is `games`.
+//! the page; `worker_routes` are the workers' API (`--worker-keys`), whose
+//! bodies are read as the API's are (`bodies`). Nothing here decides a
+//! game: that is `games`.
 
 pub(crate) mod api;
 pub(crate) mod app;
 mod assets;
+mod bodies;
 pub(crate) mod client;
 pub(crate) mod connections;
 mod idle_io;

@@ -6,7 +6,7 @@
 //! request's headers arrive within a bound (hyper's header timeout, which
 //! also bounds how long an idle keep-alive connection waits for its next
 //! request), a connection on which nothing moves is closed ([`IdleIo`]),
-//! a body is read within a bound (`api::read_body`), and a WebSocket is
+//! a body is read within a bound (`bodies::read_body`), and a WebSocket is
 //! pinged and closed when it stops answering (`ws`).
 
 use super::client::ClientKey;

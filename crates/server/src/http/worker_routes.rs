@@ -5,11 +5,11 @@
 //! is in `workers/service.rs`.
 
 use super::app::{blocking, App};
-use super::json_errors::json_error_sentence;
+use super::bodies::{parse_json, read_body};
 use crate::games::refusal::Refusal;
 use crate::workers::protocol::{ProgressJson, ResultJson, MAX_WAIT_SECONDS};
 use crate::workers::service::Workers;
-use axum::body::{to_bytes, Body};
+use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -61,40 +61,8 @@ async fn body<T: DeserializeOwned>(
     body: Body,
     limit: usize,
 ) -> Result<T, Refusal> {
-    let too_large = || {
-        Refusal::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("The request is too large: at most {} KiB.", limit >> 10),
-        )
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(too_large());
-    }
-    let bytes = match tokio::time::timeout(app.body_timeout, to_bytes(body, limit)).await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => return Err(too_large()),
-        Err(_) => {
-            return Err(Refusal::new(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "The request's body did not arrive within {} s.",
-                    app.body_timeout.as_secs()
-                ),
-            )
-            .closing())
-        }
-    };
-    let mut reader = serde_json::Deserializer::from_slice(&bytes);
-    let parsed: T = serde_path_to_error::deserialize(&mut reader)
-        .map_err(|e| Refusal::bad_request(json_error_sentence(&e)))?;
-    reader.end().map_err(|e| {
-        Refusal::bad_request(format!("The request is not the JSON this call takes: {e}."))
-    })?;
-    Ok(parsed)
+    let bytes = read_body(headers, body, limit, app.body_timeout).await?;
+    parse_json(&bytes)
 }
 
 /// `?wait=SECONDS`: how long an acquire may wait for a job.
