@@ -1,6 +1,7 @@
 //! What bounds a search (time, depth, nodes) and how much of the clock a
 //! move may use.
 
+use koma_rules::Move;
 use std::time::Duration;
 
 /// The side to move's clock, as the protocols send it.
@@ -31,6 +32,11 @@ pub struct Limits {
     pub infinite: bool,
     /// Search as if infinite until `ponderhit`, then by the other limits.
     pub ponder: bool,
+    /// Only these moves of the root are searched (USI and UCI `go
+    /// searchmoves`; a review weighing the move a player chose against
+    /// the engine's at the same depth). Empty, or naming no legal move:
+    /// every legal move.
+    pub search_moves: Vec<Move>,
 }
 
 impl Limits {

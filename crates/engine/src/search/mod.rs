@@ -228,7 +228,10 @@ impl<P: Evaluate> Engine<P> {
         let plan = TimePlan::new(&limits, self.options.move_overhead, moves_left);
         self.table.new_search();
         self.history.clear_killers();
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        if legal.iter().any(|m| limits.search_moves.contains(m)) {
+            legal.retain(|m| limits.search_moves.contains(m));
+        }
         let root_moves = legal
             .iter()
             .map(|&m| RootMove {

@@ -37,6 +37,33 @@ fn finds_shogi_mates() {
     assert_eq!(score, Score::MatePlies(5));
 }
 
+/// `go searchmoves`: a mate in one left out of the moves searched is not
+/// played, and a list naming no legal move searches them all.
+#[test]
+fn searches_only_the_moves_it_is_given() {
+    let position = StandardShogiPosition::from_text("7nk/9/6P1P/9/9/9/9/9/4K4 b GS 1").unwrap();
+    let mate = position.parse_move("G*1b").unwrap();
+    let quiet = position.parse_move("5i5h").unwrap();
+    let search = |moves: Vec<_>| {
+        let limits = Limits {
+            search_moves: moves,
+            ..Limits::depth(4)
+        };
+        let mut engine = Engine::<StandardShogiPosition>::new(16);
+        let result = engine.search(&[position], &limits, &SearchControl::default(), &mut |_| {});
+        (result.best_move, result.score)
+    };
+    let (best, score) = search(vec![quiet]);
+    assert_eq!(best, Some(quiet));
+    assert!(matches!(score, Score::Centipawns(_)), "{score:?}");
+    let (best, score) = search(vec![quiet, mate]);
+    assert_eq!((best, score), (Some(mate), Score::MatePlies(1)));
+    // No piece stands on 5a.
+    let illegal = StandardShogiPosition::parse_move_syntax("5a5b").unwrap();
+    assert!(!position.is_legal(illegal));
+    assert_eq!(search(vec![illegal]).0, Some(mate));
+}
+
 #[test]
 fn finds_minishogi_mates() {
     assert_eq!(

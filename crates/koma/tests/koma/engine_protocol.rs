@@ -220,6 +220,19 @@ fn a_mated_side_resigns_and_mates_are_reported_in_plies() {
     );
 }
 
+/// `go searchmoves`: the mate in three is left out, so another of the
+/// moves named is played; the illegal one named is ignored.
+#[test]
+fn searchmoves_limits_the_moves_searched() {
+    let mut engine = Engine::start("usi");
+    engine.send("position sfen 7nl/7k1/9/7P1/9/9/9/9/4K4 b 2G 1");
+    engine.send("go depth 4 searchmoves 5i4h 5i6h 1a1b");
+    let best = engine.bestmove(SHORT).0;
+    assert!(["5i4h", "5i6h"].contains(&best.as_str()), "{best}");
+    engine.send("go depth 6 searchmoves 5i4h G*2c");
+    assert_eq!(engine.bestmove(SHORT).0, "G*2c");
+}
+
 #[test]
 fn a_winning_impasse_declaration_is_bestmove_win_and_is_played_for() {
     let mut engine = Engine::start("usi");

@@ -70,6 +70,9 @@ pub struct GoParams {
     /// `mate <ms>|infinite` (USI): solve for mate instead of searching,
     /// within the time given (`None` inside: no limit).
     pub mate: Option<Option<Duration>>,
+    /// `searchmoves m1 m2 …`: search only these root moves (as sent; the
+    /// illegal ones are left out when the search starts).
+    pub search_moves: Vec<String>,
 }
 
 /// A line that is not a command of the protocol.
@@ -131,6 +134,23 @@ fn parse_position(words: &[&str]) -> Option<Command> {
     Some(Command::Position { setup, moves })
 }
 
+/// The words of `go` that end a `searchmoves` list.
+const GO_WORDS: [&str; 13] = [
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
 fn parse_go(words: &[&str]) -> GoParams {
     let mut params = GoParams::default();
     let mut words = words.iter().peekable();
@@ -175,6 +195,16 @@ fn parse_go(words: &[&str]) -> GoParams {
             }
             "infinite" => params.infinite = true,
             "ponder" => params.ponder = true,
+            "searchmoves" => {
+                // The moves run to the next word of `go` or the line's end.
+                while let Some(&&next) = words.peek() {
+                    if GO_WORDS.contains(&next) {
+                        break;
+                    }
+                    params.search_moves.push(next.to_string());
+                    words.next();
+                }
+            }
             _ => {}
         }
     }
@@ -247,6 +277,22 @@ mod tests {
         assert_eq!(go.second_time, None);
         assert_eq!(go.nodes, Some(9));
         assert!(go.infinite);
+    }
+
+    #[test]
+    fn parses_searchmoves_up_to_the_next_word() {
+        let Ok(Command::Go(go)) = "go searchmoves 7g7f 2g2f depth 3".parse() else {
+            panic!("go did not parse");
+        };
+        assert_eq!(go.search_moves, ["7g7f", "2g2f"]);
+        assert_eq!(go.depth, Some(3));
+        let Ok(Command::Go(go)) = "go nodes 10 searchmoves e2e4".parse() else {
+            panic!("go did not parse");
+        };
+        assert_eq!(
+            (go.nodes, go.search_moves),
+            (Some(10), vec!["e2e4".to_string()])
+        );
     }
 
     #[test]

@@ -418,7 +418,8 @@ impl Protocol {
             self.search = Some((handle, control));
             return;
         }
-        let limits = limits_of(&go, self.session.turn());
+        let mut limits = limits_of(&go, self.session.turn());
+        limits.search_moves = self.session.legal_moves_among(&go.search_moves);
         let control = SearchControl::new(go.ponder);
         let handle = self
             .session

@@ -7,7 +7,7 @@ use koma_engine::{
     Clock, Engine, EngineOptions, Evaluate, Limits, Network, NetworkForAnotherGame, SearchControl,
 };
 use koma_mate::{MateAnswer, MateLimits, MateReport, MateSearch, Solver};
-use koma_rules::{Color, Position, Variant};
+use koma_rules::{Color, Move, Position, Variant};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -26,6 +26,9 @@ pub trait Session: Send {
     fn turn(&self) -> Color;
     /// The current position in the game's notation (SFEN or FEN).
     fn position_text(&self) -> String;
+    /// The moves of `texts` (USI or UCI) that are legal in the current
+    /// position, for `go searchmoves`; the others are left out.
+    fn legal_moves_among(&self, texts: &[String]) -> Vec<Move>;
     /// Starts a search; the thread prints `info` lines and `bestmove`.
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()>;
     /// Starts a mate solve of the current position (USI `go mate`): the
@@ -143,6 +146,16 @@ impl<P: Evaluate + MateSearch> Session for GameSession<P> {
             .map_or_else(|| P::start().to_text(), |p| p.to_text())
     }
 
+    fn legal_moves_among(&self, texts: &[String]) -> Vec<Move> {
+        let Some(current) = self.positions.last() else {
+            return Vec::new();
+        };
+        texts
+            .iter()
+            .filter_map(|text| current.parse_move(text).ok())
+            .collect()
+    }
+
     fn start(&mut self, limits: Limits, control: SearchControl, output: Output) -> JoinHandle<()> {
         let engine = Arc::clone(&self.engine);
         let positions = self.positions.clone();
@@ -257,5 +270,6 @@ pub fn limits_of(go: &super::command::GoParams, turn: Color) -> Limits {
         nodes: go.nodes,
         infinite: go.infinite,
         ponder: go.ponder,
+        search_moves: Vec::new(),
     }
 }
