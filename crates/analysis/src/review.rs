@@ -122,6 +122,9 @@ impl Review {
 /// the review stops at the first that is not. `control` stops it early:
 /// the positions not searched are then left out, with their moves.
 ///
+/// Each mistake and blunder is looked at again, deeper, before it is
+/// labelled ([`SECOND_LOOK_FACTOR`]).
+///
 /// `threads` search each position at once when the limit is a time (a
 /// search to a node count stays on one, to be the same on every run).
 /// With a node or depth limit and one thread the review is the same on
@@ -158,9 +161,88 @@ pub fn review<P: Evaluate>(
             break;
         }
         judgements.push(judgement);
-        progress(index + 1, total);
+        // The last step is reported once the second looks are done too.
+        if index + 1 < total {
+            progress(index + 1, total);
+        }
+    }
+    if judgements.len() == total {
+        look_again(
+            &mut engine,
+            &positions,
+            moves,
+            limits,
+            control,
+            &mut judgements,
+        );
+        progress(total, total);
     }
     Review::from_judgements(start, moves, judgements)
+}
+
+/// How many times the budget a second look at a mistake gets.
+pub const SECOND_LOOK_FACTOR: u32 = 4;
+
+/// A second look at every mistake and blunder of the first: the positions
+/// before and after such a move are judged again at [`SECOND_LOOK_FACTOR`]
+/// times `limits`, and the move's loss follows from the deeper judgements
+/// (which then stand in the review, for the graph too). At a small budget
+/// the first judgement of a position is often too hopeful about its best
+/// line, and every other move then seems to lose: a strong player's move
+/// that the engine cannot see through at the first budget is called a
+/// blunder (issue 54). The labels' thresholds stay lichess's; only the
+/// engine's judgement of the suspect moves is better. Each position gets
+/// at most one second look, so the cost is bounded by the number of
+/// suspect moves (a few a game); positions whose new judgements make a
+/// neighbouring move suspect are looked at in turn.
+fn look_again<P: Evaluate>(
+    engine: &mut Engine<P>,
+    positions: &[P],
+    moves: &[Move],
+    limits: &Limits,
+    control: &SearchControl,
+    judgements: &mut [Judgement],
+) {
+    let deeper = deeper_limits(limits);
+    let mut looked = vec![false; judgements.len()];
+    loop {
+        let suspects: Vec<usize> =
+            Review::from_judgements(&positions[0], moves, judgements.to_vec())
+                .moves
+                .iter()
+                .enumerate()
+                .filter(|(_, reviewed)| reviewed.label >= Some(Label::Mistake))
+                .flat_map(|(ply, _)| [ply, ply + 1])
+                .filter(|&index| !looked[index])
+                .collect();
+        if suspects.is_empty() {
+            return;
+        }
+        for index in suspects {
+            if looked[index] {
+                continue;
+            }
+            looked[index] = true;
+            let judgement = judge(engine, &positions[..=index], &deeper, control);
+            if control.is_stopped() {
+                return;
+            }
+            judgements[index] = judgement;
+        }
+    }
+}
+
+/// `limits` with [`SECOND_LOOK_FACTOR`] times the nodes or time, or two
+/// plies more depth.
+fn deeper_limits(limits: &Limits) -> Limits {
+    Limits {
+        nodes: limits
+            .nodes
+            .map(|n| n.saturating_mul(u64::from(SECOND_LOOK_FACTOR))),
+        move_time: limits.move_time.map(|t| t * SECOND_LOOK_FACTOR),
+        depth: limits.depth.map(|d| d + 2),
+        ..limits.clone()
+    }
 }
 
 /// The [`review`] of every position of `game` at `limits` on one thread
@@ -343,6 +425,10 @@ mod tests {
         let blunder = &reviewed.moves[0];
         assert!(blunder.loss > 0.3, "{blunder:?}");
         assert_eq!(blunder.label, Some(Label::Blunder));
+        // Judged a second time, deeper, on both sides of the blunder.
+        for judged in &reviewed.positions {
+            assert!(judged.nodes > 30_000 + 30_000 / 2, "{judged:?}");
+        }
         let summary = reviewed.summary(Color::Sente);
         assert_eq!(summary.labelled, [0, 0, 1]);
         assert!(summary.accuracy < 30.0);
@@ -378,6 +464,27 @@ mod tests {
         );
         assert_eq!(reviewed.moves[0].loss, 0.0);
         assert_eq!(reviewed.summary(Color::Sente).accuracy, 100.0);
+    }
+
+    #[test]
+    fn a_good_move_gets_no_second_look_and_the_end_is_reported_last() {
+        let start = StandardShogiPosition::start();
+        let game = moves(start, &["7g7f", "3c3d"]);
+        let mut reports = Vec::new();
+        let reviewed = review(
+            &start,
+            &game,
+            &Limits::nodes(5_000),
+            1,
+            &SearchControl::default(),
+            &mut |done, total| reports.push((done, total)),
+        );
+        assert_eq!(reports, [(1, 3), (2, 3), (3, 3)]);
+        assert!(reviewed
+            .moves
+            .iter()
+            .all(|m| m.label < Some(Label::Mistake)));
+        assert!(reviewed.positions.iter().all(|j| j.nodes < 5_000 * 2));
     }
 
     #[test]
