@@ -12,10 +12,9 @@
 //! check`), `opponent` (the computer opponent and its pool of engines),
 //! `study` (analysis, game review and mate search), `external` (the
 //! engines people register, which `opponent` and `study` both use) and
-//! `workers` (reviews done by `koma worker` on other machines); and
-//! `priority` says how their work shares the cores. This file reads `koma
-//! serve`'s flags, opens
-//! the store and starts the server. The folders say where to look, not
+//! `workers` (reviews and mate searches done by `koma worker` on other
+//! machines); and `priority` says how their work shares the cores. This
+//! file reads `koma serve`'s flags, opens the store and starts the server. The folders say where to look, not
 //! layers: the store keeps what `games` and `study` define and they use
 //! its seam, so paths cross both ways; only modules must not import each
 //! other in a cycle (`crates/koma/tests/koma/workspace_layout.rs`).
@@ -116,8 +115,8 @@ pub struct ServeArgs {
     computer_engines: Option<u16>,
     /// Analyses that may think at once; more wait their turn [default: the
     /// cores less one, at least 1]. With --worker-keys, 0 leaves the
-    /// reviews to the workers alone (analysis and mate search then get
-    /// one engine).
+    /// reviews and Koma's mate searches to the workers alone (analysis
+    /// then gets one engine).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
     analysis_engines: Option<u16>,
     /// The longest the engine analyses one position, in seconds.
@@ -188,9 +187,10 @@ pub struct ServeArgs {
     #[arg(long)]
     trust_proxy: bool,
     /// Let workers on other machines (`koma worker`) do the board's game
-    /// reviews: FILE lists their keys, one a line as KEY or NAME KEY (`#`
-    /// comments, blank lines skipped; a key is 16 or more letters, digits,
-    /// '-', '_' or '.'). Reviews then go to a queue (in the games' store:
+    /// reviews and mate searches: FILE lists their keys, one a line as KEY
+    /// or NAME KEY (`#` comments, blank lines skipped; a key is 16 or more
+    /// letters, digits, '-', '_' or '.'). Reviews and searches by Koma's
+    /// own engine then go to a queue (in the games' store:
     /// memory, SQLite or PostgreSQL, shared by the servers on one
     /// database), which the workers take from under `/api/worker/`, and the
     /// server's own engine too unless --analysis-engines 0

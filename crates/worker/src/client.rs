@@ -1,8 +1,9 @@
 //! The worker's side of the HTTP API: the three calls, each answer read
 //! into what the loop acts on.
 
+use koma_server::workers::protocol::JobKind;
 use koma_server::workers::protocol::{
-    AcceptedJson, JobJson, ProgressJson, ResultJson, ACQUIRE_PATH,
+    AcceptedJson, JobJson, ProgressJson, ResultJson, ACQUIRE_PATH, KINDS_PARAM,
 };
 use reqwest::StatusCode;
 use std::time::Duration;
@@ -96,10 +97,16 @@ impl Client {
         })
     }
 
-    /// A job, or `None` when none came within `wait` seconds.
+    /// A job of any kind this worker does, or `None` when none came
+    /// within `wait` seconds.
     pub async fn acquire(&self, wait: u64) -> Result<Option<JobJson>, ClientError> {
+        let kinds: Vec<&str> = JobKind::ALL.iter().map(|kind| kind.word()).collect();
+        let kinds = kinds.join(",");
         let (status, text) = self
-            .post(&format!("{ACQUIRE_PATH}?wait={wait}"), None)
+            .post(
+                &format!("{ACQUIRE_PATH}?wait={wait}&{KINDS_PARAM}={kinds}"),
+                None,
+            )
             .await
             .map_err(|e| match e {
                 // No such route: the server takes no workers.

@@ -1,10 +1,11 @@
-//! `koma worker`: reviews games for a `koma serve` on another machine
-//! (`docs/WORKERS.md`). It asks the server for a job (`POST
-//! /api/worker/acquire`, with the key the server's operator issued),
-//! judges every position of the job's game with Koma's own engine (as the
-//! server's local review does, `koma_server::workers::run`), reports its
-//! progress, which renews its lease, and posts the result. `--engines N`
-//! runs N such loops at once. An HTTP error or a server that cannot be
+//! `koma worker`: reviews games and searches positions for mates for a
+//! `koma serve` on another machine (`docs/WORKERS.md`). It asks the server
+//! for a job (`POST /api/worker/acquire`, with the key the server's
+//! operator issued), judges every position of a review's game with Koma's
+//! own engine, or runs Koma's mate solver on a mate search's position (as
+//! the server's local review and search do, `koma_server::workers::run`),
+//! reports its progress, which renews its lease, and posts the result.
+//! `--engines N` runs N such loops at once. An HTTP error or a server that cannot be
 //! reached is retried after a pause that doubles up to a minute; a key the
 //! server refuses stops it. Ctrl-C stops it: the jobs it held go back to
 //! the queue when their leases run out.
@@ -14,6 +15,7 @@ mod client;
 use clap::Args;
 use client::{Client, ClientError};
 use koma_engine::SearchControl;
+use koma_server::workers::protocol::JobKind;
 use koma_server::workers::protocol::{JobJson, ProgressJson, ResultJson};
 use koma_server::workers::run;
 use std::io::IsTerminal;
@@ -31,12 +33,13 @@ const WAIT_SECONDS: u64 = 20;
 /// `koma worker`'s flags.
 #[derive(Args, Clone, Debug)]
 #[command(
-    about = "Review games for a koma serve on another machine (docs/WORKERS.md)",
-    long_about = "Review games for a koma serve on another machine.\n\n\
-        Takes game-review jobs from the server at --server (started with --worker-keys), \
-        with the key its operator issued you (--key, or --key-file to keep it out of the \
-        process list), runs Koma's own engine on every position of each game, reports the \
-        progress and sends the result, which the server checks and keeps. --engines N does \
+    about = "Review games and find mates for a koma serve on another machine (docs/WORKERS.md)",
+    long_about = "Review games and find mates for a koma serve on another machine.\n\n\
+        Takes game-review and mate-search jobs from the server at --server (started with \
+        --worker-keys), with the key its operator issued you (--key, or --key-file to keep it \
+        out of the process list), runs Koma's own engine on every position of each game (its \
+        mate solver on each mate search's position), reports the progress and sends the \
+        result, which the server checks and keeps. --engines N does \
         N jobs at once, one core each. On a terminal it prints a line per job. Errors of the \
         network or the server are retried after a pause; a refused key stops it. Ctrl-C \
         stops it: jobs it held go to other workers when their leases run out."
@@ -231,6 +234,9 @@ async fn stopped(shared: &Shared) {
 /// lease renewed) at most a second apart and at least three times a lease,
 /// then the result.
 async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientError> {
+    if job.kind == JobKind::Mate {
+        return do_mate(shared, job).await;
+    }
     let started = Instant::now();
     let total = job.moves.len() + 1;
     if let Some(cap) = shared.nodes {
@@ -293,19 +299,93 @@ async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientErro
     let result = ResultJson {
         lease: job.lease.clone(),
         positions,
+        mate: None,
     };
+    let what = format!(
+        "game {}, {}, {total} positions at {} nodes",
+        job.game, job.variant, job.nodes
+    );
+    send(shared, &job, &result, &what, started).await
+}
+
+/// Does mate search `job`: Koma's mate solver on a blocking thread, the
+/// lease renewed while it runs (it lasts the job's seconds at most), then
+/// the answer.
+async fn do_mate(shared: &Arc<Shared>, job: JobJson) -> Result<(), ClientError> {
+    let started = Instant::now();
+    let searching = {
+        let job = job.clone();
+        tokio::task::spawn_blocking(move || run::mate_job(&job))
+    };
+    tokio::pin!(searching);
+    let renew = Duration::from_secs(job.lease_seconds.max(3) / 3);
+    let mut renewed = Instant::now();
+    let finished = loop {
+        tokio::select! {
+            finished = &mut searching => break finished,
+            _ = tokio::time::sleep(renew.min(Duration::from_secs(1))) => {}
+        }
+        if shared.stopping() {
+            // The solver stops by itself within the job's seconds; the
+            // job goes to another worker when its lease runs out.
+            return Ok(());
+        }
+        if renewed.elapsed() < renew {
+            continue;
+        }
+        renewed = Instant::now();
+        let report = ProgressJson {
+            lease: job.lease.clone(),
+            done: 0,
+        };
+        match shared.client.progress(&job.id, &report).await {
+            Ok(()) => {}
+            Err(ClientError::Lost(message)) => {
+                eprintln!("koma worker: job {} is lost: {message}", job.id);
+                return Ok(());
+            }
+            Err(e @ ClientError::Unauthorized(_)) => return Err(e),
+            Err(e) => eprintln!("koma worker: progress of job {}: {e}", job.id),
+        }
+    };
+    let answer = match finished {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(e)) => {
+            eprintln!("koma worker: job {} cannot be done: {e}", job.id);
+            return Ok(());
+        }
+        Err(_) => return Ok(()),
+    };
+    let what = format!(
+        "game {}, {}, a mate search of {} s: {}",
+        job.game, job.variant, job.seconds, answer.answer
+    );
+    let result = ResultJson {
+        lease: job.lease.clone(),
+        positions: Vec::new(),
+        mate: Some(answer),
+    };
+    send(shared, &job, &result, &what, started).await
+}
+
+/// Sends `result` of `job` (`what` it was, for the line printed on a
+/// terminal), tried again after network errors.
+async fn send(
+    shared: &Arc<Shared>,
+    job: &JobJson,
+    result: &ResultJson,
+    what: &str,
+    started: Instant,
+) -> Result<(), ClientError> {
     let mut backoff = Duration::from_secs(1);
     loop {
-        match shared.client.result(&job.id, &result).await {
+        match shared.client.result(&job.id, result).await {
             Ok(status) => {
                 shared.jobs.fetch_add(1, Ordering::SeqCst);
                 if shared.verbose {
                     eprintln!(
-                        "koma worker: job {} (game {}, {}, {total} positions at {} nodes): {status} in {:.1} s",
+                        "koma worker: job {} ({what}): {status} in {:.1} s",
                         job.id,
-                        job.game,
-                        job.variant,
-                        job.nodes,
                         started.elapsed().as_secs_f64()
                     );
                 }

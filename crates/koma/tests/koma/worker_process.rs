@@ -1,7 +1,8 @@
 //! `koma worker` as a person runs it: a real worker process takes the
 //! review a board asks of a `koma serve --memory --worker-keys …
 //! --analysis-engines 0` process (so that only the worker can do it), and
-//! the board sees it done and kept; the worker stops cleanly and at once
+//! the board sees it done and kept; it answers the board's mate search
+//! too (a job of its own kind); the worker stops cleanly and at once
 //! on SIGTERM (as on Ctrl-C), and stops with a sentence when the server
 //! does not know its key.
 
@@ -89,6 +90,23 @@ fn a_koma_worker_process_does_the_review_a_board_asks_for() {
     assert_eq!(review.status, 200);
     assert_eq!(review.json()["positions"].as_array().unwrap().len(), 4);
 
+    // "Find mate" on the board: a job the worker answers, and the board
+    // gets the mate as from a local search.
+    let mate = server.create_with(&json!({
+        "variant": "shogi", "position": "7nk/9/6P1P/9/9/9/9/9/4K4 b GS 1"
+    }));
+    let found = server.get(&format!(
+        "/api/games/{}/mate?seconds=2",
+        mate["id"].as_str().unwrap()
+    ));
+    assert_eq!(found.status, 200);
+    let found = found.json();
+    assert_eq!(
+        (found["answer"].as_str(), found["length"].as_u64()),
+        (Some("mate"), Some(1))
+    );
+    assert_eq!(found["line"][0]["usi"], "G*1b", "{found}");
+
     // SIGTERM, as Ctrl-C: it stops by itself, successfully.
     let pid = child.id().to_string();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
@@ -103,7 +121,7 @@ fn a_koma_worker_process_does_the_review_a_board_asks_for() {
     );
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{:?}: {said}", output.status);
-    assert!(said.contains("1 jobs done"), "{said}");
+    assert!(said.contains("2 jobs done"), "{said}");
 
     // A key the server does not know stops the worker with a sentence.
     let wrong = scratch("wrong-key");

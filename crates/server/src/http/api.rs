@@ -319,6 +319,8 @@ async fn review(State(app): State<App>, Path(id): Path<String>) -> Response {
 /// `GET /api/games/{id}/mate?ply=N&seconds=S&engine=E`: mate search on
 /// the position after move N (the current one by default), for S seconds
 /// (10, at most 30), by Koma's own solver or the registered engine E.
+/// With workers (`--worker-keys`), Koma's solver's search is a job for
+/// them, answered the same way.
 /// Searches beyond the server's count wait their turn; a registered
 /// engine's takes as many turns as its threads (at most all of them).
 async fn mate(
@@ -360,6 +362,14 @@ async fn mate(
         return Refusal::internal("the server is stopping").into_response();
     };
     let seconds = seconds.unwrap_or(mate::DEFAULT_SECONDS);
+    // Koma's own solver, with workers: a job for them (the server's own
+    // engine is one, unless --analysis-engines 0).
+    if let (None, Some(workers)) = (&engine, &app.workers) {
+        return match workers.find_mate(&id, &game, ply, seconds).await {
+            Ok(found) => Json(found).into_response(),
+            Err(refusal) => refusal.into_response(),
+        };
+    }
     let external = app.analyses.external.clone();
     let found = blocking(move || match &engine {
         None => mate::find_mate(&game, ply, seconds),

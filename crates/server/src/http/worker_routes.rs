@@ -7,7 +7,7 @@
 use super::app::{blocking, App};
 use super::bodies::{parse_json, read_body};
 use crate::games::refusal::Refusal;
-use crate::workers::protocol::{ProgressJson, ResultJson, MAX_WAIT_SECONDS};
+use crate::workers::protocol::{kinds_of, ProgressJson, ResultJson, MAX_WAIT_SECONDS};
 use crate::workers::service::Workers;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
@@ -83,8 +83,9 @@ fn wait_of(query: Option<&str>) -> Result<Duration, Refusal> {
     Ok(Duration::ZERO)
 }
 
-/// `POST /api/worker/acquire[?wait=S]`: a job (`200`), or `204` when none
-/// came within the wait.
+/// `POST /api/worker/acquire[?wait=S][&kinds=review,mate]`: a job of the
+/// kinds named (reviews alone by default) (`200`), or `204` when none came
+/// within the wait.
 async fn acquire(
     State(app): State<App>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -93,9 +94,10 @@ async fn acquire(
 ) -> Result<Response, Refusal> {
     let (workers, name) = worker(&app, &headers, peer)?;
     let until = tokio::time::Instant::now() + wait_of(query.as_deref())?;
+    let kinds = kinds_of(query.as_deref());
     loop {
-        let (taking, who) = (workers.clone(), name.clone());
-        if let Some(job) = blocking(move || taking.acquire(&who)).await? {
+        let (taking, who, kinds) = (workers.clone(), name.clone(), kinds.clone());
+        if let Some(job) = blocking(move || taking.acquire(&who, &kinds)).await? {
             return Ok(Json(job).into_response());
         }
         if tokio::time::Instant::now() + ACQUIRE_POLL > until {

@@ -5,9 +5,11 @@
 //! table named `koma_games` so as not to collide with other programs'
 //! tables in the same database, beside `koma_schema` (the schema's
 //! version). A database of schema 2 (before impasse rules), 3 (before
-//! record notes and reviews), 4 (before row checksums) or 5 (before
-//! rematches) or 6 (before the workers' jobs, `koma_jobs`) is brought to schema 7. A database holding a newer schema, or tables of those names
-//! that are not Koma's, is refused rather than written into.
+//! record notes and reviews), 4 (before row checksums), 5 (before
+//! rematches), 6 (before the workers' jobs, `koma_jobs`) or 7 (before mate
+//! search jobs) is brought to schema 8. A database holding a newer
+//! schema, or tables of those names that are not Koma's, is refused
+//! rather than written into.
 //!
 //! Each row's checksum is compared at every read, as in the SQLite file:
 //! a damaged game answers 500 ("The game … is damaged in the games
@@ -45,7 +47,7 @@ use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 7;
+const SCHEMA_VERSION: i64 = 8;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
@@ -73,6 +75,20 @@ CREATE TABLE koma_jobs (
 );
 CREATE INDEX koma_jobs_waiting ON koma_jobs (created_at, id) WHERE state IN ('queued', 'leased');
 COMMENT ON TABLE koma_jobs IS 'Game reviews queued for Koma''s workers (koma serve --worker-keys).';
+"
+    };
+}
+
+/// What schema 8 adds to the jobs, as in the SQLite file: their kind
+/// (`review` or `mate`; a row of schema 7 is a review), a mate search's
+/// seconds and its answer.
+macro_rules! jobs_8 {
+    () => {
+        "
+ALTER TABLE koma_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'review';
+ALTER TABLE koma_jobs ADD COLUMN seconds BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE koma_jobs ADD COLUMN answer TEXT;
+COMMENT ON TABLE koma_jobs IS 'Game reviews and mate searches queued for Koma''s workers (koma serve --worker-keys).';
 "
     };
 }
@@ -106,7 +122,8 @@ CREATE TABLE koma_games (
 );
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
 ",
-    jobs_table!()
+    jobs_table!(),
+    jobs_8!()
 );
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
@@ -163,6 +180,10 @@ UPDATE koma_schema SET version = 6;
 
 /// Brings a database of schema 6 to schema 7: it gets the workers' jobs.
 const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET version = 7;\n");
+
+/// Brings a database of schema 7 to schema 8: its jobs, all reviews, get
+/// a kind, and room for a mate search's seconds and answer.
+const MIGRATE_7_TO_8: &str = concat!(jobs_8!(), "UPDATE koma_schema SET version = 8;\n");
 
 /// Writes a row with its checksum (a new game replaces any with its id,
 /// as in memory) and notifies, in one statement.
@@ -288,7 +309,7 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(older @ 2..=6) if has_games => {
+            Some(older @ 2..=7) if has_games => {
                 if older < 3 {
                     transaction.batch_execute(MIGRATE_2_TO_3).await?;
                 }
@@ -301,13 +322,16 @@ impl PostgresStore {
                 if older < 6 {
                     transaction.batch_execute(MIGRATE_5_TO_6).await?;
                 }
-                transaction.batch_execute(MIGRATE_6_TO_7).await?;
+                if older < 7 {
+                    transaction.batch_execute(MIGRATE_6_TO_7).await?;
+                }
+                transaction.batch_execute(MIGRATE_7_TO_8).await?;
                 // With every column in place, as it reads them all.
                 if older < 5 {
                     add_checksums(&transaction).await?;
                 }
             }
-            Some(2..=6) => {}
+            Some(2..=7) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// The workers' jobs (schema 7, `--worker-keys`): one row a game review
 /// queued for the workers, taken under a lease (`crates/server/src/workers/`).
@@ -46,11 +46,24 @@ CREATE TABLE jobs (
     };
 }
 
+/// What schema 8 adds to the jobs: their kind (`review`, or `mate` for
+/// a mate search; a row of schema 7 is a review), a mate search's
+/// seconds, and its answer once done (JSON).
+macro_rules! jobs_8 {
+    () => {
+        "
+ALTER TABLE jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'review';
+ALTER TABLE jobs ADD COLUMN seconds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN answer TEXT;
+"
+    };
+}
+
 /// The tables of a new file.
 pub const SCHEMA: &str = concat!(
     "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 7.
+    -- The version of this schema: 8.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -103,7 +116,8 @@ CREATE TABLE games (
     -- offer, its answer, the id of the new game); NULL for none.
 ) STRICT;
 ",
-    jobs_table!()
+    jobs_table!(),
+    jobs_8!()
 );
 
 /// Brings a file of schema 1 to schema 2: its games keep no seats (anyone
@@ -147,7 +161,12 @@ UPDATE koma_schema SET version = 6;
 /// Brings a file of schema 6 to schema 7: it gets the workers' jobs.
 const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET version = 7;\n");
 
-/// The columns of the `jobs` table (schema 7), in order.
+/// Brings a file of schema 7 to schema 8: its jobs, all reviews, get a
+/// kind, and room for a mate search's seconds and answer.
+const MIGRATE_7_TO_8: &str = concat!(jobs_8!(), "UPDATE koma_schema SET version = 8;\n");
+
+/// The columns of the `jobs` table (schema 7; schema 8 adds [`JOBS_8`]),
+/// in order.
 const JOBS: [&str; 13] = [
     "id",
     "game",
@@ -163,6 +182,9 @@ const JOBS: [&str; 13] = [
     "error",
     "created_at",
 ];
+
+/// The columns schema 8 adds to `jobs`, after [`JOBS`].
+const JOBS_8: [&str; 3] = ["kind", "seconds", "answer"];
 
 /// A column of the `games` table as `PRAGMA table_info` shows it.
 struct Column {
@@ -310,11 +332,15 @@ pub fn check_layout(connection: &Connection, version: i64) -> Result<(), String>
             .into_iter()
             .map(|(name, ..)| name)
             .collect();
-        if names != JOBS {
+        let mut wanted: Vec<&str> = JOBS.to_vec();
+        if version >= 8 {
+            wanted.extend(JOBS_8);
+        }
+        if names != wanted {
             return Err(not_koma(format!(
                 "its table jobs has the columns {}, not {}",
                 names.join(", "),
-                JOBS.join(", ")
+                wanted.join(", ")
             )));
         }
     }
@@ -395,6 +421,9 @@ pub fn migrate(connection: &Connection, from: i64) -> rusqlite::Result<()> {
     }
     if from < 7 {
         connection.execute_batch(MIGRATE_6_TO_7)?;
+    }
+    if from < 8 {
+        connection.execute_batch(MIGRATE_7_TO_8)?;
     }
     // With every column in place, as `add_checksums` reads them all.
     if from < 5 {

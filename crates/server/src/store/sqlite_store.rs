@@ -448,6 +448,7 @@ mod tests {
     use crate::store::sqlite_schema::{MIGRATE_1_TO_2, MIGRATE_2_TO_3};
     use crate::store::{Declared, Rematch};
     use crate::study::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
+    use crate::workers::queue::JobKind;
     use koma_rules::Variant;
 
     fn game(id: u64) -> StoredGame {
@@ -788,18 +789,53 @@ mod tests {
         assert_eq!((version, jobs), (SCHEMA_VERSION, 0));
         let queue = store.job_queue().unwrap();
         let spec = crate::workers::queue::JobSpec {
+            kind: JobKind::Mate,
             game: old.id.to_string(),
             variant: "spear".into(),
             position: old.start.clone(),
             moves: Vec::new(),
             nodes: 10,
+            seconds: 3,
         };
         let id = queue.push(spec.clone()).unwrap();
+        let lease = std::time::Duration::from_secs(60);
+        assert_eq!(queue.take("test", lease, &[JobKind::Review]).unwrap(), None);
+        let taken = queue.take("test", lease, &JobKind::ALL).unwrap().unwrap();
+        assert_eq!((taken.id, taken.spec), (id, spec));
+    }
+
+    #[test]
+    fn the_jobs_of_a_file_of_schema_7_are_reviews() {
+        let temp = Temp::new("migrate-7");
+        let path = temp.file();
+        {
+            // A file as schema 7 wrote it: jobs without kinds, one queued.
+            let store = SqliteStore::open(&path).unwrap();
+            store
+                .lock()
+                .execute_batch(
+                    "ALTER TABLE jobs DROP COLUMN kind; ALTER TABLE jobs DROP COLUMN seconds;
+                     ALTER TABLE jobs DROP COLUMN answer; UPDATE koma_schema SET version = 7;
+                     INSERT INTO jobs VALUES ('00ff', '00000000000000aa', 'shogi', 'startpos',
+                       '7g7f', 100, 'queued', NULL, NULL, 0, 0, NULL, 1);",
+                )
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let queue = store.job_queue().unwrap();
+        let lease = std::time::Duration::from_secs(60);
+        assert_eq!(queue.take("test", lease, &[JobKind::Mate]).unwrap(), None);
         let taken = queue
-            .take("test", std::time::Duration::from_secs(60))
+            .take("test", lease, &[JobKind::Review])
             .unwrap()
             .unwrap();
-        assert_eq!((taken.id, taken.spec), (id, spec));
+        assert_eq!(taken.id, "00ff");
+        assert_eq!((taken.spec.kind, taken.spec.total()), (JobKind::Review, 2));
     }
 
     #[test]

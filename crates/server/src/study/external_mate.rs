@@ -114,7 +114,7 @@ impl MateJob<'_> {
 
 /// The moves `texts` if each is legal in turn and the last wins the game
 /// for the side to move in `root`.
-fn mating_line<P: Served>(root: &P, texts: &[String]) -> Option<Vec<Move>> {
+pub(crate) fn mating_line<P: Served>(root: &P, texts: &[String]) -> Option<Vec<Move>> {
     let attacker = root.turn();
     let mut position = root.clone();
     let mut moves = Vec::with_capacity(texts.len());

@@ -15,7 +15,7 @@ use crate::games::seats::Mode;
 use crate::games::state::MoveJson;
 use axum::http::StatusCode;
 use koma_mate::{MateAnswer, MateLimits, MateSearch, Solver};
-use koma_rules::Game;
+use koma_rules::{Game, Position};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -65,9 +65,21 @@ pub fn allowed(game: &AnyGame, mode: Mode, opponent: &Opponent) -> Result<(), Re
 
 /// Searches the position after move `ply` of `game` for `seconds`.
 pub fn find_mate(game: &AnyGame, ply: usize, seconds: u64) -> Result<MateJson, Refusal> {
+    find_mate_within(game, ply, seconds, None)
+}
+
+/// Searches the position after move `ply` of `game` for `seconds`, and
+/// at most `nodes` nodes if given: the board's search, and a worker's
+/// mate search job (`workers/run.rs`).
+pub fn find_mate_within(
+    game: &AnyGame,
+    ply: usize,
+    seconds: u64,
+    nodes: Option<u64>,
+) -> Result<MateJson, Refusal> {
     let limits = MateLimits {
         time: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
-        nodes: None,
+        nodes,
         table_megabytes: TABLE_MEGABYTES,
         short_first: true,
     };
@@ -102,6 +114,76 @@ pub(super) fn searched<P: Served>(game: &Game<P>, ply: usize) -> Result<&P, Refu
         )));
     }
     Ok(root)
+}
+
+/// The text (SFEN) of the position after move `ply` of `game`, if it is
+/// one to search for mate: what a mate search job carries to a worker.
+pub fn searched_text(game: &AnyGame, ply: usize) -> Result<String, Refusal> {
+    match game {
+        AnyGame::Spear(g) => searched(g, ply).map(|root| root.to_text()),
+        AnyGame::Minishogi(g) => searched(g, ply).map(|root| root.to_text()),
+        AnyGame::Shogi(g) => searched(g, ply).map(|root| root.to_text()),
+        AnyGame::Pawns(_) => Err(no_king()),
+    }
+}
+
+/// What Koma's solver found on the position after move `ply` of `game`,
+/// as a worker reported it and the server checked it: written for people
+/// as a local search's answer is.
+pub struct Found<'a> {
+    /// `"mate"`, `"nomate"` or `"unknown"`.
+    pub answer: &'a str,
+    /// The mate's length as problems count it.
+    pub length: u16,
+    /// The line to checkmate, USI.
+    pub line: &'a [String],
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken, milliseconds.
+    pub milliseconds: u64,
+}
+
+impl Found<'_> {
+    /// The answer to `GET /api/games/{id}/mate`, as a local search gives it.
+    pub fn written(&self, game: &AnyGame, ply: usize) -> Result<MateJson, Refusal> {
+        match game {
+            AnyGame::Spear(g) => self.write(g, ply),
+            AnyGame::Minishogi(g) => self.write(g, ply),
+            AnyGame::Shogi(g) => self.write(g, ply),
+            AnyGame::Pawns(_) => Err(no_king()),
+        }
+    }
+
+    fn write<P: Served>(&self, game: &Game<P>, ply: usize) -> Result<MateJson, Refusal> {
+        let root = searched(game, ply)?;
+        let answer = match self.answer {
+            "mate" => "mate",
+            "nomate" => "nomate",
+            _ => "unknown",
+        };
+        // Checked when it came; read again as moves of this position.
+        let mut at = root.clone();
+        let mut moves = Vec::with_capacity(self.line.len());
+        for text in self.line {
+            let m = at
+                .parse_move(text)
+                .ok()
+                .filter(|&m| at.is_legal(m))
+                .ok_or_else(|| Refusal::internal("a mate line kept is not legal"))?;
+            at.play_unchecked(m);
+            moves.push(m);
+        }
+        let previous = ply.checked_sub(1).map(|i| game.moves()[i]);
+        Ok(MateJson {
+            ply,
+            engine: crate::external::registry::BUILT_IN.to_owned(),
+            answer,
+            length: self.length,
+            line: MoveJson::line(root, &moves, previous),
+            nodes: self.nodes,
+            milliseconds: self.milliseconds,
+        })
+    }
 }
 
 fn search<P: Served + MateSearch>(

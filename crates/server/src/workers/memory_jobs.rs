@@ -2,7 +2,8 @@
 //! jobs are lost when it stops.
 
 use super::queue::{
-    millis, random_hex, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError, KEEP_FINISHED,
+    millis, random_hex, JobKind, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError,
+    KEEP_FINISHED,
 };
 use crate::games::clock::now_ms;
 use std::sync::{Mutex, MutexGuard};
@@ -18,6 +19,7 @@ struct Job {
     until: i64,
     done: usize,
     error: Option<String>,
+    answer: Option<String>,
 }
 
 impl Job {
@@ -27,6 +29,7 @@ impl Job {
             done: self.done,
             total: self.spec.total(),
             error: self.error.clone(),
+            answer: self.answer.clone(),
         }
     }
 
@@ -82,19 +85,35 @@ impl JobQueue for MemoryJobs {
             until: 0,
             done: 0,
             error: None,
+            answer: None,
         });
         Ok(id)
     }
 
-    fn take(&self, _worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError> {
+    fn take(
+        &self,
+        _worker: &str,
+        lease: Duration,
+        kinds: &[JobKind],
+    ) -> Result<Option<Leased>, QueueError> {
         let now = now_ms();
         let secret = random_hex()?;
         let mut jobs = self.jobs();
-        let Some(job) = jobs.iter_mut().find(|job| {
-            job.state == JobState::Queued || (job.state == JobState::Leased && job.until < now)
-        }) else {
-            return Ok(None);
+        let free = |job: &&mut Job| {
+            kinds.contains(&job.spec.kind)
+                && (job.state == JobState::Queued
+                    || (job.state == JobState::Leased && job.until < now))
         };
+        // Mate searches first: someone waits for each on the board.
+        let mut free_jobs: Vec<&mut Job> = jobs.iter_mut().filter(|job| free(job)).collect();
+        let first = free_jobs
+            .iter()
+            .position(|job| job.spec.kind == JobKind::Mate)
+            .unwrap_or(0);
+        if free_jobs.is_empty() {
+            return Ok(None);
+        }
+        let job = free_jobs.swap_remove(first);
         job.state = JobState::Leased;
         job.lease = Some(secret.clone());
         job.until = now.saturating_add(millis(lease));
@@ -143,7 +162,12 @@ impl JobQueue for MemoryJobs {
         Ok(())
     }
 
-    fn complete(&self, id: &str, error: Option<String>) -> Result<(), QueueError> {
+    fn complete(
+        &self,
+        id: &str,
+        answer: Option<String>,
+        error: Option<String>,
+    ) -> Result<(), QueueError> {
         let mut jobs = self.jobs();
         let job = find(&mut jobs, id)?;
         if job.state == JobState::Saving {
@@ -153,6 +177,7 @@ impl JobQueue for MemoryJobs {
                 JobState::Done
             };
             job.error = error;
+            job.answer = answer;
             job.until = now_ms().saturating_add(millis(KEEP_FINISHED));
         }
         Ok(())

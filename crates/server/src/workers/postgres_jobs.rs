@@ -1,4 +1,4 @@
-//! The job queue in PostgreSQL (the `koma_jobs` table, schema 7), shared
+//! The job queue in PostgreSQL (the `koma_jobs` table, schema 8), shared
 //! by every server on the database and all their workers. A job is taken
 //! with `SELECT … FOR UPDATE SKIP LOCKED` inside the `UPDATE` that leases
 //! it, so two servers asking at once take two different jobs and never
@@ -6,7 +6,8 @@
 //! whose `WHERE` names the live lease, so a result is taken once.
 
 use super::queue::{
-    millis, random_hex, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError, KEEP_FINISHED,
+    millis, random_hex, total, JobKind, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError,
+    KEEP_FINISHED,
 };
 use crate::games::clock::now_ms;
 use crate::store::postgres_pool::{describe, describe_pool, Pool, Target};
@@ -24,21 +25,26 @@ pub struct PostgresJobs {
 fn spec_of(row: &Row) -> JobSpec {
     let moves: String = row.get("moves");
     let nodes: i64 = row.get("nodes");
+    let kind: String = row.get("kind");
+    let seconds: i64 = row.get("seconds");
     JobSpec {
+        // Only kinds asked for are handed out, and those are known ones.
+        kind: JobKind::from_word(&kind).unwrap_or(JobKind::Review),
         game: row.get("game"),
         variant: row.get("variant"),
         position: row.get("start"),
         moves: moves.split_whitespace().map(str::to_owned).collect(),
         nodes: u64::try_from(nodes).unwrap_or(1),
+        seconds: u64::try_from(seconds).unwrap_or(1),
     }
 }
 
 /// The columns of a job's spec.
-const SPEC: &str = "id, game, variant, start, moves, nodes";
+const SPEC: &str = "id, game, variant, start, moves, nodes, kind, seconds";
 
 impl PostgresJobs {
     /// The queue of the database the games' store uses (already at
-    /// schema 7): its pool, whose connections run on `runtime`.
+    /// schema 8): its pool, whose connections run on `runtime`.
     pub fn new(pool: Pool, target: Target, runtime: Handle) -> PostgresJobs {
         PostgresJobs {
             pool,
@@ -85,6 +91,8 @@ impl JobQueue for PostgresJobs {
         let now = now_ms();
         let nodes = i64::try_from(spec.nodes).unwrap_or(i64::MAX);
         let moves = spec.moves.join(" ");
+        let seconds = i64::try_from(spec.seconds).unwrap_or(i64::MAX);
+        let kind = spec.kind.word();
         self.run(async |client| {
             client
                 .execute(
@@ -96,8 +104,9 @@ impl JobQueue for PostgresJobs {
             client
                 .execute(
                     "INSERT INTO koma_jobs (id, game, variant, start, moves, nodes, state, \
-                     lease, worker, due, done, error, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, 'queued', NULL, NULL, 0, 0, NULL, $7)",
+                     lease, worker, due, done, error, created_at, kind, seconds, answer) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 'queued', NULL, NULL, 0, 0, NULL, $7, $8, \
+                     $9, NULL)",
                     &[
                         &id,
                         &spec.game,
@@ -106,6 +115,8 @@ impl JobQueue for PostgresJobs {
                         &moves,
                         &nodes,
                         &now,
+                        &kind,
+                        &seconds,
                     ],
                 )
                 .await
@@ -113,7 +124,13 @@ impl JobQueue for PostgresJobs {
         Ok(id)
     }
 
-    fn take(&self, worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError> {
+    fn take(
+        &self,
+        worker: &str,
+        lease: Duration,
+        kinds: &[JobKind],
+    ) -> Result<Option<Leased>, QueueError> {
+        let words: Vec<&str> = kinds.iter().map(|kind| kind.word()).collect();
         let secret = random_hex()?;
         let now = now_ms();
         let due = now.saturating_add(millis(lease));
@@ -124,11 +141,13 @@ impl JobQueue for PostgresJobs {
                         "UPDATE koma_jobs SET state = 'leased', lease = $2, worker = $3, \
                          due = $4, done = 0 \
                          WHERE id = (SELECT id FROM koma_jobs \
-                             WHERE state = 'queued' OR (state = 'leased' AND due < $1) \
-                             ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+                             WHERE (state = 'queued' OR (state = 'leased' AND due < $1)) \
+                             AND kind = ANY($5) \
+                             ORDER BY kind = 'mate' DESC, created_at, id LIMIT 1 \
+                             FOR UPDATE SKIP LOCKED) \
                          RETURNING {SPEC}"
                     ),
-                    &[&now, &secret, &worker, &due],
+                    &[&now, &secret, &worker, &due, &words],
                 )
                 .await
         })?;
@@ -213,15 +232,20 @@ impl JobQueue for PostgresJobs {
         }
     }
 
-    fn complete(&self, id: &str, error: Option<String>) -> Result<(), QueueError> {
+    fn complete(
+        &self,
+        id: &str,
+        answer: Option<String>,
+        error: Option<String>,
+    ) -> Result<(), QueueError> {
         let state = if error.is_some() { "failed" } else { "done" };
         let forget = now_ms().saturating_add(millis(KEEP_FINISHED));
         self.run(async |client| {
             client
                 .execute(
-                    "UPDATE koma_jobs SET state = $2, error = $3, due = $4 \
+                    "UPDATE koma_jobs SET state = $2, error = $3, due = $4, answer = $5 \
                      WHERE id = $1 AND state = 'saving'",
-                    &[&id, &state, &error, &forget],
+                    &[&id, &state, &error, &forget, &answer],
                 )
                 .await
         })?;
@@ -246,7 +270,7 @@ impl JobQueue for PostgresJobs {
         let row = self.run(async |client| {
             client
                 .query_opt(
-                    "SELECT state, done, moves, error FROM koma_jobs WHERE id = $1",
+                    "SELECT state, done, moves, error, kind, answer FROM koma_jobs WHERE id = $1",
                     &[&id],
                 )
                 .await
@@ -255,11 +279,14 @@ impl JobQueue for PostgresJobs {
             let state: String = row.get(0);
             let done: i64 = row.get(1);
             let moves: String = row.get(2);
+            let kind: String = row.get(4);
+            let kind = JobKind::from_word(&kind).unwrap_or(JobKind::Review);
             JobStatus {
                 state: JobState::from_word(&state).unwrap_or(JobState::Failed),
                 done: usize::try_from(done).unwrap_or(0),
-                total: moves.split_whitespace().count() + 1,
+                total: total(kind, moves.split_whitespace().count()),
                 error: row.get(3),
+                answer: row.get(5),
             }
         }))
     }

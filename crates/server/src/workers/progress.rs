@@ -16,11 +16,24 @@ pub const POLL: Duration = Duration::from_millis(200);
 /// A review message: status word, positions done, error.
 pub type Message = Box<dyn Fn(&'static str, usize, Option<String>) -> String + Send + Sync>;
 
-/// Cancels its job when dropped, unless it is over.
-struct CancelOnDrop {
+/// Cancels its job when dropped, unless it is over: the watch of a
+/// review here, the wait for a mate search in `mate_jobs`.
+pub struct CancelOnDrop {
     queue: Arc<dyn JobQueue>,
     job: String,
-    over: bool,
+    /// Whether the job is over, so that there is nothing to cancel.
+    pub over: bool,
+}
+
+impl CancelOnDrop {
+    /// Cancels `job` of `queue` when dropped, unless marked over.
+    pub fn new(queue: Arc<dyn JobQueue>, job: String) -> CancelOnDrop {
+        CancelOnDrop {
+            queue,
+            job,
+            over: false,
+        }
+    }
 }
 
 impl Drop for CancelOnDrop {
@@ -51,11 +64,7 @@ pub async fn relay(
     message: Message,
 ) {
     {
-        let mut guard = CancelOnDrop {
-            queue: queue.clone(),
-            job: job.clone(),
-            over: false,
-        };
+        let mut guard = CancelOnDrop::new(queue.clone(), job.clone());
         let mut last: Option<(&'static str, usize)> = None;
         loop {
             let (reading, id) = (queue.clone(), job.clone());

@@ -2,6 +2,8 @@
 //! server's side (`http/worker_routes.rs`) and `koma worker`
 //! (`crates/worker`), so that the two cannot drift apart.
 
+/// The kinds of jobs, named in a job and in an acquire.
+pub use super::queue::JobKind;
 use crate::games::names;
 use koma_analysis::Evaluation;
 use koma_rules::Variant;
@@ -10,15 +12,43 @@ use serde::{Deserialize, Serialize};
 /// The path of `POST /api/worker/acquire`.
 pub const ACQUIRE_PATH: &str = "/api/worker/acquire";
 
+/// The query of an acquire that names the kinds of jobs a worker does,
+/// `kinds=review,mate`. A worker that names none (one from before mate
+/// searches) is given reviews only; words a server does not know are
+/// skipped, so that a newer worker may ask an older server.
+pub const KINDS_PARAM: &str = "kinds";
+
+/// The kinds `query`'s `kinds=…` names (reviews alone when it names none).
+pub fn kinds_of(query: Option<&str>) -> Vec<JobKind> {
+    let Some(words) = query
+        .unwrap_or("")
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("kinds="))
+    else {
+        return vec![JobKind::Review];
+    };
+    let mut kinds = Vec::new();
+    for kind in words.split(',').filter_map(JobKind::from_word) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
 /// The longest an acquire waits for a job (`?wait=SECONDS`), under the
 /// server's idle and header timeouts.
 pub const MAX_WAIT_SECONDS: u64 = 25;
 
 /// A job handed to a worker (`200` of `POST /api/worker/acquire`): review
 /// the game `moves` made from `position`, every position (the start's
-/// first) at `nodes` nodes.
+/// first) at `nodes` nodes; or, `kind` `"mate"`, search `position` for a
+/// mate for `seconds` (and at most `nodes` nodes, unless 0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobJson {
+    /// `"review"` or `"mate"`.
+    #[serde(default)]
+    pub kind: JobKind,
     /// The job's id, in the paths of its progress and result.
     pub id: String,
     /// The lease's secret: sent back with each progress and the result,
@@ -34,8 +64,12 @@ pub struct JobJson {
     pub position: String,
     /// The moves from it, USI (UCI), as the game played them.
     pub moves: Vec<String>,
-    /// The engine's budget for each position, in nodes.
+    /// The engine's budget for each position, in nodes (a mate search's
+    /// most nodes; 0 for no bound but the time).
     pub nodes: u64,
+    /// A mate search's time, in seconds (0 in a review).
+    #[serde(default)]
+    pub seconds: u64,
 }
 
 /// `POST /api/worker/jobs/{id}/progress`: positions judged so far.
@@ -48,14 +82,43 @@ pub struct ProgressJson {
     pub done: usize,
 }
 
-/// `POST /api/worker/jobs/{id}/result`: every position's judgement.
+/// `POST /api/worker/jobs/{id}/result`: every position's judgement (a
+/// review), or the mate search's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResultJson {
     /// The lease's secret, from the job.
     pub lease: String,
-    /// One per position, the start's first: one more than the moves.
+    /// A review's: one per position, the start's first: one more than the
+    /// moves.
+    #[serde(default)]
     pub positions: Vec<PositionJson>,
+    /// A mate search's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<MateResultJson>,
+}
+
+/// What a mate search found, as the solver reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MateResultJson {
+    /// `"mate"`, `"nomate"` or `"unknown"` (the time ran out).
+    pub answer: String,
+    /// A mate's length in plies as problems count it (useless
+    /// interpositions not counted); 0 otherwise.
+    #[serde(default)]
+    pub length: u16,
+    /// The mate line, USI, to checkmate on the board (longer than
+    /// `length` by the useless interpositions and their captures); empty
+    /// otherwise.
+    #[serde(default)]
+    pub line: Vec<String>,
+    /// Nodes searched.
+    #[serde(default)]
+    pub nodes: u64,
+    /// Time taken, milliseconds.
+    #[serde(default)]
+    pub milliseconds: u64,
 }
 
 /// The engine's judgement of one position.

@@ -1,4 +1,4 @@
-//! The queue of review jobs, as a seam: kept in memory
+//! The queue of jobs (game reviews and mate searches), as a seam: kept in memory
 //! ([`super::memory_jobs`]), in the SQLite games file
 //! ([`super::sqlite_jobs`]) or in PostgreSQL ([`super::postgres_jobs`],
 //! shared by several servers).
@@ -12,9 +12,43 @@
 
 use std::time::Duration;
 
-/// A review to do: one game's positions.
+/// What a job asks for; in the protocol, its word (`"review"`, `"mate"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    /// A game review: every position of a game, at a node budget each.
+    /// A job that names no kind (from a server before mate searches) is
+    /// one.
+    #[default]
+    Review,
+    /// A mate search ("Find mate") on one position, for some seconds.
+    Mate,
+}
+
+impl JobKind {
+    /// Every kind, as a worker that does all asks for them.
+    pub const ALL: [JobKind; 2] = [JobKind::Review, JobKind::Mate];
+
+    /// Its word in a database row and in the protocol.
+    pub fn word(self) -> &'static str {
+        match self {
+            JobKind::Review => "review",
+            JobKind::Mate => "mate",
+        }
+    }
+
+    /// The kind a word names.
+    pub fn from_word(word: &str) -> Option<JobKind> {
+        JobKind::ALL.into_iter().find(|kind| kind.word() == word)
+    }
+}
+
+/// A job to do: a review of one game's positions, or a mate search on
+/// one position (`position`, no `moves`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobSpec {
+    /// Review or mate search.
+    pub kind: JobKind,
     /// The game's id.
     pub game: String,
     /// `spear`, `minishogi`, `shogi` or `pawns`.
@@ -23,14 +57,25 @@ pub struct JobSpec {
     pub position: String,
     /// The moves, USI/UCI.
     pub moves: Vec<String>,
-    /// Nodes per position.
+    /// Nodes per position of a review; the most nodes of a mate search
+    /// (0: no bound but the time).
     pub nodes: u64,
+    /// The seconds a mate search runs (0 for a review).
+    pub seconds: u64,
 }
 
 impl JobSpec {
-    /// Positions to judge: one more than the moves.
+    /// Positions to judge: one more than the moves (one, a mate search's).
     pub fn total(&self) -> usize {
-        self.moves.len() + 1
+        total(self.kind, self.moves.len())
+    }
+}
+
+/// Positions a job of `kind` with `moves` moves judges.
+pub fn total(kind: JobKind, moves: usize) -> usize {
+    match kind {
+        JobKind::Review => moves + 1,
+        JobKind::Mate => 1,
     }
 }
 
@@ -52,9 +97,9 @@ pub enum JobState {
     Queued,
     /// A worker holds it.
     Leased,
-    /// Its result was taken; the review is being kept.
+    /// Its result was taken; the review (or mate answer) is being kept.
     Saving,
-    /// The review is kept.
+    /// The review (or the mate answer) is kept.
     Done,
     /// It cannot be done (the game changed); see the status's error.
     Failed,
@@ -109,6 +154,9 @@ pub struct JobStatus {
     pub total: usize,
     /// Why it failed.
     pub error: Option<String>,
+    /// A done mate search's answer: the checked mate result, as the
+    /// protocol's JSON.
+    pub answer: Option<String>,
 }
 
 /// Why the queue refused a call.
@@ -137,9 +185,15 @@ pub trait JobQueue: Send + Sync {
     /// Queues `spec`; its id.
     fn push(&self, spec: JobSpec) -> Result<String, QueueError>;
 
-    /// Leases the oldest job waiting (or whose lease ran out) to
-    /// `worker` for `lease`, if there is one.
-    fn take(&self, worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError>;
+    /// Leases the oldest job of one of `kinds` waiting (or whose lease
+    /// ran out) to `worker` for `lease`, if there is one; mate searches
+    /// first, as someone waits for each on the board.
+    fn take(
+        &self,
+        worker: &str,
+        lease: Duration,
+        kinds: &[JobKind],
+    ) -> Result<Option<Leased>, QueueError>;
 
     /// Records `done` positions on job `id` under `lease` and renews the
     /// lease for `duration`.
@@ -161,8 +215,14 @@ pub trait JobQueue: Send + Sync {
     /// Gives job `id` back to the queue (its holder sent garbage).
     fn release(&self, id: &str, lease: &str) -> Result<(), QueueError>;
 
-    /// Ends a `Saving` job: `Done`, or `Failed` with `error`.
-    fn complete(&self, id: &str, error: Option<String>) -> Result<(), QueueError>;
+    /// Ends a `Saving` job: `Done` (a mate search's with its `answer`),
+    /// or `Failed` with `error`.
+    fn complete(
+        &self,
+        id: &str,
+        answer: Option<String>,
+        error: Option<String>,
+    ) -> Result<(), QueueError>;
 
     /// Cancels job `id` unless it is over.
     fn cancel(&self, id: &str) -> Result<(), QueueError>;

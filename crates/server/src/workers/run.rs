@@ -1,9 +1,12 @@
-//! A review job done by Koma's own engine, as a local review is
-//! (`koma_analysis::review` at the job's node budget, one thread): by the
-//! server's own engines ([`super::local`]) and by `koma worker`.
+//! A job done by Koma's own engine: a review as a local review is
+//! (`koma_analysis::review` at the job's node budget, one thread), a mate
+//! search as the board's local one is (`study::mate`, Koma's mate
+//! solver); by the server's own engines ([`super::local`]) and by `koma
+//! worker`.
 
-use super::protocol::{JobJson, PositionJson, ScoreJson};
+use super::protocol::{JobJson, MateResultJson, PositionJson, ScoreJson};
 use crate::games::live::AnyGame;
+use crate::study::mate::find_mate_within;
 use koma_analysis::review::review_whole;
 use koma_analysis::Review;
 use koma_engine::{Evaluate, Limits, SearchControl};
@@ -21,6 +24,31 @@ pub enum RunError {
     /// It was stopped before the end.
     #[error("the review was stopped")]
     Stopped,
+    /// Its position is none to search for mate.
+    #[error("the job's position cannot be searched for mate: {0}")]
+    NoMateSearch(String),
+}
+
+/// Searches `job`'s position for a mate for its seconds (and at most its
+/// nodes, unless 0) with the solver the board's local search uses; its
+/// answer as the result sends it. A search lasts its seconds at most (30),
+/// so it is not stopped early.
+pub fn mate_job(job: &JobJson) -> Result<MateResultJson, RunError> {
+    let variant: Variant = job
+        .variant
+        .parse()
+        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
+    let game = AnyGame::new(variant, Some(&job.position)).map_err(RunError::Replay)?;
+    let nodes = (job.nodes > 0).then_some(job.nodes);
+    let found = find_mate_within(&game, 0, job.seconds, nodes)
+        .map_err(|refusal| RunError::NoMateSearch(refusal.message))?;
+    Ok(MateResultJson {
+        answer: found.answer.to_owned(),
+        length: found.length,
+        line: found.line.into_iter().map(|step| step.usi).collect(),
+        nodes: found.nodes,
+        milliseconds: found.milliseconds,
+    })
 }
 
 /// Judges every position of `job` at its node budget, calling

@@ -1,12 +1,14 @@
 //! What the workers' API does, apart from HTTP: hand out jobs, take
-//! progress and results (checked, then kept with the game as a local
-//! review is), and queue the reviews the board asks for.
+//! progress and results (checked, then kept: a review with the game as a
+//! local review is, a mate search's answer in the job for the request
+//! waiting on it, `mate_jobs`), and queue the reviews the board asks for.
 
 use super::check;
+use super::check_mate::check_mate;
 use super::keys::WorkerKeys;
 use super::progress::{self, Message};
 use super::protocol::{AcceptedJson, JobJson, ProgressJson, ResultJson};
-use super::queue::{JobQueue, JobSpec, QueueError};
+use super::queue::{JobKind, JobQueue, JobSpec, QueueError};
 use crate::games::live::AnyGame;
 use crate::games::refusal::Refusal;
 use crate::games::service::Games;
@@ -87,18 +89,27 @@ impl Workers {
         }
     }
 
-    /// A job for `worker`, if one waits. Blocks on the database.
-    pub fn acquire(&self, worker: &str) -> Result<Option<JobJson>, Refusal> {
-        let Some(leased) = self.queue.take(worker, self.lease)? else {
+    /// A job of one of `kinds` for `worker`, if one waits. Blocks on the
+    /// database.
+    pub fn acquire(&self, worker: &str, kinds: &[JobKind]) -> Result<Option<JobJson>, Refusal> {
+        let Some(leased) = self.queue.take(worker, self.lease, kinds)? else {
             return Ok(None);
         };
-        eprintln!(
-            "koma: {worker} takes job {} (game {}, {} positions)",
-            leased.id,
-            leased.spec.game,
-            leased.spec.total()
-        );
+        match leased.spec.kind {
+            JobKind::Review => eprintln!(
+                "koma: {worker} takes job {} (game {}, {} positions)",
+                leased.id,
+                leased.spec.game,
+                leased.spec.total()
+            ),
+            JobKind::Mate => eprintln!(
+                "koma: {worker} takes job {} (game {}, a mate search of {} s)",
+                leased.id, leased.spec.game, leased.spec.seconds
+            ),
+        }
         Ok(Some(JobJson {
+            kind: leased.spec.kind,
+            seconds: leased.spec.seconds,
             id: leased.id,
             lease: leased.lease,
             lease_seconds: self.lease.as_secs(),
@@ -122,7 +133,8 @@ impl Workers {
 
     /// `worker`'s result of job `id`: checked (garbage is refused with
     /// `422` and the job goes back to the queue), taken once (`409` for a
-    /// lease that ran out), then kept with the game.
+    /// lease that ran out), then kept: a review with the game, a mate
+    /// search's answer in the job.
     pub fn result(
         &self,
         worker: &str,
@@ -130,23 +142,22 @@ impl Workers {
         result: &ResultJson,
     ) -> Result<AcceptedJson, Refusal> {
         let spec = self.queue.held(id, &result.lease)?;
-        let review = match check::check(&spec, result) {
+        if spec.kind == JobKind::Mate {
+            return self.mate_result(worker, id, &spec, result);
+        }
+        let checked = match result.mate {
+            Some(_) => Err("a review's result has no mate answer.".to_owned()),
+            None => check::check(&spec, result),
+        };
+        let review = match checked {
             Ok(review) => review,
-            Err(problem) => {
-                eprintln!(
-                    "koma: {worker} sent garbage for job {id}, which is queued again: {problem}"
-                );
-                let _ = self.queue.release(id, &result.lease);
-                return Err(Refusal::unprocessable(format!(
-                    "The result is refused, and the job queued again: {problem}"
-                )));
-            }
+            Err(problem) => return Err(self.garbage(worker, id, &result.lease, &problem)),
         };
         let spec = self.queue.finish(id, &result.lease)?;
         let kept = Games::parse_id(&spec.game)
             .and_then(|game| self.games.keep_review(game, &spec.moves, review));
         let error = kept.as_ref().err().map(|refusal| refusal.message.clone());
-        self.queue.complete(id, error)?;
+        self.queue.complete(id, None, error)?;
         match kept {
             Ok(()) => {
                 eprintln!("koma: {worker} finished job {id} (game {})", spec.game);
@@ -163,6 +174,42 @@ impl Workers {
         }
     }
 
+    /// Refuses garbage from `worker` for job `id` (`422`), with a line in
+    /// the log, and queues the job again for the next worker.
+    fn garbage(&self, worker: &str, id: &str, lease: &str, problem: &str) -> Refusal {
+        eprintln!("koma: {worker} sent garbage for job {id}, which is queued again: {problem}");
+        let _ = self.queue.release(id, lease);
+        Refusal::unprocessable(format!(
+            "The result is refused, and the job queued again: {problem}"
+        ))
+    }
+
+    /// A mate search's answer, checked, kept in the job for the request
+    /// that waits on it (which may be another server's, on a shared
+    /// queue).
+    fn mate_result(
+        &self,
+        worker: &str,
+        id: &str,
+        spec: &JobSpec,
+        result: &ResultJson,
+    ) -> Result<AcceptedJson, Refusal> {
+        let checked = match &result.mate {
+            Some(sent) if result.positions.is_empty() => check_mate(spec, sent),
+            _ => Err("a mate search's result is its \"mate\" answer alone.".to_owned()),
+        };
+        let answer = checked
+            .and_then(|answer| serde_json::to_string(&answer).map_err(|e| e.to_string()))
+            .map_err(|problem| self.garbage(worker, id, &result.lease, &problem))?;
+        self.queue.finish(id, &result.lease)?;
+        self.queue.complete(id, Some(answer), None)?;
+        eprintln!("koma: {worker} finished job {id} (a mate search)");
+        Ok(AcceptedJson {
+            status: "kept".to_owned(),
+            lease_seconds: None,
+        })
+    }
+
     /// Queues the review of `game`, game `id`, and relays its progress on
     /// `out` as `message` writes it: the task to keep, aborting which
     /// cancels the job.
@@ -174,11 +221,13 @@ impl Workers {
         message: Message,
     ) -> tokio::task::JoinHandle<()> {
         let spec = JobSpec {
+            kind: JobKind::Review,
             game: id.to_string(),
             variant: game.variant().name().to_owned(),
             position: game.start_text(),
             moves: game.move_texts(),
             nodes: self.nodes,
+            seconds: 0,
         };
         let queue = self.queue.clone();
         tokio::spawn(async move {

@@ -1,11 +1,12 @@
-//! The job queue in the SQLite games file (its `jobs` table, schema 7):
+//! The job queue in the SQLite games file (its `jobs` table, schema 8):
 //! the jobs outlive a restart, and servers sharing the file share the
 //! queue. Each call is one `BEGIN IMMEDIATE` transaction on a connection
 //! of its own beside the games' one, so that taking a job, renewing a
 //! lease or taking a result happens once whoever else asks at once.
 
 use super::queue::{
-    millis, random_hex, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError, KEEP_FINISHED,
+    millis, random_hex, total, JobKind, JobQueue, JobSpec, JobState, JobStatus, Leased, QueueError,
+    KEEP_FINISHED,
 };
 use crate::games::clock::now_ms;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -28,18 +29,31 @@ fn failed(error: rusqlite::Error) -> QueueError {
 fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<JobSpec> {
     let moves: String = row.get("moves")?;
     let nodes: i64 = row.get("nodes")?;
+    let kind: String = row.get("kind")?;
+    let seconds: i64 = row.get("seconds")?;
     Ok(JobSpec {
+        // A word this Koma does not know is a newer one's job: the kinds
+        // a worker asks for are known ones, so it is never handed out.
+        kind: JobKind::from_word(&kind).unwrap_or(JobKind::Review),
         game: row.get("game")?,
         variant: row.get("variant")?,
         position: row.get("start")?,
         moves: moves.split_whitespace().map(str::to_owned).collect(),
         nodes: u64::try_from(nodes).unwrap_or(1),
+        seconds: u64::try_from(seconds).unwrap_or(1),
     })
+}
+
+/// `kind IN (…)` for `kinds`: their words are Koma's own, not the
+/// caller's, so they are written into the statement.
+pub fn kinds_sql(kinds: &[JobKind]) -> String {
+    let words: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.word())).collect();
+    format!("kind IN ({})", words.join(", "))
 }
 
 impl SqliteJobs {
     /// The queue of the games file at `path`, which the games' store has
-    /// opened (and brought to schema 7) already.
+    /// opened (and brought to schema 8) already.
     pub fn open(path: &Path) -> Result<SqliteJobs, String> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let connection = Connection::open_with_flags(path, flags)
@@ -106,8 +120,9 @@ impl JobQueue for SqliteJobs {
             .map_err(failed)?;
             t.execute(
                 "INSERT INTO jobs (id, game, variant, start, moves, nodes, state, lease, worker, \
-                 due, done, error, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', NULL, NULL, 0, 0, NULL, ?7)",
+                 due, done, error, created_at, kind, seconds, answer) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', NULL, NULL, 0, 0, NULL, ?7, ?8, ?9, \
+                 NULL)",
                 params![
                     id,
                     spec.game,
@@ -115,7 +130,9 @@ impl JobQueue for SqliteJobs {
                     spec.position,
                     spec.moves.join(" "),
                     i64::try_from(spec.nodes).unwrap_or(i64::MAX),
-                    now
+                    now,
+                    spec.kind.word(),
+                    i64::try_from(spec.seconds).unwrap_or(i64::MAX)
                 ],
             )
             .map_err(failed)?;
@@ -123,14 +140,26 @@ impl JobQueue for SqliteJobs {
         })
     }
 
-    fn take(&self, worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError> {
+    fn take(
+        &self,
+        worker: &str,
+        lease: Duration,
+        kinds: &[JobKind],
+    ) -> Result<Option<Leased>, QueueError> {
+        if kinds.is_empty() {
+            return Ok(None);
+        }
         let secret = random_hex()?;
         let now = now_ms();
         self.write(|t| {
             let found = t
                 .query_row(
-                    "SELECT id FROM jobs WHERE state = 'queued' OR (state = 'leased' AND due < ?1) \
-                     ORDER BY created_at, id LIMIT 1",
+                    &format!(
+                        "SELECT id FROM jobs \
+                         WHERE (state = 'queued' OR (state = 'leased' AND due < ?1)) AND {} \
+                         ORDER BY kind = 'mate' DESC, created_at, id LIMIT 1",
+                        kinds_sql(kinds)
+                    ),
                     [now],
                     |r| r.get::<_, String>(0),
                 )
@@ -202,13 +231,19 @@ impl JobQueue for SqliteJobs {
         })
     }
 
-    fn complete(&self, id: &str, error: Option<String>) -> Result<(), QueueError> {
+    fn complete(
+        &self,
+        id: &str,
+        answer: Option<String>,
+        error: Option<String>,
+    ) -> Result<(), QueueError> {
         let state = if error.is_some() { "failed" } else { "done" };
         let forget = now_ms().saturating_add(millis(KEEP_FINISHED));
         self.write(|t| {
             t.execute(
-                "UPDATE jobs SET state = ?2, error = ?3, due = ?4 WHERE id = ?1 AND state = 'saving'",
-                params![id, state, error, forget],
+                "UPDATE jobs SET state = ?2, error = ?3, due = ?4, answer = ?5 \
+                 WHERE id = ?1 AND state = 'saving'",
+                params![id, state, error, forget, answer],
             )
             .map_err(failed)?;
             Ok(())
@@ -232,17 +267,20 @@ impl JobQueue for SqliteJobs {
         let connection = self.lock();
         connection
             .query_row(
-                "SELECT state, done, moves, error FROM jobs WHERE id = ?1",
+                "SELECT state, done, moves, error, kind, answer FROM jobs WHERE id = ?1",
                 [id],
                 |row| {
                     let state: String = row.get(0)?;
                     let done: i64 = row.get(1)?;
                     let moves: String = row.get(2)?;
+                    let kind: String = row.get(4)?;
+                    let kind = JobKind::from_word(&kind).unwrap_or(JobKind::Review);
                     Ok(JobStatus {
                         state: JobState::from_word(&state).unwrap_or(JobState::Failed),
                         done: usize::try_from(done).unwrap_or(0),
-                        total: moves.split_whitespace().count() + 1,
+                        total: total(kind, moves.split_whitespace().count()),
                         error: row.get(3)?,
+                        answer: row.get(5)?,
                     })
                 },
             )

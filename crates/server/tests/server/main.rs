@@ -28,4 +28,5 @@ mod records;
 mod refusals;
 mod review;
 mod seats;
+mod worker_mates;
 mod workers;

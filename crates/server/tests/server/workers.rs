@@ -12,7 +12,7 @@
 use crate::common::postgres::database;
 use crate::common::{next_of, send_json, start_with, Reply, Server, TempDir};
 use koma_engine::SearchControl;
-use koma_server::workers::protocol::{JobJson, PositionJson, ResultJson};
+use koma_server::workers::protocol::{JobJson, JobKind, PositionJson, ResultJson};
 use koma_server::workers::run;
 use koma_server::ServeError;
 use serde_json::{json, Value};
@@ -20,8 +20,8 @@ use std::net::TcpStream;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-const KEY: &str = "alice-0123456789abcdef";
-const OTHER_KEY: &str = "bob-fedcba9876543210";
+pub(crate) const KEY: &str = "alice-0123456789abcdef";
+pub(crate) const OTHER_KEY: &str = "bob-fedcba9876543210";
 /// Nodes per position: real moves, quick in a test.
 const NODES: &str = "2000";
 const MOVES: [&str; 4] = ["7g7f", "3c3d", "2g2f", "8c8d"];
@@ -29,7 +29,7 @@ const MOVES: [&str; 4] = ["7g7f", "3c3d", "2g2f", "8c8d"];
 type Socket = tungstenite::WebSocket<TcpStream>;
 
 /// A keys file in `dir`.
-fn keys(dir: &TempDir) -> String {
+pub(crate) fn keys(dir: &TempDir) -> String {
     let path = dir.path().join("keys");
     std::fs::write(
         &path,
@@ -41,7 +41,7 @@ fn keys(dir: &TempDir) -> String {
 
 /// A server taking workers with `extra` flags; no local engine takes
 /// jobs, so that the test's worker gets them all.
-fn serve(dir: &TempDir, lease: &str, extra: &[&str]) -> Server {
+pub(crate) fn serve(dir: &TempDir, lease: &str, extra: &[&str]) -> Server {
     let keys = keys(dir);
     let mut flags = vec![
         "--worker-keys",
@@ -57,7 +57,7 @@ fn serve(dir: &TempDir, lease: &str, extra: &[&str]) -> Server {
     start_with(&flags)
 }
 
-fn call(server: &Server, path: &str, key: Option<&str>, body: &Value) -> Reply {
+pub(crate) fn call(server: &Server, path: &str, key: Option<&str>, body: &Value) -> Reply {
     let bearer = key.map(|k| format!("Bearer {k}"));
     let mut headers = vec![("content-type", "application/json")];
     if let Some(bearer) = &bearer {
@@ -66,7 +66,7 @@ fn call(server: &Server, path: &str, key: Option<&str>, body: &Value) -> Reply {
     server.request_with("POST", path, &headers, body.to_string().as_bytes())
 }
 
-fn acquire(server: &Server, key: &str) -> Option<JobJson> {
+pub(crate) fn acquire(server: &Server, key: &str) -> Option<JobJson> {
     let reply = call(server, "/api/worker/acquire?wait=10", Some(key), &json!({}));
     match reply.status {
         200 => Some(serde_json::from_value(reply.json()).unwrap()),
@@ -75,7 +75,7 @@ fn acquire(server: &Server, key: &str) -> Option<JobJson> {
     }
 }
 
-fn progress(server: &Server, key: &str, job: &JobJson, done: usize) -> Reply {
+pub(crate) fn progress(server: &Server, key: &str, job: &JobJson, done: usize) -> Reply {
     call(
         server,
         &format!("/api/worker/jobs/{}/progress", job.id),
@@ -84,7 +84,7 @@ fn progress(server: &Server, key: &str, job: &JobJson, done: usize) -> Reply {
     )
 }
 
-fn post_result(server: &Server, key: &str, job: &JobJson, result: &ResultJson) -> Reply {
+pub(crate) fn post_result(server: &Server, key: &str, job: &JobJson, result: &ResultJson) -> Reply {
     call(
         server,
         &format!("/api/worker/jobs/{}/result", job.id),
@@ -101,6 +101,8 @@ fn judged() -> Vec<PositionJson> {
     JUDGED
         .get_or_init(|| {
             let job = JobJson {
+                kind: JobKind::Review,
+                seconds: 0,
                 id: String::new(),
                 lease: String::new(),
                 lease_seconds: 0,
@@ -121,6 +123,7 @@ fn work(job: &JobJson) -> ResultJson {
     ResultJson {
         lease: job.lease.clone(),
         positions: judged(),
+        mate: None,
     }
 }
 
@@ -151,7 +154,7 @@ fn watch_to_the_end(socket: &mut Socket) -> Vec<Value> {
     }
 }
 
-fn status_of(reply: &Reply) -> (u16, String) {
+pub(crate) fn status_of(reply: &Reply) -> (u16, String) {
     (
         reply.status,
         String::from_utf8_lossy(&reply.body).into_owned(),
@@ -216,6 +219,7 @@ fn a_worker_reviews_a_game(server: &Server) {
     let (id, mut socket) = reviewed_game(server);
     let job = acquire(server, KEY).expect("the review is queued");
     assert_eq!(job.game, id);
+    assert_eq!((job.kind, job.seconds), (JobKind::Review, 0));
     assert_eq!(job.variant, "shogi");
     assert_eq!(job.moves, MOVES);
     assert_eq!(job.nodes, 2000);
