@@ -3,6 +3,9 @@
 //! It knows the rules of `docs/rules/pawns.md` through its own small
 //! code, a grid of cells and plain loops, and nothing of Koma's move
 //! generator or solver: a bug there cannot hide a gap in a proof here.
+//! This second copy of the rules is on purpose: everywhere else Koma
+//! writes them once (`koma_rules::pawns_board`, which the engine, the
+//! server and the solver share), and this crate does not depend on it.
 //!
 //! # The certificate
 //! Text lines, then binary records:

@@ -2,6 +2,12 @@
 //! reaching the last rank or capturing the last enemy pawn wins, and a side
 //! without a move draws. See `docs/rules/pawns.md`.
 //!
+//! The rules are written once, in [`PawnsBoard`] (the solver's board, seen
+//! from the side to move); [`PawnsPosition`] is the game over a
+//! `PawnsBoard<8>`: what the shared [`Position`] trait and the programs
+//! need besides, the moves and squares of the shared grid, the en passant
+//! square FEN names, the move number and the Zobrist hash.
+//!
 //! The 8×8 board lies on the shared grid turned so that White (Sente, moving
 //! first) plays towards rank index 0, as Sente does in shogi: chess file `a`
 //! is grid file 7, chess rank 8 is grid rank 0.
@@ -10,6 +16,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::outcome::{EndReason, Outcome};
+use crate::pawns_board::{squares, BoardMove, PawnsBoard};
 pub use crate::pawns_fen::FenError;
 use crate::pawns_fen::{self, PawnsFen};
 use crate::position::{IllegalReason, Position};
@@ -24,20 +31,37 @@ pub const BOARD: Bitboard = Bitboard(
     0xff | 0xff << 9 | 0xff << 18 | 0xff << 27 | 0xff << 36 | 0xff << 45 | 0xff << 54 | 0xff << 63,
 );
 
-const fn rank_mask(rank_index: u32) -> Bitboard {
-    let mut bits = 0u128;
-    let mut file = 0;
-    while file < 8 {
-        bits |= 1u128 << (file * 9 + rank_index);
-        file += 1;
+/// The grid square of each square of a side's view of the board (bit
+/// `8 * rank + file`, rank 0 its own first rank), `[color][bit]`.
+static VIEW_TO_GRID: [[Square; 64]; 2] = {
+    let mut table = [[Square::new_unchecked(0); 64]; 2];
+    let mut bit = 0;
+    while bit < 64 {
+        let (rank, file) = (bit as u8 / 8, bit as u8 % 8);
+        // White's view is the board as FEN numbers it; Black's turns it over.
+        table[0][bit] = Square::new_unchecked((7 - file) * 9 + (7 - rank));
+        table[1][bit] = Square::new_unchecked((7 - file) * 9 + rank);
+        bit += 1;
     }
-    Bitboard(bits)
+    table
+};
+
+/// The square of `color`'s view (see [`VIEW_TO_GRID`]) of a grid square of
+/// the board.
+#[inline(always)]
+fn view_bit(square: Square, color: Color) -> u8 {
+    let rank = color.select(7 - square.rank(), square.rank());
+    8 * rank + (7 - square.file())
 }
 
-/// Last rank of each side: rank 8 for White, rank 1 for Black.
-const LAST_RANK: [Bitboard; 2] = [rank_mask(0), rank_mask(7)];
-/// The rank a pawn may double-step from: rank 2 for White, rank 7 for Black.
-const START_RANK: [Bitboard; 2] = [rank_mask(6), rank_mask(1)];
+/// The grid squares of a set of `color`'s view.
+#[inline(always)]
+fn grid_of(bits: u64, color: Color) -> Bitboard {
+    let table = &VIEW_TO_GRID[color.index()];
+    squares(bits).fold(Bitboard::EMPTY, |grid, bit| {
+        grid | Bitboard::from_square(table[bit as usize])
+    })
+}
 
 /// The grid square of a chess square name such as `e4`.
 pub fn parse_square(text: &str) -> Option<Square> {
@@ -54,30 +78,22 @@ pub fn square_name(square: Square) -> String {
     square.chess_name()
 }
 
-/// Where the side to move's pawns can go, as sets of target squares.
-struct PawnTargets {
-    single: Bitboard,
-    double: Bitboard,
-    /// Captures one file towards file `a`'s side of the grid (+1) and the other (−1).
-    captures: [Bitboard; 2],
-}
-
-/// A Pawns-Only Chess position.
+/// A Pawns-Only Chess position: the game over the rules' board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PawnsPosition {
+    /// The position as the rules see it: every move and ending comes from
+    /// it. It may hold a finished game (the position the last move made).
+    board: PawnsBoard<8>,
+    /// White's and Black's pawns on the grid: the same pawns as the
+    /// board's, kept for the evaluation and the checks that read grid
+    /// squares, which ask for them at every node.
     pawns: [Bitboard; 2],
-    turn: Color,
-    /// The square a pawn just passed with a double step.
+    /// The square a pawn just passed with a double step, whether or not a
+    /// pawn can take there (FEN names it; the board keeps it only when one
+    /// can).
     en_passant: Option<Square>,
     fullmove: u32,
     hash: u64,
-}
-
-/// Shift towards `color`'s forward direction, then `files` files over.
-#[inline(always)]
-fn advance(pawns: Bitboard, color: Color, files: i32) -> Bitboard {
-    let forward = color.select(-1, 1);
-    pawns.shift(forward + 9 * files) & BOARD
 }
 
 impl PawnsPosition {
@@ -87,13 +103,19 @@ impl PawnsPosition {
     }
 
     /// `color`'s pawns.
+    #[inline]
     pub fn pawns(&self, color: Color) -> Bitboard {
         self.pawns[color.index()]
     }
 
     /// The side to move.
+    #[inline]
     pub fn turn(&self) -> Color {
-        self.turn
+        if self.board.white_to_move() {
+            Color::Sente
+        } else {
+            Color::Gote
+        }
     }
 
     /// The number of the move to be played, as FEN counts it: 1 at the
@@ -103,8 +125,16 @@ impl PawnsPosition {
     }
 
     /// The en passant square, if the last move was a double step.
+    #[inline]
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
+    }
+
+    /// The position on the rules' board, finished games included (see
+    /// [`PawnsBoard::is_lost`]); `PawnsBoard::<8>::try_from` refuses those,
+    /// as the solver values only games going on.
+    pub fn board(&self) -> &PawnsBoard<8> {
+        &self.board
     }
 
     fn compute_hash(&self) -> u64 {
@@ -114,7 +144,7 @@ impl PawnsPosition {
                 hash ^= zobrist::piece_key(crate::Piece::new(color, crate::Role::Pawn), square);
             }
         }
-        if self.turn == Color::Gote {
+        if self.turn() == Color::Gote {
             hash ^= zobrist::turn_key();
         }
         if let Some(square) = self.en_passant {
@@ -123,58 +153,15 @@ impl PawnsPosition {
         hash
     }
 
-    /// Whether the game is over before any move (a pawn on its last rank,
-    /// or the side to move has no pawns left).
-    fn is_decided(&self) -> bool {
-        let them = !self.turn;
-        (self.pawns(them) & LAST_RANK[them.index()]).any() || self.pawns(self.turn).is_empty()
-    }
-
-    /// The pawns of the side to move that can capture en passant.
-    #[inline(always)]
-    fn en_passant_capturers(&self) -> Bitboard {
-        match self.en_passant {
-            // Pawns that would attack the square: those a reversed capture reaches.
-            Some(square) => {
-                let target = Bitboard::from_square(square);
-                let them = !self.turn;
-                (advance(target, them, 1) | advance(target, them, -1)) & self.pawns(self.turn)
-            }
-            None => Bitboard::EMPTY,
-        }
-    }
-
-    /// Targets of the side to move's board moves other than en passant:
-    /// single steps, double steps, and captures towards each side.
-    #[inline(always)]
-    fn targets(&self) -> PawnTargets {
-        let us = self.turn;
-        let ours = self.pawns(us);
-        let theirs = self.pawns(!us);
-        let empty = !(ours | theirs) & BOARD;
-        let single = advance(ours, us, 0) & empty;
-        PawnTargets {
-            single,
-            double: advance(single & advance(START_RANK[us.index()], us, 0), us, 0) & empty,
-            captures: [
-                advance(ours, us, 1) & theirs,
-                advance(ours, us, -1) & theirs,
-            ],
-        }
-    }
-
     /// Calls `f` with every legal move.
     #[inline]
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
-        if self.is_decided() {
+        if self.board.is_lost() {
             return;
         }
-        let us = self.turn;
-        // The square `files` across and one step back from `square`.
-        let back = |square: Square, files: i32| {
-            let delta = us.select(-1, 1) + 9 * files;
-            Square::new_unchecked((square.index() as i32 - delta) as u8)
-        };
+        let us = self.turn();
+        let view = &VIEW_TO_GRID[us.index()];
+        let sets = self.board.move_sets();
         let mut board_move = |from, to| {
             f(Move::Board {
                 from,
@@ -182,20 +169,17 @@ impl PawnsPosition {
                 promote: false,
             })
         };
-        let targets = self.targets();
-        for to in targets.single {
-            board_move(back(to, 0), to);
-        }
-        for to in targets.double {
-            board_move(back(back(to, 0), 0), to);
-        }
-        for (captures, files) in targets.captures.into_iter().zip([1, -1]) {
-            for to in captures {
-                board_move(back(to, files), to);
+        // Each kind in turn, in the order of the grid's squares: the order
+        // the engine's search has always had, and its node counts (the
+        // bench's signature) with it.
+        for (targets, back) in sets.kinds {
+            for to in grid_of(targets, us) {
+                board_move(view[(view_bit(to, us) - back) as usize], to);
             }
         }
-        if let Some(to) = self.en_passant {
-            for from in self.en_passant_capturers() {
+        if let Some((capturers, to)) = sets.en_passant {
+            let to = view[to as usize];
+            for from in grid_of(capturers, us) {
                 board_move(from, to);
             }
         }
@@ -204,16 +188,10 @@ impl PawnsPosition {
     /// The number of legal moves.
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        if self.is_decided() {
+        if self.board.is_lost() {
             return 0;
         }
-        let targets = self.targets();
-        let [left, right] = targets.captures;
-        (targets.single.count()
-            + targets.double.count()
-            + left.count()
-            + right.count()
-            + self.en_passant_capturers().count()) as u64
+        self.board.count_moves() as u64
     }
 
     /// Plays a legal move.
@@ -223,56 +201,51 @@ impl PawnsPosition {
             debug_assert!(false, "no drops in Pawns-Only Chess");
             return;
         };
-        let us = self.turn;
-        let them = !us;
-        let pawn = crate::Piece::new(us, crate::Role::Pawn);
-        if let Some(square) = self.en_passant.take() {
-            self.hash ^= zobrist::en_passant_key(square);
-            if square == to {
-                let captured = Square::new_unchecked((to.index() as i32 - us.select(-1, 1)) as u8);
-                self.pawns[them.index()].remove(captured);
-                self.hash ^=
-                    zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), captured);
+        let us = self.turn();
+        let m = BoardMove {
+            from: view_bit(from, us),
+            to: view_bit(to, us),
+        };
+        let (ours, theirs) = self.board.sides();
+        self.board = self.board.after(m);
+        // The pawns that changed, in the mover's view: the grid's sets and
+        // the hash follow them without knowing what the move was.
+        let (ours_after, theirs_after) = self.board.sides_turned_over();
+        let view = &VIEW_TO_GRID[us.index()];
+        for (color, changed) in [(us, ours ^ ours_after), (!us, theirs ^ theirs_after)] {
+            let pawn = crate::Piece::new(color, crate::Role::Pawn);
+            for bit in squares(changed) {
+                let square = view[bit as usize];
+                self.pawns[color.index()].toggle(square);
+                self.hash ^= zobrist::piece_key(pawn, square);
             }
         }
-        if self.pawns[them.index()].contains(to) {
-            self.pawns[them.index()].remove(to);
-            self.hash ^= zobrist::piece_key(crate::Piece::new(them, crate::Role::Pawn), to);
+        if let Some(square) = self.en_passant.take() {
+            self.hash ^= zobrist::en_passant_key(square);
         }
-        self.pawns[us.index()].remove(from);
-        self.pawns[us.index()].insert(to);
-        self.hash ^= zobrist::piece_key(pawn, from) ^ zobrist::piece_key(pawn, to);
-        if from.rank().abs_diff(to.rank()) == 2 {
-            let passed = Square::new_unchecked((from.index() + to.index()) / 2);
+        if m.is_double_step() {
+            let passed = view[m.from as usize + 8];
             self.en_passant = Some(passed);
             self.hash ^= zobrist::en_passant_key(passed);
         }
         if us == Color::Gote {
             self.fullmove += 1;
         }
-        self.turn = them;
         self.hash ^= zobrist::turn_key();
     }
 
     /// Whether the position is one the game can reach (see
     /// [`SetupError`]); [`PawnsPosition::from_fen`] refuses those that are not.
     pub fn validate(&self) -> Result<(), SetupError> {
-        crate::setup::check_pawns(8, self.pawns, self.turn)
+        crate::setup::check_pawns(8, self.pawns, self.turn())
     }
 
     /// The game's end as the position shows it.
     pub fn outcome(&self) -> Option<Outcome> {
-        let us = self.turn;
-        let them = !us;
-        if (self.pawns(them) & LAST_RANK[them.index()]).any() {
-            Some(Outcome::win(them, EndReason::LastRankReached))
-        } else if self.pawns(us).is_empty() {
-            Some(Outcome::win(them, EndReason::AllPawnsCaptured))
-        } else if self.count_moves() == 0 {
-            Some(Outcome::draw(EndReason::Stalemate))
-        } else {
-            None
-        }
+        Some(match self.board.ending()? {
+            EndReason::Stalemate => Outcome::draw(EndReason::Stalemate),
+            won => Outcome::win(!self.turn(), won),
+        })
     }
 
     /// Reads a FEN with pawns only (the board is required; `w - - 0 1`
@@ -281,12 +254,13 @@ impl PawnsPosition {
     pub fn from_fen(text: &str) -> Result<PawnsPosition, FenError> {
         let fen = PawnsFen::read(text, 8)?;
         let mut position = PawnsPosition {
+            board: PawnsBoard::from_colours(
+                fen.white,
+                fen.black,
+                fen.white_to_move,
+                fen.en_passant,
+            ),
             pawns: [pawns_fen::grid(fen.white), pawns_fen::grid(fen.black)],
-            turn: if fen.white_to_move {
-                Color::Sente
-            } else {
-                Color::Gote
-            },
             en_passant: fen.en_passant.map(pawns_fen::grid_square),
             fullmove: fen.fullmove,
             hash: 0,
@@ -297,14 +271,30 @@ impl PawnsPosition {
 
     /// Writes the position as FEN (the en passant square after any double step).
     pub fn to_fen(&self) -> String {
+        let (white, black) = self.board.colours();
         PawnsFen {
-            white: pawns_fen::bits(self.pawns[0]),
-            black: pawns_fen::bits(self.pawns[1]),
-            white_to_move: self.turn == Color::Sente,
+            white,
+            black,
+            white_to_move: self.board.white_to_move(),
             en_passant: self.en_passant.map(pawns_fen::board_bit),
             fullmove: self.fullmove,
         }
         .write(8)
+    }
+}
+
+/// The game's position on the solver's board, without going through
+/// text (the board keeps no move number). [`FenError::GameOver`] for a
+/// finished game: the solver values only games going on.
+impl TryFrom<&PawnsPosition> for PawnsBoard<8> {
+    type Error = FenError;
+
+    fn try_from(position: &PawnsPosition) -> Result<Self, FenError> {
+        if position.board.is_lost() {
+            Err(FenError::GameOver)
+        } else {
+            Ok(position.board)
+        }
     }
 }
 
@@ -352,7 +342,7 @@ impl Position for PawnsPosition {
     }
 
     fn turn(&self) -> Color {
-        self.turn
+        PawnsPosition::turn(self)
     }
 
     fn hash(&self) -> u64 {
@@ -419,13 +409,14 @@ impl Position for PawnsPosition {
         if promote {
             return Some(IllegalReason::CannotPromote);
         }
-        if self.pawns(!self.turn).contains(from) {
+        let us = self.turn();
+        if self.pawns(!us).contains(from) {
             return Some(IllegalReason::NotYourPiece);
         }
-        if !self.pawns(self.turn).contains(from) {
+        if !self.pawns(us).contains(from) {
             return Some(IllegalReason::NoPiece);
         }
-        if self.pawns(self.turn).contains(to) {
+        if self.pawns(us).contains(to) {
             return Some(IllegalReason::OwnPiece);
         }
         Some(IllegalReason::NotAPawnMove)

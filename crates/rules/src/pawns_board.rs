@@ -1,8 +1,12 @@
 //! Pawns-Only Chess on a square board of any size from 4 to 8: `N` files,
 //! `N` ranks and `N` pawns a side at the start (White's on rank 2, Black's
-//! on rank `N - 1`), under the rules of [`crate::pawns`]. This is the
-//! solver's representation: two `u64` bitboards seen from the side to move,
-//! so that one move generator serves both colours and a position and its
+//! on rank `N - 1`), under the rules of `docs/rules/pawns.md`. This is
+//! where those rules are written, once: the moves, double steps and
+//! en passant, the wins and the stalemate. The solver uses the board
+//! directly; the game ([`crate::PawnsPosition`], the 8×8 board on the
+//! shared grid behind the engine, server and records) is an adapter over
+//! `PawnsBoard<8>`. Two `u64` bitboards seen from the side to move, so
+//! that one move generator serves both colours and a position and its
 //! colour-reversed twin share a key.
 //!
 //! ```
@@ -16,6 +20,7 @@
 //! assert_eq!(after.to_fen(), "8/pppppppp/8/8/4P3/8/PPPP1PPP/8 b - - 0 1");
 //! ```
 
+use crate::outcome::EndReason;
 use crate::pawns_fen::{square_name, FenError, PawnsFen};
 use arrayvec::ArrayVec;
 
@@ -33,6 +38,35 @@ pub struct BoardMove {
     pub to: u8,
 }
 
+impl BoardMove {
+    /// Whether the pawn moves two squares: the square between is then the
+    /// en passant square, whether or not a pawn can take there.
+    pub fn is_double_step(self) -> bool {
+        self.to - self.from == 16
+    }
+}
+
+/// The side to move's moves as sets of target squares (bits of its view),
+/// by kind: what [`PawnsBoard::moves`] lists, for a caller that wants
+/// them in its own order or only counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveSets {
+    /// Steps, double steps, captures toward the first file (file a) and
+    /// captures toward the last, in that order: each the squares reached
+    /// and how many bits below the target its pawn stands (8, 16, 7, 9).
+    pub kinds: [(u64, u8); 4],
+    /// En passant: the pawns that can take, and the square they go to.
+    pub en_passant: Option<(u64, u8)>,
+}
+
+impl MoveSets {
+    /// The number of moves.
+    pub fn count(&self) -> u32 {
+        let [a, b, c, d] = self.kinds.map(|(targets, _)| targets.count_ones());
+        a + b + c + d + self.en_passant.map_or(0, |(from, _)| from.count_ones())
+    }
+}
+
 /// What a move leads to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum After<const N: usize> {
@@ -44,7 +78,10 @@ pub enum After<const N: usize> {
 }
 
 /// A position of Pawns-Only Chess on an `N`×`N` board, seen from the side
-/// to move.
+/// to move. The solver's boards are games still going on
+/// ([`PawnsBoard::from_fen`] and [`PawnsBoard::play`] never give another);
+/// [`PawnsBoard::after`] also gives the position a move ended the game in,
+/// which the game keeps to show it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PawnsBoard<const N: usize> {
     /// The side to move's pawns: bit `8 * rank + file`, rank 0 its first.
@@ -79,8 +116,9 @@ impl<const N: usize> PawnsBoard<N> {
     const LAST_FILE: u64 = (0x0101_0101_0101_0101 << (N - 1)) & Self::BOARD;
     /// The rank a pawn stands on after its first single step.
     const THIRD_RANK: u64 = ((1u64 << N) - 1) << 16;
-    /// The last rank: a pawn reaching it wins.
-    const LAST_RANK: u64 = ((1u64 << N) - 1) << (8 * (N - 1));
+    /// The side to move's first rank: the other side's last, where a
+    /// pawn of theirs has won.
+    const FIRST_RANK: u64 = (1u64 << N) - 1;
 
     /// The start position, White to move.
     pub fn start() -> Self {
@@ -98,18 +136,16 @@ impl<const N: usize> PawnsBoard<N> {
         self.white_to_move
     }
 
-    /// The legal moves. None when the game is over: the side to move has
-    /// no pawns left.
+    /// The legal moves, in the order a search wants to try them. None
+    /// when the game is over: the side to move has no pawns left (on a
+    /// board that [`PawnsBoard::after`] gave, check [`PawnsBoard::is_lost`]
+    /// first).
     pub fn moves(&self) -> ArrayVec<BoardMove, MAX_BOARD_MOVES> {
         let mut moves = ArrayVec::new();
-        let empty = !(self.us | self.them) & Self::BOARD;
-        let single = (self.us << 8) & empty;
-        let double = ((single & Self::THIRD_RANK) << 8) & empty;
-        let toward_first = ((self.us & !Self::FIRST_FILE) << 7) & self.them;
-        let toward_last = ((self.us & !Self::LAST_FILE) << 9) & self.them;
-        // Captures first, then the steps furthest forward: the order a
-        // search wants to try them in.
-        for (targets, back) in [(toward_first, 7), (toward_last, 9)] {
+        let sets = self.move_sets();
+        let [single, double, toward_first, toward_last] = sets.kinds;
+        // Captures first, then the steps furthest forward.
+        for (targets, back) in [toward_first, toward_last] {
             for to in squares(targets) {
                 moves.push(BoardMove {
                     from: to - back,
@@ -117,20 +153,72 @@ impl<const N: usize> PawnsBoard<N> {
                 });
             }
         }
-        if let Some(to) = self.en_passant_square() {
-            for from in squares(self.en_passant_capturers()) {
+        if let Some((capturers, to)) = sets.en_passant {
+            for from in squares(capturers) {
                 moves.push(BoardMove { from, to });
             }
         }
-        for to in squares(double) {
+        for to in squares(double.0) {
             moves.push(BoardMove { from: to - 16, to });
         }
-        let mut steps: ArrayVec<BoardMove, 8> = squares(single)
+        let mut steps: ArrayVec<BoardMove, 8> = squares(single.0)
             .map(|to| BoardMove { from: to - 8, to })
             .collect();
         steps.sort_unstable_by_key(|m| std::cmp::Reverse(m.to / 8));
         moves.extend(steps);
         moves
+    }
+
+    /// The legal moves by kind (see [`PawnsBoard::moves`] for a finished
+    /// game).
+    #[inline]
+    pub fn move_sets(&self) -> MoveSets {
+        let empty = !(self.us | self.them) & Self::BOARD;
+        let single = (self.us << 8) & empty;
+        let double = ((single & Self::THIRD_RANK) << 8) & empty;
+        let toward_first = ((self.us & !Self::FIRST_FILE) << 7) & self.them;
+        let toward_last = ((self.us & !Self::LAST_FILE) << 9) & self.them;
+        MoveSets {
+            kinds: [
+                (single, 8),
+                (double, 16),
+                (toward_first, 7),
+                (toward_last, 9),
+            ],
+            en_passant: self
+                .en_passant_square()
+                .map(|to| (self.en_passant_capturers(), to)),
+        }
+    }
+
+    /// The number of legal moves (see [`PawnsBoard::moves`] for a finished
+    /// game).
+    #[inline]
+    pub fn count_moves(&self) -> u32 {
+        self.move_sets().count()
+    }
+
+    /// Whether the side that just moved has won: a pawn of its stands on
+    /// its last rank, or it took the side to move's last pawn.
+    #[inline]
+    pub fn is_lost(&self) -> bool {
+        self.them & Self::FIRST_RANK != 0 || self.us == 0
+    }
+
+    /// How the game has ended, if it has: the side that just moved won
+    /// ([`EndReason::LastRankReached`], [`EndReason::AllPawnsCaptured`],
+    /// asked in that order), or the side to move has no move, a draw
+    /// ([`EndReason::Stalemate`]).
+    pub fn ending(&self) -> Option<EndReason> {
+        if self.them & Self::FIRST_RANK != 0 {
+            Some(EndReason::LastRankReached)
+        } else if self.us == 0 {
+            Some(EndReason::AllPawnsCaptured)
+        } else if self.count_moves() == 0 {
+            Some(EndReason::Stalemate)
+        } else {
+            None
+        }
     }
 
     /// The square where the side to move can take en passant, if it can.
@@ -151,7 +239,20 @@ impl<const N: usize> PawnsBoard<N> {
     }
 
     /// Plays a legal move.
+    #[inline]
     pub fn play(&self, m: BoardMove) -> After<N> {
+        let next = self.after(m);
+        if next.is_lost() {
+            After::Won
+        } else {
+            After::Continues(next)
+        }
+    }
+
+    /// The position after a legal move, the other side to move, also when
+    /// the move won the game (then [`PawnsBoard::is_lost`]).
+    #[inline]
+    pub fn after(&self, m: BoardMove) -> PawnsBoard<N> {
         let from = 1u64 << m.from;
         let to = 1u64 << m.to;
         let us = (self.us & !from) | to;
@@ -160,9 +261,6 @@ impl<const N: usize> PawnsBoard<N> {
         if takes_en_passant {
             them &= !(1u64 << (m.to - 8));
         }
-        if to & Self::LAST_RANK != 0 || them == 0 {
-            return After::Won;
-        }
         // The next side's view: the board turned over.
         let mut next = PawnsBoard {
             us: flip::<N>(them),
@@ -170,11 +268,11 @@ impl<const N: usize> PawnsBoard<N> {
             en_passant: None,
             white_to_move: !self.white_to_move,
         };
-        if m.to - m.from == 16 {
+        if m.is_double_step() {
             next.en_passant = Some(m.to % 8);
             next.keep_usable_en_passant();
         }
-        After::Continues(next)
+        next
     }
 
     /// Drops an en passant file where no pawn of the side to move can take.
@@ -195,8 +293,9 @@ impl<const N: usize> PawnsBoard<N> {
         }
     }
 
-    /// An exact key: two positions share it if and only if they are equal
-    /// seen from the side to move (the colour to move aside).
+    /// An exact key: two positions of games still going on share it if
+    /// and only if they are equal seen from the side to move (the colour
+    /// to move aside).
     pub fn key(&self) -> u128 {
         // Neither side has a pawn on the side to move's first rank (ours
         // never stood there; theirs would have won), so it holds the
@@ -293,7 +392,25 @@ impl<const N: usize> PawnsBoard<N> {
         if (white | black) & (edge(0) | edge(N - 1)) != 0 || white == 0 || black == 0 {
             return Err(FenError::GameOver);
         }
-        let mut position = if fen.white_to_move {
+        Ok(Self::from_colours(
+            white,
+            black,
+            fen.white_to_move,
+            fen.en_passant,
+        ))
+    }
+
+    /// The board of White's and Black's pawns as White sees them (bit
+    /// `8 * rank + file`), checked already (by the FEN reader's setup
+    /// check), finished games included; `en_passant` is the square a
+    /// double step just passed, kept only if a pawn can take there.
+    pub(crate) fn from_colours(
+        white: u64,
+        black: u64,
+        white_to_move: bool,
+        en_passant: Option<u8>,
+    ) -> Self {
+        let mut position = if white_to_move {
             PawnsBoard {
                 us: white,
                 them: black,
@@ -308,50 +425,29 @@ impl<const N: usize> PawnsBoard<N> {
                 white_to_move: false,
             }
         };
-        if let Some(square) = fen.en_passant {
+        if let Some(square) = en_passant {
             position.en_passant = Some(square % 8);
             position.keep_usable_en_passant();
         }
-        Ok(position)
+        position
     }
 
     /// Counts the move sequences of `depth` plies (a finished game ends a
-    /// sequence early): the move generator's check against
-    /// [`crate::PawnsPosition`].
+    /// sequence early).
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
-        let moves = self.moves();
         if depth == 1 {
-            return moves.len() as u64;
+            return self.count_moves() as u64;
         }
-        moves
+        self.moves()
             .into_iter()
             .map(|m| match self.play(m) {
                 After::Won => 0,
                 After::Continues(next) => next.perft(depth - 1),
             })
             .sum()
-    }
-}
-
-/// The game's position on the solver's board, without going through
-/// text (the board keeps no move number). [`FenError::GameOver`] for a
-/// finished game, which the board cannot hold.
-impl TryFrom<&crate::PawnsPosition> for PawnsBoard<8> {
-    type Error = FenError;
-
-    fn try_from(position: &crate::PawnsPosition) -> Result<Self, FenError> {
-        use crate::pawns_fen::{bits, board_bit};
-        use crate::Color;
-        PawnsBoard::from_fields(PawnsFen {
-            white: bits(position.pawns(Color::Sente)),
-            black: bits(position.pawns(Color::Gote)),
-            white_to_move: position.turn() == Color::Sente,
-            en_passant: position.en_passant().map(board_bit),
-            fullmove: position.fullmove(),
-        })
     }
 }
 
@@ -407,6 +503,7 @@ mod tests {
                 expected.sort();
                 // The game keeps an en passant square no pawn can use.
                 assert_eq!(names(&board), expected, "{}", game.to_fen());
+                assert_eq!(board.count_moves() as usize, expected.len());
                 assert_eq!(
                     PawnsBoard::<8>::from_fen(&game.to_fen()).map(|b| b.key()),
                     Ok(board.key()),

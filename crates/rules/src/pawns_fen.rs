@@ -1,8 +1,9 @@
 //! FEN for Pawns-Only Chess on every board from 4×4 to 8×8: the one reader
-//! and the one writer behind [`crate::PawnsPosition`] (the game, on the
-//! shared grid) and [`crate::pawns_board::PawnsBoard`] (the solver's board,
-//! seen from the side to move). Each turns the fields into its own
-//! representation; the text and its errors are the same for both.
+//! and the one writer behind [`crate::pawns_board::PawnsBoard`] (the
+//! rules' board, seen from the side to move) and [`crate::PawnsPosition`]
+//! (the game over it, on the shared grid, which also keeps the fields the
+//! board has no use for: an en passant square no pawn can take on, the
+//! move number). The text and its errors are the same for both.
 //!
 //! Squares here are bits `8 * rank + file` as White sees the board, rank 0
 //! being rank 1 and file 0 file a.
@@ -136,13 +137,6 @@ pub(crate) fn grid(bits: u64) -> Bitboard {
         rest &= rest - 1;
     }
     squares
-}
-
-/// The board bits of a set of grid squares (the inverse of [`grid`]).
-pub(crate) fn bits(squares: Bitboard) -> u64 {
-    squares
-        .into_iter()
-        .fold(0, |bits, square| bits | 1u64 << board_bit(square))
 }
 
 /// A board bit named as in chess: `e4`.
@@ -339,7 +333,11 @@ mod tests {
         }
         assert_eq!(grid_square(4 + 8 * 3).chess_name(), "e4");
         assert_eq!(square_name(4 + 8 * 3), "e4");
-        assert_eq!(bits(grid(0x8100_0000_0000_00ff)), 0x8100_0000_0000_00ff);
+        let set = 0x8100_0000_0000_00ff;
+        let back = grid(set)
+            .into_iter()
+            .fold(0, |bits, square| bits | 1u64 << board_bit(square));
+        assert_eq!(back, set);
     }
 
     #[test]
