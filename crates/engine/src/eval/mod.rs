@@ -14,11 +14,16 @@ use crate::score::Value;
 use koma_nnue::{Accumulator, AccumulatorStack, Network};
 use koma_rules::{Move, MoveList, Position};
 
+/// A side's share of `typical_plies_left`, and at least 8 moves.
+pub(crate) fn typical_moves_left(typical_plies_left: u32) -> u32 {
+    (typical_plies_left / 2).max(8)
+}
+
 /// A game the engine can play: a [`Position`] plus evaluation, and the
 /// mate solver's view of it (which the search asks at the root).
 pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
-    /// How many plies a game usually still lasts from here; time
-    /// management divides the clock by about half of it.
+    /// How many plies a game usually still lasts; [`Self::moves_left`]
+    /// divides it by two unless the game knows better.
     const TYPICAL_PLIES_LEFT: u32;
     /// Whether a null move is sound (false where zugzwang is common).
     const NULL_MOVE: bool;
@@ -32,6 +37,14 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
 
     /// The static evaluation in centipawns, from the side to move's view.
     fn evaluate(&self) -> Value;
+
+    /// How many more moves the side to move is expected to make in this
+    /// game: time management gives a move about its clock divided by
+    /// this. The same at every ply unless a game follows its own course
+    /// (shogi's estimate falls with the plies played).
+    fn moves_left(&self) -> u32 {
+        typical_moves_left(Self::TYPICAL_PLIES_LEFT)
+    }
 
     /// A value the search can trust without looking further, from the side
     /// to move's view, as plies to the end: `Some(n)` with `n > 0` wins in

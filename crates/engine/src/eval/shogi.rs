@@ -285,6 +285,14 @@ fn threats<V: ShogiVariant>(
     penalty
 }
 
+/// The moves a side of a shogi game at `ply` is expected still to make:
+/// `at_start`, fewer by `less_per_100_plies` per hundred plies played,
+/// and never fewer than `floor` (nor than one).
+fn shogi_moves_left(ply: u32, at_start: i32, less_per_100_plies: i32, floor: i32) -> u32 {
+    let fewer = i64::from(ply) * i64::from(less_per_100_plies) / 100;
+    (i64::from(at_start) - fewer).max(i64::from(floor)).max(1) as u32
+}
+
 impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
     const TYPICAL_PLIES_LEFT: u32 = match V::VARIANT {
         Variant::Shogi => 100,
@@ -307,6 +315,21 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
 
     fn evaluate(&self) -> Value {
         evaluate_with(self, weights(V::VARIANT))
+    }
+
+    // Shogi's games run about 106 plies between engines at 10 s + 0.1 s,
+    // and one that has lasted long has less of itself left. The 5×5
+    // games keep the constants measured for them.
+    fn moves_left(&self) -> u32 {
+        if V::VARIANT != Variant::Shogi {
+            return super::typical_moves_left(Self::TYPICAL_PLIES_LEFT);
+        }
+        shogi_moves_left(
+            self.move_number().saturating_sub(1),
+            crate::params::clock_moves_at_start(),
+            crate::params::clock_moves_less_per_100_plies(),
+            crate::params::clock_moves_floor(),
+        )
     }
 
     fn known_result(&self) -> Option<i32> {
@@ -447,6 +470,33 @@ mod tests {
         assert_eq!(shogi.evaluate(), super::super::shogi_weights::SHOGI.tempo);
         let spear = SpearPosition::start();
         assert_eq!(spear.evaluate(), super::super::shogi_weights::SPEAR.tempo);
+    }
+
+    #[test]
+    fn shogi_expects_fewer_moves_the_longer_its_game_has_run() {
+        let at = |ply| shogi_moves_left(ply, 35, 15, 15);
+        assert_eq!(at(0), 35);
+        assert_eq!(at(100), 20);
+        assert!((0..400).all(|ply| at(ply + 1) <= at(ply)));
+        assert_eq!(at(400), 15, "a long game keeps a reserve");
+        assert_eq!(shogi_moves_left(0, 0, 0, 0), 1);
+        // The game's own ply is read from the position.
+        let mut shogi = StandardShogiPosition::start();
+        shogi.set_move_number(301);
+        let params = (
+            crate::params::clock_moves_at_start(),
+            crate::params::clock_moves_less_per_100_plies(),
+            crate::params::clock_moves_floor(),
+        );
+        assert_eq!(
+            shogi.moves_left(),
+            shogi_moves_left(300, params.0, params.1, params.2)
+        );
+        // The 5×5 games divide by their measured constants at every ply.
+        let mut spear = SpearPosition::start();
+        let first = spear.moves_left();
+        spear.set_move_number(150);
+        assert_eq!(spear.moves_left(), first);
     }
 
     #[test]

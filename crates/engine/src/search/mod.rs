@@ -224,8 +224,7 @@ impl<P: Evaluate> Engine<P> {
         let mut limits = limits.clone();
         skill.restrict(&mut limits);
         let multipv = self.options.multipv.max(skill.multipv());
-        let moves_left = (P::TYPICAL_PLIES_LEFT / 2).max(8);
-        let plan = TimePlan::new(&limits, self.options.move_overhead, moves_left);
+        let plan = TimePlan::new(&limits, self.options.move_overhead, root.moves_left());
         self.table.new_search();
         self.history.clear_killers();
         let mut legal = root.legal_moves();
