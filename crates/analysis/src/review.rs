@@ -175,7 +175,9 @@ pub fn review<P: Evaluate>(
             control,
             &mut judgements,
         );
-        progress(total, total);
+        if !control.is_stopped() {
+            progress(total, total);
+        }
     }
     Review::from_judgements(start, moves, judgements)
 }
