@@ -33,9 +33,8 @@ pub struct Limits {
     /// Search as if infinite until `ponderhit`, then by the other limits.
     pub ponder: bool,
     /// Only these moves of the root are searched (USI and UCI `go
-    /// searchmoves`; a review weighing the move a player chose against
-    /// the engine's at the same depth). Empty, or naming no legal move:
-    /// every legal move.
+    /// searchmoves`: a GUI asking what one move is worth). Empty, or
+    /// naming no legal move: every legal move.
     pub search_moves: Vec<Move>,
 }
 
