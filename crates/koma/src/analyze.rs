@@ -10,7 +10,7 @@ use koma_analysis::{Evaluation, Label};
 use koma_engine::{Limits, SearchControl};
 use koma_records::file::{load, output_format, parse_format, save};
 use koma_records::{AnyRecord, Format, Record};
-use koma_rules::{Color, Variant};
+use koma_rules::{each_game, Color, Variant};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -84,14 +84,9 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     };
     let record = load(&args.record, None, args.variant).map_err(|e| e.to_string())?;
     let quiet = out.is_some_and(|(path, _)| path == "-");
-    let annotated = match record {
-        AnyRecord::Spear(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
-        AnyRecord::Minishogi(record) => {
-            analyze(record, &limits, args.threads as usize, out, quiet)?
-        }
-        AnyRecord::Shogi(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
-        AnyRecord::Pawns(record) => analyze(record, &limits, args.threads as usize, out, quiet)?,
-    };
+    let annotated = each_game!(AnyRecord, record, record => {
+        analyze(record, &limits, args.threads as usize, out, quiet)?
+    });
     if let (Some((path, format)), Some(annotated)) = (out, annotated) {
         save(&annotated, path, format).map_err(|e| e.to_string())?;
     }
@@ -127,7 +122,7 @@ fn analyze<P: Annotate>(
         if let Some(style) = Style::of(format) {
             annotate(&mut record, &reviewed, style);
         }
-        AnyRecord::from_record(record)
+        AnyRecord::wrap(record)
     }))
 }
 

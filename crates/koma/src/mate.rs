@@ -8,8 +8,8 @@ use koma_mate::{MateAnswer, MateLimits, MateReport, Progress, Solver};
 use koma_records::file::load;
 use koma_records::kif::move_text;
 use koma_rules::{
-    parse_sfen_unchecked, Color, Minishogi, Position, SetupProblem, Shogi, ShogiPosition,
-    ShogiVariant, Spear, Variant,
+    parse_sfen_unchecked, with_shogi_game, Color, Minishogi, Position, SetupProblem, Shogi,
+    ShogiPosition, ShogiVariant, Variant,
 };
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -90,90 +90,81 @@ pub fn run(args: MateArgs) -> Result<(), String> {
     if let Some(suite) = &args.suite {
         return crate::mate_suite::run(suite, &limits, args.against.as_deref());
     }
-    let problem = Problem::read(args.problem.as_deref().unwrap_or_default(), args.variant)?;
-    match problem {
-        Problem::Spear(position) => solve::<Spear>(&position, &limits),
-        Problem::Minishogi(position) => solve::<Minishogi>(&position, &limits),
-        Problem::Shogi(position) => solve::<Shogi>(&position, &limits),
+    solve_problem(
+        args.problem.as_deref().unwrap_or_default(),
+        args.variant,
+        &limits,
+    )
+}
+
+/// Solves `text`: a record file if one is there, else an SFEN. A word with
+/// no space that names no file is taken for a missing file (an SFEN has
+/// three fields or four).
+fn solve_problem(text: &str, variant: Option<Variant>, limits: &MateLimits) -> Result<(), String> {
+    let path = std::path::Path::new(text);
+    if path.is_file() {
+        return solve_record(text, variant, limits);
+    }
+    if path.is_dir() {
+        return Err(format!("{text}: a folder, not a record file nor an SFEN"));
+    }
+    let sfen = text.trim();
+    let sfen = sfen.strip_prefix("position").map_or(sfen, str::trim_start);
+    let sfen = sfen.strip_prefix("sfen").map_or(sfen, str::trim_start);
+    if !sfen.is_empty() && !sfen.contains(char::is_whitespace) {
+        return Err(format!("{text}: no such file (nor is it an SFEN)"));
+    }
+    match variant {
+        Some(variant) => {
+            with_shogi_game!(variant, V => solve_checked(read_sfen::<V>(sfen)?, limits),
+            pawns => Err(no_mates()))
+        }
+        // A 5×5 board is minishogi's unless said otherwise; an SFEN that is
+        // neither is refused with shogi's reason.
+        None => match read_sfen::<Shogi>(sfen) {
+            Ok(checked) => solve_checked(checked, limits),
+            Err(error) => match read_sfen::<Minishogi>(sfen) {
+                Ok(checked) => solve_checked(checked, limits),
+                Err(_) => Err(error),
+            },
+        },
     }
 }
 
-/// A problem of one of the games with kings.
-enum Problem {
-    Spear(ShogiPosition<Spear>),
-    Minishogi(ShogiPosition<Minishogi>),
-    Shogi(ShogiPosition<Shogi>),
+/// Solves the start position of the record file `path`.
+fn solve_record(path: &str, variant: Option<Variant>, limits: &MateLimits) -> Result<(), String> {
+    let record = load(path, None, variant).map_err(|e| e.to_string())?;
+    let variant = record.variant();
+    let no_record = || format!("{path}: not a record of {}", variant.name());
+    with_shogi_game!(variant, V => {
+        let record = record.into_inner::<ShogiPosition<V>>().ok_or_else(no_record)?;
+        solve::<V>(&record.start, limits)
+    }, pawns => Err(no_mates()))
 }
 
-impl Problem {
-    /// Reads `text`: a record file if one is there, else an SFEN. A word
-    /// with no space that names no file is taken for a missing file (an
-    /// SFEN has three fields or four).
-    fn read(text: &str, variant: Option<Variant>) -> Result<Problem, String> {
-        let path = std::path::Path::new(text);
-        if path.is_file() {
-            return Problem::load(text, variant);
-        }
-        if path.is_dir() {
-            return Err(format!("{text}: a folder, not a record file nor an SFEN"));
-        }
-        let sfen = text.trim();
-        let sfen = sfen.strip_prefix("position").map_or(sfen, str::trim_start);
-        let sfen = sfen.strip_prefix("sfen").map_or(sfen, str::trim_start);
-        if !sfen.is_empty() && !sfen.contains(char::is_whitespace) {
-            return Err(format!("{text}: no such file (nor is it an SFEN)"));
-        }
-        match variant {
-            Some(variant) => Problem::parse(sfen, variant)?,
-            // A 5×5 board is minishogi's unless said otherwise; an SFEN
-            // that is neither is refused with shogi's reason.
-            None => Problem::parse(sfen, Variant::Shogi)
-                .or_else(|error| Problem::parse(sfen, Variant::Minishogi).map_err(|_| error))?,
-        }
-        .map_err(|refusal| format!("not a mate problem: {refusal}"))
-    }
+/// `sfen` as a position of the game `V`: the outer error if its syntax is
+/// not that game's, the inner one if the rules refuse the position
+/// (without the defender's king there is nothing to mate).
+fn read_sfen<V: ShogiVariant>(sfen: &str) -> Result<Result<ShogiPosition<V>, String>, String> {
+    let position = parse_sfen_unchecked::<V>(sfen)
+        .map_err(|e| format!("not a record file nor an SFEN: {e}"))?;
+    Ok(position
+        .checked()
+        .map_err(|refused| match refused.error().problem {
+            SetupProblem::NoKings | SetupProblem::MissingKing(_) => {
+                format!("the defender has no king to mate: {refused}")
+            }
+            _ => refused.to_string(),
+        }))
+}
 
-    /// The start position of the record file `path`.
-    fn load(path: &str, variant: Option<Variant>) -> Result<Problem, String> {
-        let record = load(path, None, variant).map_err(|e| e.to_string())?;
-        let variant = record.variant();
-        let no_record = || format!("{path}: not a record of {}", variant.name());
-        match variant {
-            Variant::Spear => record.into_record().map(|r| Problem::Spear(r.start)),
-            Variant::Minishogi => record.into_record().map(|r| Problem::Minishogi(r.start)),
-            Variant::Shogi => record.into_record().map(|r| Problem::Shogi(r.start)),
-            Variant::Pawns => return Err(no_mates()),
-        }
-        .ok_or_else(no_record)
-    }
-
-    /// `sfen` as a position of `variant`: the outer error if its syntax is
-    /// not that game's, the inner one if the rules refuse the position
-    /// (without the defender's king there is nothing to mate).
-    fn parse(sfen: &str, variant: Variant) -> Result<Result<Problem, String>, String> {
-        fn checked<V: ShogiVariant>(
-            sfen: &str,
-            wrap: fn(ShogiPosition<V>) -> Problem,
-        ) -> Result<Result<Problem, String>, String> {
-            let position = parse_sfen_unchecked::<V>(sfen)
-                .map_err(|e| format!("not a record file nor an SFEN: {e}"))?;
-            Ok(position
-                .checked()
-                .map(wrap)
-                .map_err(|refused| match refused.error().problem {
-                    SetupProblem::NoKings | SetupProblem::MissingKing(_) => {
-                        format!("the defender has no king to mate: {refused}")
-                    }
-                    _ => refused.to_string(),
-                }))
-        }
-        match variant {
-            Variant::Spear => checked(sfen, Problem::Spear),
-            Variant::Minishogi => checked(sfen, Problem::Minishogi),
-            Variant::Shogi => checked(sfen, Problem::Shogi),
-            Variant::Pawns => Err(no_mates()),
-        }
-    }
+/// Solves a position the rules accepted, or says why they refused it.
+fn solve_checked<V: ShogiVariant>(
+    checked: Result<ShogiPosition<V>, String>,
+    limits: &MateLimits,
+) -> Result<(), String> {
+    let position = checked.map_err(|refusal| format!("not a mate problem: {refusal}"))?;
+    solve(&position, limits)
 }
 
 fn no_mates() -> String {

@@ -2,7 +2,7 @@
 //! (`koma-selfplay`), on every core, resumed where it stopped.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
+use koma_rules::{with_shogi_game, ShogiVariant, Variant};
 use koma_selfplay::{fill, Progress, Settings, RECORD_BYTES};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -42,15 +42,10 @@ pub struct SelfplayArgs {
 }
 
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
-    match args.variant {
-        Variant::Shogi => fill_with::<Shogi>(&args),
-        Variant::Minishogi => fill_with::<Minishogi>(&args),
-        Variant::Spear => fill_with::<Spear>(&args),
-        Variant::Pawns => Err(
-            "pawns: no network is trained for Pawns-Only Chess; selfplay plays shogi, minishogi or spear"
-                .to_string(),
-        ),
-    }
+    with_shogi_game!(args.variant, V => fill_with::<V>(&args), pawns => Err(
+        "pawns: no network is trained for Pawns-Only Chess; selfplay plays shogi, minishogi or spear"
+            .to_string(),
+    ))
 }
 
 fn fill_with<V: ShogiVariant>(args: &SelfplayArgs) -> Result<(), String> {

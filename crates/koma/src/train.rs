@@ -3,7 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_nnue::Layout;
-use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
+use koma_rules::{with_shogi_game, ShogiVariant, Variant};
 use koma_train::{split, Dataset, Report, Settings, Shape};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
@@ -96,14 +96,9 @@ fn parse_layers(text: &str) -> Result<Widths, String> {
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
-    match args.variant {
-        Variant::Shogi => train_with::<Shogi>(&args),
-        Variant::Minishogi => train_with::<Minishogi>(&args),
-        Variant::Spear => train_with::<Spear>(&args),
-        Variant::Pawns => Err(
-            "pawns: Pawns-Only Chess has no network; train shogi, minishogi or spear".to_string(),
-        ),
-    }
+    with_shogi_game!(args.variant, V => train_with::<V>(&args), pawns => Err(
+        "pawns: Pawns-Only Chess has no network; train shogi, minishogi or spear".to_string(),
+    ))
 }
 
 /// Positions held out of training: one in this many.

@@ -13,7 +13,7 @@
 //! with data already is refused). ENGINE is a command line or `KEY=VALUE`
 //! words as `koma match --engine1` takes them, in one argument.
 
-use koma_rules::{Minishogi, Shogi, ShogiVariant, Spear, Variant};
+use koma_rules::{with_shogi_game, ShogiVariant, Variant};
 use koma_usi::client::EngineConfig;
 use std::path::Path;
 
@@ -32,12 +32,9 @@ fn run() -> Result<(), String> {
     let config = EngineConfig::parse(&split_words(engine)).map_err(|e| e.to_string())?;
     let nodes: u64 = nodes.parse().map_err(|e| format!("{nodes}: {e}"))?;
     let (input, output) = (Path::new(input), Path::new(output));
-    match variant.parse::<Variant>().map_err(|e| e.to_string())? {
-        Variant::Spear => label::<Spear>(&config, nodes, input, output),
-        Variant::Minishogi => label::<Minishogi>(&config, nodes, input, output),
-        Variant::Shogi => label::<Shogi>(&config, nodes, input, output),
-        Variant::Pawns => Err("Pawns-Only Chess has no training data".into()),
-    }
+    let variant = variant.parse::<Variant>().map_err(|e| e.to_string())?;
+    with_shogi_game!(variant, V => label::<V>(&config, nodes, input, output),
+        pawns => Err("Pawns-Only Chess has no training data".into()))
 }
 
 fn label<V: ShogiVariant>(

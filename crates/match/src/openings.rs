@@ -102,7 +102,7 @@ fn wrong_game<P: Position>(path: &str) -> OpeningsError {
 fn of_variant<P: Position>(record: &AnyRecord) -> Option<Opening<P>> {
     record
         .clone()
-        .into_record::<P>()
+        .into_inner::<P>()
         .map(|r| Opening::from_record(&r))
 }
 

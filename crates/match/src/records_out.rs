@@ -137,7 +137,7 @@ pub fn record<P: Position>(game: &PlayedGame<P>, info: &GameInfo) -> AnyRecord {
             None => record.comments.push(note.clone()),
         }
     }
-    AnyRecord::from_record(record)
+    AnyRecord::wrap(record)
 }
 
 /// The format records are saved in unless told: KIF for the shogi games,
@@ -219,7 +219,7 @@ impl RecordSink {
         format: Option<Format>,
     ) -> Result<RecordSink, RecordsError> {
         let format = format.unwrap_or_else(|| default_format(P::VARIANT));
-        let empty = AnyRecord::from_record(Record::new(P::start()));
+        let empty = AnyRecord::wrap(Record::new(P::start()));
         encode(&empty, format).map_err(|source| RecordsError::Format { format, source })?;
         if let Some(dir) = &dir {
             std::fs::create_dir_all(dir).map_err(|source| RecordsError::Directory {
@@ -323,7 +323,7 @@ mod tests {
         let (bytes, format) = encode(&any, Format::Kif).unwrap();
         assert_eq!(format, Format::Kif);
         let back = read_any(&bytes, None, Some(Variant::Spear)).unwrap();
-        let back: Record<SpearPosition> = back.into_record().unwrap();
+        let back: Record<SpearPosition> = back.into_inner().unwrap();
         assert_eq!(back.headers.sente.as_deref(), Some("Alpha"));
         assert_eq!(back.headers.gote.as_deref(), Some("Beta"));
         assert_eq!(back.moves.len(), 2);
@@ -357,7 +357,7 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert!(text.contains("[Result \"1-0\"]"), "{text}");
         let back: Record<PawnsPosition> =
-            read_any(&bytes, None, None).unwrap().into_record().unwrap();
+            read_any(&bytes, None, None).unwrap().into_inner().unwrap();
         assert_eq!(
             back.to_game().unwrap().outcome().unwrap().winner,
             Some(Color::Sente)

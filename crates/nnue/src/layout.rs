@@ -98,12 +98,7 @@ impl Layout {
 
     /// The layout of a shogi-family game; `None` for Pawns-Only Chess.
     pub fn for_variant(variant: Variant) -> Option<Layout> {
-        match variant {
-            Variant::Shogi => Some(Layout::of::<koma_rules::Shogi>()),
-            Variant::Minishogi => Some(Layout::of::<koma_rules::Minishogi>()),
-            Variant::Spear => Some(Layout::of::<koma_rules::Spear>()),
-            Variant::Pawns => None,
-        }
+        koma_rules::with_shogi_game!(variant, V => Some(Layout::of::<V>()), pawns => None)
     }
 
     /// How many inputs the network has.

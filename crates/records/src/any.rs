@@ -5,87 +5,28 @@ use crate::error::{LoadError, ParseError};
 use crate::format::Format;
 use crate::record::Record;
 use crate::{csa, decode, ki2, kif, pgn, usi};
-use koma_rules::{
-    MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition, Variant,
-};
-use std::any::Any;
+use koma_rules::{each_game, each_shogi_game, with_position, with_shogi_game, Position, Variant};
 
-/// A record of one of Koma's games.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnyRecord {
-    /// Spear Shogi.
-    Spear(Record<SpearPosition>),
-    /// Minishogi.
-    Minishogi(Record<MinishogiPosition>),
-    /// Standard shogi.
-    Shogi(Record<StandardShogiPosition>),
-    /// Pawns-Only Chess.
-    Pawns(Record<PawnsPosition>),
-}
-
-impl AnyRecord {
-    /// The record of the game `P` as the enum that names its game.
+koma_rules::game_enum! {
+    /// A record of one of Koma's games.
     ///
     /// ```
     /// use koma_records::{AnyRecord, Record};
     /// use koma_rules::{Position, SpearPosition, Variant};
     ///
-    /// let any = AnyRecord::from_record(Record::new(SpearPosition::start()));
+    /// let any = AnyRecord::wrap(Record::new(SpearPosition::start()));
     /// assert_eq!(any.variant(), Variant::Spear);
-    /// assert!(any.clone().into_record::<SpearPosition>().is_some());
-    /// assert!(any.into_record::<koma_rules::PawnsPosition>().is_none());
+    /// assert!(any.clone().into_inner::<SpearPosition>().is_some());
+    /// assert!(any.into_inner::<koma_rules::PawnsPosition>().is_none());
     /// ```
-    pub fn from_record<P: Position>(record: Record<P>) -> AnyRecord {
-        let boxed: Box<dyn Any> = Box::new(record);
-        // P::VARIANT names P's type: each downcast is to P itself.
-        let wrong = "a position type's VARIANT names its type";
-        match P::VARIANT {
-            Variant::Spear => {
-                AnyRecord::Spear(*boxed.downcast::<Record<SpearPosition>>().expect(wrong))
-            }
-            Variant::Minishogi => {
-                AnyRecord::Minishogi(*boxed.downcast::<Record<MinishogiPosition>>().expect(wrong))
-            }
-            Variant::Shogi => AnyRecord::Shogi(
-                *boxed
-                    .downcast::<Record<StandardShogiPosition>>()
-                    .expect(wrong),
-            ),
-            Variant::Pawns => {
-                AnyRecord::Pawns(*boxed.downcast::<Record<PawnsPosition>>().expect(wrong))
-            }
-        }
-    }
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum AnyRecord of Record;
+}
 
-    /// The record inside, if it is of the game `P`.
-    pub fn into_record<P: Position>(self) -> Option<Record<P>> {
-        let boxed: Box<dyn Any> = match self {
-            AnyRecord::Spear(r) => Box::new(r),
-            AnyRecord::Minishogi(r) => Box::new(r),
-            AnyRecord::Shogi(r) => Box::new(r),
-            AnyRecord::Pawns(r) => Box::new(r),
-        };
-        boxed.downcast::<Record<P>>().ok().map(|r| *r)
-    }
-
-    /// The game recorded.
-    pub fn variant(&self) -> Variant {
-        match self {
-            AnyRecord::Spear(_) => Variant::Spear,
-            AnyRecord::Minishogi(_) => Variant::Minishogi,
-            AnyRecord::Shogi(_) => Variant::Shogi,
-            AnyRecord::Pawns(_) => Variant::Pawns,
-        }
-    }
-
+impl AnyRecord {
     /// Number of moves in the main line.
     pub fn len(&self) -> usize {
-        match self {
-            AnyRecord::Spear(r) => r.moves.len(),
-            AnyRecord::Minishogi(r) => r.moves.len(),
-            AnyRecord::Shogi(r) => r.moves.len(),
-            AnyRecord::Pawns(r) => r.moves.len(),
-        }
+        each_game!(AnyRecord, self, r => r.moves.len())
     }
 
     /// Whether the main line has no moves.
@@ -138,20 +79,8 @@ pub fn read_any(
     };
     let unsupported = LoadError::Unsupported { format, variant };
     let text = text.as_str();
-    macro_rules! kif_family {
-        ($v:ty, $wrap:path) => {
-            match format {
-                Format::Ki2 => ki2::read::<$v>(text).map(|r| $wrap(r)),
-                _ => kif::read::<$v>(text).map(|r| $wrap(r)),
-            }
-            .map_err(|e| parse(e.into()))
-        };
-    }
     match (format, variant) {
-        (Format::Usi, Variant::Spear) => usi::read(text).map(AnyRecord::Spear),
-        (Format::Usi, Variant::Minishogi) => usi::read(text).map(AnyRecord::Minishogi),
-        (Format::Usi, Variant::Shogi) => usi::read(text).map(AnyRecord::Shogi),
-        (Format::Usi, Variant::Pawns) => usi::read(text).map(AnyRecord::Pawns),
+        (Format::Usi, _) => with_position!(variant, P => usi::read::<P>(text).map(AnyRecord::wrap)),
         (Format::Csa, Variant::Shogi) => {
             return csa::read(text)
                 .map(AnyRecord::Shogi)
@@ -162,14 +91,12 @@ pub fn read_any(
                 .map(AnyRecord::Pawns)
                 .map_err(|e| parse(e.into()))
         }
-        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Spear) => {
-            return kif_family!(koma_rules::Spear, AnyRecord::Spear)
-        }
-        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Minishogi) => {
-            return kif_family!(koma_rules::Minishogi, AnyRecord::Minishogi)
-        }
-        (Format::Kif | Format::Kifu | Format::Ki2, Variant::Shogi) => {
-            return kif_family!(koma_rules::Shogi, AnyRecord::Shogi)
+        (Format::Kif | Format::Kifu | Format::Ki2, _) => {
+            return with_shogi_game!(variant, V => match format {
+                Format::Ki2 => ki2::read::<V>(text).map(AnyRecord::wrap),
+                _ => kif::read::<V>(text).map(AnyRecord::wrap),
+            }
+            .map_err(|e| parse(e.into())), pawns => Err(unsupported))
         }
         _ => return Err(unsupported),
     }
@@ -183,23 +110,15 @@ pub fn write_any(record: &AnyRecord, format: Format) -> Result<Vec<u8>, LoadErro
         variant: record.variant(),
     });
     let text = match (format, record) {
-        (Format::Usi, AnyRecord::Spear(r)) => usi_line(r),
-        (Format::Usi, AnyRecord::Minishogi(r)) => usi_line(r),
-        (Format::Usi, AnyRecord::Shogi(r)) => usi_line(r),
-        (Format::Usi, AnyRecord::Pawns(r)) => usi_line(r),
+        (Format::Usi, _) => each_game!(AnyRecord, record, r => usi_line(r)),
         (Format::Csa, AnyRecord::Shogi(r)) => csa::write(r),
         (Format::Pgn, AnyRecord::Pawns(r)) => pgn::write(r),
-        (Format::Kifu, AnyRecord::Spear(r)) => kif::write(r),
-        (Format::Kifu, AnyRecord::Minishogi(r)) => kif::write(r),
-        (Format::Kifu, AnyRecord::Shogi(r)) => kif::write(r),
-        (Format::Kif, AnyRecord::Spear(r)) => {
-            return kif::write_shift_jis(r).map_err(LoadError::Encode)
-        }
-        (Format::Kif, AnyRecord::Minishogi(r)) => {
-            return kif::write_shift_jis(r).map_err(LoadError::Encode)
-        }
-        (Format::Kif, AnyRecord::Shogi(r)) => {
-            return kif::write_shift_jis(r).map_err(LoadError::Encode)
+        (Format::Kifu, _) => each_shogi_game!(AnyRecord, record, r => kif::write(r),
+            pawns => return unsupported),
+        (Format::Kif, _) => {
+            return each_shogi_game!(AnyRecord, record,
+                r => kif::write_shift_jis(r).map_err(LoadError::Encode),
+                pawns => unsupported)
         }
         _ => return unsupported,
     };

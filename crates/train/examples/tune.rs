@@ -34,7 +34,7 @@
 use koma_engine::eval::shogi::evaluate_with;
 use koma_engine::eval::shogi_weights::{weights, Weights};
 use koma_engine::{is_mate, Evaluate, Value};
-use koma_rules::{Color, Minishogi, Role, Shogi, ShogiPosition, ShogiVariant, Spear, Variant};
+use koma_rules::{with_shogi_game, Color, Role, ShogiPosition, ShogiVariant, Variant};
 use std::path::Path;
 use std::time::Instant;
 
@@ -64,12 +64,9 @@ struct Sample<V: ShogiVariant> {
 }
 
 fn fit(variant_name: &str, dirs: &[String]) -> Result<(), String> {
-    match variant_name.parse::<Variant>().map_err(|e| e.to_string())? {
-        Variant::Spear => fit_variant::<Spear>(dirs),
-        Variant::Minishogi => fit_variant::<Minishogi>(dirs),
-        Variant::Shogi => fit_variant::<Shogi>(dirs),
-        Variant::Pawns => Err("Pawns-Only Chess has no weights to tune".into()),
-    }
+    let variant = variant_name.parse::<Variant>().map_err(|e| e.to_string())?;
+    with_shogi_game!(variant, V => fit_variant::<V>(dirs),
+        pawns => Err("Pawns-Only Chess has no weights to tune".into()))
 }
 
 /// The quiet positions of the data directories, each with Sente's result

@@ -16,8 +16,8 @@ use koma_engine::Evaluate;
 use koma_records::file::{self as record_file, parse_format};
 use koma_records::{AnyRecord, Format, Record};
 use koma_rules::{
-    Color, EndReason, GameError, Handicap, ImpasseRule, Minishogi, Move, Outcome, Position, Shogi,
-    ShogiPosition, ShogiVariant, Spear, Variant,
+    with_shogi_game, Color, EndReason, GameError, Handicap, ImpasseRule, Move, Outcome, Position,
+    ShogiPosition, ShogiVariant, Variant,
 };
 use opponent::Opponent;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -191,16 +191,8 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         recording,
         style,
     };
-    let result = match variant {
-        Variant::Spear => Console::<Spear>::new(setup).and_then(Console::run_on_stdio),
-        Variant::Minishogi => Console::<Minishogi>::new(setup).and_then(Console::run_on_stdio),
-        Variant::Shogi => Console::<Shogi>::new(setup).and_then(Console::run_on_stdio),
-        Variant::Pawns => {
-            return Err(
-                "this is a Pawns-Only Chess record; koma shogi plays the shogi family".into(),
-            )
-        }
-    };
+    let result = with_shogi_game!(variant, V => Console::<V>::new(setup).and_then(Console::run_on_stdio),
+        pawns => return Err("this is a Pawns-Only Chess record; koma shogi plays the shogi family".into()));
     match result {
         Err(ConsoleError::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(error.to_string()),
@@ -358,7 +350,7 @@ where
     fn new(setup: Setup) -> Result<Self, ConsoleError> {
         let (record, cursor, greeting) = match setup.opened {
             Some((any, how)) => {
-                let record = any.into_record::<ShogiPosition<V>>().ok_or_else(|| {
+                let record = any.into_inner::<ShogiPosition<V>>().ok_or_else(|| {
                     ConsoleError::Setup(format!("the record is not {}", V::VARIANT.name()))
                 })?;
                 let n = record.moves.len();
@@ -575,7 +567,7 @@ where
     }
 
     fn save(&self, path: &str, format: Format) -> Result<(), String> {
-        let any = AnyRecord::from_record(self.history.record().clone());
+        let any = AnyRecord::wrap(self.history.record().clone());
         record_file::save(&any, path, format).map_err(|e| e.to_string())
     }
 

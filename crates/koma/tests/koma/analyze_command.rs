@@ -12,12 +12,8 @@ fn move_comments(path: &str) -> Vec<Vec<String>> {
     let comments = |moves: &[koma_records::RecordedMove]| {
         moves.iter().map(|m| m.comments.clone()).collect::<Vec<_>>()
     };
-    match load(path, None, None).expect("the annotated record reads back") {
-        AnyRecord::Spear(r) => comments(&r.moves),
-        AnyRecord::Minishogi(r) => comments(&r.moves),
-        AnyRecord::Shogi(r) => comments(&r.moves),
-        AnyRecord::Pawns(r) => comments(&r.moves),
-    }
+    let record = load(path, None, None).expect("the annotated record reads back");
+    koma_rules::each_game!(AnyRecord, record, r => comments(&r.moves))
 }
 
 #[test]

@@ -12,9 +12,7 @@
 // Each test program uses a part of this module.
 #![allow(dead_code)]
 
-use koma_rules::{
-    MinishogiPosition, PawnsPosition, Position, SpearPosition, StandardShogiPosition, Variant,
-};
+use koma_rules::{with_position, Position, Variant};
 use std::time::Duration;
 
 /// What the fake engine was told to do.
@@ -69,12 +67,7 @@ fn legal_moves_of<P: Position>(command: &str) -> (Vec<String>, u64) {
 }
 
 fn legal_moves(variant: Variant, command: &str) -> (Vec<String>, u64) {
-    match variant {
-        Variant::Spear => legal_moves_of::<SpearPosition>(command),
-        Variant::Minishogi => legal_moves_of::<MinishogiPosition>(command),
-        Variant::Shogi => legal_moves_of::<StandardShogiPosition>(command),
-        Variant::Pawns => legal_moves_of::<PawnsPosition>(command),
-    }
+    with_position!(variant, P => legal_moves_of::<P>(command))
 }
 
 /// Answers the lines of `input` through `output` until `quit`, the end of

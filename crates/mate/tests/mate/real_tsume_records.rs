@@ -19,7 +19,7 @@ fn record_path(name: &str) -> String {
 fn problem(name: &str) -> (ShogiPosition<Shogi>, Vec<String>) {
     let record = load(&record_path(name), None, None)
         .unwrap()
-        .into_record::<ShogiPosition<Shogi>>()
+        .into_inner::<ShogiPosition<Shogi>>()
         .expect("a shogi record");
     let moves = record.moves.iter().map(|m| write_usi_move(m.m)).collect();
     (record.start, moves)

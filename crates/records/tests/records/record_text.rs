@@ -172,8 +172,8 @@ fn blanks_at_the_end_of_a_comment_line_are_kept() {
 #[test]
 fn a_name_that_reads_like_an_encoding_declaration_is_only_a_name() {
     let name = "encoding=EUC-JP 羽生";
-    let shogi = AnyRecord::from_record(shogi_record("", name));
-    let pawns = AnyRecord::from_record(pawns_record("", name));
+    let shogi = AnyRecord::wrap(shogi_record("", name));
+    let pawns = AnyRecord::wrap(pawns_record("", name));
     for (record, format) in [
         (&shogi, Format::Csa),
         (&shogi, Format::Kifu),
@@ -272,7 +272,7 @@ proptest! {
         record.moves[1].comments = vec![first.clone(), second.clone()];
         record.headers.event = Some(event.clone());
         record.headers.other.push(("備考".into(), second.clone()));
-        let any = AnyRecord::from_record(record.clone());
+        let any = AnyRecord::wrap(record.clone());
         for format in [Format::Kifu, Format::Kif, Format::Csa] {
             let bytes = match write_any(&any, format) {
                 Ok(bytes) => bytes,
@@ -285,7 +285,7 @@ proptest! {
             assert_clean(&written, format.name());
             let back = read_any(&bytes, Some(format), None)
                 .unwrap()
-                .into_record::<StandardShogiPosition>()
+                .into_inner::<StandardShogiPosition>()
                 .unwrap();
             let comment = |text: &str| text::comment(text).into_owned();
             prop_assert_eq!(back.moves.len(), 2);
@@ -304,7 +304,7 @@ proptest! {
                 );
             }
             // What was read back is written the same again.
-            let again = write_any(&AnyRecord::from_record(back), format).unwrap();
+            let again = write_any(&AnyRecord::wrap(back), format).unwrap();
             prop_assert_eq!(koma_records::decode(&again).unwrap(), written);
         }
     }

@@ -5,9 +5,9 @@ use super::names;
 use koma_records::notation::{MoveNotations, Notation};
 use koma_records::{AnyRecord, Headers, Record};
 use koma_rules::{
-    Color, Declaration, Game, GameError, IllegalMove, IllegalReason, ImpasseRule,
-    MinishogiPosition, Move, Outcome, PawnsPosition, Position, ShogiPosition, ShogiVariant,
-    SpearPosition, StandardShogiPosition, Variant,
+    each_game, game_enum, with_position, Color, Declaration, Game, GameError, IllegalMove,
+    IllegalReason, ImpasseRule, Move, Outcome, PawnsPosition, Position, ShogiPosition,
+    ShogiVariant, Variant,
 };
 
 /// The most moves a game may hold. Every request replays the game, and a
@@ -15,30 +15,10 @@ use koma_rules::{
 /// real games stay far below (the longest shogi games run to about 500).
 pub const MAX_MOVES: usize = 5000;
 
-/// A game of one of Koma's four kinds.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// Spear Shogi.
-    Spear(Game<SpearPosition>),
-    /// Minishogi.
-    Minishogi(Game<MinishogiPosition>),
-    /// Shogi.
-    Shogi(Game<StandardShogiPosition>),
-    /// Pawns-Only Chess.
-    Pawns(Game<PawnsPosition>),
-}
-
-/// `each_game!(game, g => expression)` evaluates `expression` with `g` bound
-/// to the inner `Game<P>` whatever its kind.
-macro_rules! each_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            AnyGame::Spear($g) => $body,
-            AnyGame::Minishogi($g) => $body,
-            AnyGame::Shogi($g) => $body,
-            AnyGame::Pawns($g) => $body,
-        }
-    };
+game_enum! {
+    /// A game of one of Koma's four kinds.
+    #[derive(Clone, Debug)]
+    pub enum AnyGame of Game;
 }
 
 /// What an undo took back.
@@ -180,35 +160,6 @@ impl Served for PawnsPosition {
     }
 }
 
-/// Runs `$body` with `$p` bound to the position type of `$variant` and
-/// `$wrap` to the [`AnyGame`] constructor for it.
-macro_rules! with_served {
-    ($variant:expr, $p:ident, $wrap:ident => $body:expr) => {
-        match $variant {
-            Variant::Spear => {
-                type $p = SpearPosition;
-                let $wrap = AnyGame::Spear;
-                $body
-            }
-            Variant::Minishogi => {
-                type $p = MinishogiPosition;
-                let $wrap = AnyGame::Minishogi;
-                $body
-            }
-            Variant::Shogi => {
-                type $p = StandardShogiPosition;
-                let $wrap = AnyGame::Shogi;
-                $body
-            }
-            Variant::Pawns => {
-                type $p = PawnsPosition;
-                let $wrap = AnyGame::Pawns;
-                $body
-            }
-        }
-    };
-}
-
 /// Reads a start position; a leading `sfen`/`fen`/`position` word is allowed.
 fn parse_start<P: Position>(text: Option<&str>) -> Result<P, String> {
     let Some(text) = text else {
@@ -302,7 +253,7 @@ fn replay<P: Served>(
 impl AnyGame {
     /// A new game of `variant` from `position` (its start when `None`).
     pub fn new(variant: Variant, position: Option<&str>) -> Result<AnyGame, String> {
-        with_served!(variant, P, wrap => parse_start::<P>(position).map(|start| wrap(Game::new(start))))
+        with_position!(variant, P => parse_start::<P>(position).map(|start| AnyGame::wrap(Game::new(start))))
     }
 
     /// The game that `start`, `moves` and `declared` describe.
@@ -312,7 +263,7 @@ impl AnyGame {
         moves: &[String],
         declared: Option<Outcome>,
     ) -> Result<AnyGame, String> {
-        with_served!(variant, P, wrap => replay::<P>(start, moves, declared).map(wrap))
+        with_position!(variant, P => replay::<P>(start, moves, declared).map(AnyGame::wrap))
     }
 
     /// The game a record holds (its main line and recorded ending), with the
@@ -324,28 +275,15 @@ impl AnyGame {
                 record.len()
             ));
         }
-        let replayed = match record {
-            AnyRecord::Spear(r) => r.to_game().map(|g| (AnyGame::Spear(g), r.headers)),
-            AnyRecord::Minishogi(r) => r.to_game().map(|g| (AnyGame::Minishogi(g), r.headers)),
-            AnyRecord::Shogi(r) => r.to_game().map(|g| (AnyGame::Shogi(g), r.headers)),
-            AnyRecord::Pawns(r) => r.to_game().map(|g| (AnyGame::Pawns(g), r.headers)),
-        };
+        let replayed = each_game!(AnyRecord, record, r => {
+            r.to_game().map(|g| (AnyGame::wrap(g), r.headers))
+        });
         replayed.map_err(|e| format!("The record cannot be replayed: {e}."))
-    }
-
-    /// Which game.
-    pub fn variant(&self) -> Variant {
-        match self {
-            AnyGame::Spear(_) => Variant::Spear,
-            AnyGame::Minishogi(_) => Variant::Minishogi,
-            AnyGame::Shogi(_) => Variant::Shogi,
-            AnyGame::Pawns(_) => Variant::Pawns,
-        }
     }
 
     /// The start position's text.
     pub fn start_text(&self) -> String {
-        each_game!(self, g => g.start().to_text())
+        each_game!(AnyGame, self, g => g.start().to_text())
     }
 
     /// The moves played, as text.
@@ -353,68 +291,68 @@ impl AnyGame {
         fn texts<P: Position>(game: &Game<P>) -> Vec<String> {
             game.moves().iter().map(|&m| P::move_to_text(m)).collect()
         }
-        each_game!(self, g => texts(g))
+        each_game!(AnyGame, self, g => texts(g))
     }
 
     /// Number of moves played.
     pub fn ply(&self) -> usize {
-        each_game!(self, g => g.moves().len())
+        each_game!(AnyGame, self, g => g.moves().len())
     }
 
     /// The side to move.
     pub fn turn(&self) -> Color {
-        each_game!(self, g => g.position().turn())
+        each_game!(AnyGame, self, g => g.position().turn())
     }
 
     /// How the game ended, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
-        each_game!(self, g => g.outcome())
+        each_game!(AnyGame, self, g => g.outcome())
     }
 
     /// An ending declared rather than played.
     pub fn declared(&self) -> Option<Outcome> {
-        each_game!(self, g => g.declared())
+        each_game!(AnyGame, self, g => g.declared())
     }
 
     /// Plays a move given as USI/UCI text.
     pub fn play_text(&mut self, text: &str) -> Result<(), GameError> {
-        each_game!(self, g => play_text(g, text))
+        each_game!(AnyGame, self, g => play_text(g, text))
     }
 
     /// Takes back a declared ending, else the last move.
     pub fn undo(&mut self) -> Option<Undone> {
         if self.declared().is_some() {
-            each_game!(self, g => g.undo());
+            each_game!(AnyGame, self, g => g.undo());
             return Some(Undone::Ending);
         }
-        each_game!(self, g => g.undo()).map(|_| Undone::Move)
+        each_game!(AnyGame, self, g => g.undo()).map(|_| Undone::Move)
     }
 
     /// `color` resigns.
     pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
-        each_game!(self, g => g.resign(color))
+        each_game!(AnyGame, self, g => g.resign(color))
     }
 
     /// What an impasse declaration by the side to move would give now
     /// under `rule` (never valid outside shogi).
     pub fn impasse_declaration(&self, rule: ImpasseRule) -> Declaration {
-        each_game!(self, g => g.impasse_declaration(rule))
+        each_game!(AnyGame, self, g => g.impasse_declaration(rule))
     }
 
     /// The side to move declares impasse under `rule`: the game ends if
     /// the declaration is valid, and is unchanged if not.
     pub fn declare_impasse(&mut self, rule: ImpasseRule) -> Result<Outcome, GameError> {
-        each_game!(self, g => g.declare_impasse(rule))
+        each_game!(AnyGame, self, g => g.declare_impasse(rule))
     }
 
     /// Ends the game for a reason the positions do not show (a flag).
     pub fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {
-        each_game!(self, g => g.declare(outcome))
+        each_game!(AnyGame, self, g => g.declare(outcome))
     }
 
     /// Everything the page shows.
     pub fn view(&self) -> GameView {
-        each_game!(self, g => view(g))
+        each_game!(AnyGame, self, g => view(g))
     }
 
     /// The game as a record with `headers`.
@@ -424,12 +362,7 @@ impl AnyGame {
             record.headers = headers;
             record
         }
-        match self {
-            AnyGame::Spear(g) => AnyRecord::Spear(record(g, headers)),
-            AnyGame::Minishogi(g) => AnyRecord::Minishogi(record(g, headers)),
-            AnyGame::Shogi(g) => AnyRecord::Shogi(record(g, headers)),
-            AnyGame::Pawns(g) => AnyRecord::Pawns(record(g, headers)),
-        }
+        each_game!(AnyGame, self, g => AnyRecord::wrap(record(g, headers)))
     }
 }
 

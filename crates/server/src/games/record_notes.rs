@@ -4,7 +4,7 @@
 //! game writes them back.
 
 use koma_records::{AnyRecord, Record};
-use koma_rules::Position;
+use koma_rules::{each_game, Position};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -42,12 +42,7 @@ impl MoveNote {
 impl RecordNotes {
     /// The notes of `record`'s main line.
     pub fn of(record: &AnyRecord) -> RecordNotes {
-        match record {
-            AnyRecord::Spear(r) => Self::of_record(r),
-            AnyRecord::Minishogi(r) => Self::of_record(r),
-            AnyRecord::Shogi(r) => Self::of_record(r),
-            AnyRecord::Pawns(r) => Self::of_record(r),
-        }
+        each_game!(AnyRecord, record, r => Self::of_record(r))
     }
 
     fn of_record<P: Position>(record: &Record<P>) -> RecordNotes {
@@ -111,12 +106,7 @@ impl RecordNotes {
     /// Writes the notes into `record` (the game's own, made from its
     /// moves), before anything else written there.
     pub fn write_into(&self, record: &mut AnyRecord) {
-        match record {
-            AnyRecord::Spear(r) => self.write_into_record(r),
-            AnyRecord::Minishogi(r) => self.write_into_record(r),
-            AnyRecord::Shogi(r) => self.write_into_record(r),
-            AnyRecord::Pawns(r) => self.write_into_record(r),
-        }
+        each_game!(AnyRecord, record, r => self.write_into_record(r))
     }
 
     fn write_into_record<P: Position>(&self, record: &mut Record<P>) {

@@ -16,7 +16,7 @@ use crate::opponent::computer_pool::ComputerPool;
 use crate::store::{Declared, GameId, GameStore, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_records::{read_any, write_any, AnyRecord, Format, Headers, LoadError, Record};
-use koma_rules::{Color, Handicap, ImpasseRule, Position, UnknownHandicap, Variant};
+use koma_rules::{each_game, Color, Handicap, ImpasseRule, Position, UnknownHandicap, Variant};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -291,12 +291,7 @@ pub(super) fn sentence(text: &str) -> String {
 /// Where `record`'s text holds `character`, for a message: `sente's
 /// name`, `the comment on move 12`.
 fn place_of(record: &AnyRecord, character: char) -> Option<String> {
-    match record {
-        AnyRecord::Spear(r) => place_in(r, character),
-        AnyRecord::Minishogi(r) => place_in(r, character),
-        AnyRecord::Shogi(r) => place_in(r, character),
-        AnyRecord::Pawns(r) => place_in(r, character),
-    }
+    each_game!(AnyRecord, record, r => place_in(r, character))
 }
 
 fn place_in<P: Position>(record: &Record<P>, character: char) -> Option<String> {

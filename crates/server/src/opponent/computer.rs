@@ -11,7 +11,7 @@ use crate::games::names::Level;
 use crate::games::service::{ComputerTurn, GameResult, MovePicker, Reply};
 use crate::store::GameId;
 use koma_engine::{choose, Choice, Evaluate};
-use koma_rules::{Game, ImpasseRule, Variant};
+use koma_rules::{each_game, Game, ImpasseRule, Variant};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,12 +85,7 @@ impl MovePicker for EnginePicker {
             // The service keeps the perfect player to Pawns-Only Chess.
             (Level::Perfect(_), _) => FULL_STRENGTH,
         };
-        match game {
-            AnyGame::Spear(game) => pick_in(game, level, think, impasse),
-            AnyGame::Minishogi(game) => pick_in(game, level, think, impasse),
-            AnyGame::Shogi(game) => pick_in(game, level, think, impasse),
-            AnyGame::Pawns(game) => pick_in(game, level, think, impasse),
-        }
+        each_game!(AnyGame, game, game => pick_in(game, level, think, impasse))
     }
 
     fn threads(&self, name: &str) -> usize {

@@ -12,7 +12,7 @@ use crate::external::pool::{ExternalEngines, Job};
 use crate::games::live::{AnyGame, Served};
 use crate::games::service::{ClockNow, ComputerTurn, Reply};
 use crate::priority::Work;
-use koma_rules::{Declaration, Game};
+use koma_rules::{each_game, Declaration, Game};
 use koma_usi::client::{position_command, BestMove, Engine, Failure};
 use koma_usi::Dialect;
 use std::sync::Arc;
@@ -49,12 +49,7 @@ pub(super) fn pick(
             Ok(lent) => lent,
             Err(e) => return Reply::Failed(format!("the engine {name} cannot start: {e}")),
         };
-        let answer = match turn.game {
-            AnyGame::Spear(g) => ask(g, lent.process(), turn, think),
-            AnyGame::Minishogi(g) => ask(g, lent.process(), turn, think),
-            AnyGame::Shogi(g) => ask(g, lent.process(), turn, think),
-            AnyGame::Pawns(g) => ask(g, lent.process(), turn, think),
-        };
+        let answer = each_game!(AnyGame, turn.game, g => ask(g, lent.process(), turn, think));
         match answer {
             Ok(reply) => return named(reply, name),
             Err(e) => {

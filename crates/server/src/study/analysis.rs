@@ -23,7 +23,7 @@ use crate::games::live::{AnyGame, Served};
 use crate::games::state::{EvaluationJson, MoveJson};
 use koma_analysis::Evaluation;
 use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
-use koma_rules::Game;
+use koma_rules::{each_game, Game};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -235,21 +235,11 @@ pub fn start(
                     time,
                     control: &control,
                 };
-                match &target.game {
-                    AnyGame::Spear(g) => job.think(g, engines, send),
-                    AnyGame::Minishogi(g) => job.think(g, engines, send),
-                    AnyGame::Shogi(g) => job.think(g, engines, send),
-                    AnyGame::Pawns(g) => job.think(g, engines, send),
-                }
+                each_game!(AnyGame, &target.game, g => job.think(g, engines, send));
                 return;
             }
             let limits = Limits::move_time(Duration::from_secs(seconds));
-            match &target.game {
-                AnyGame::Spear(g) => think(g, &target, &limits, &control, engines, send),
-                AnyGame::Minishogi(g) => think(g, &target, &limits, &control, engines, send),
-                AnyGame::Shogi(g) => think(g, &target, &limits, &control, engines, send),
-                AnyGame::Pawns(g) => think(g, &target, &limits, &control, engines, send),
-            }
+            each_game!(AnyGame, &target.game, g => think(g, &target, &limits, &control, engines, send))
         },
     )
 }

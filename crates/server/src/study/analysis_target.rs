@@ -8,7 +8,7 @@ use crate::external::registry::{ExternalEngine, BUILT_IN};
 use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;
 use crate::games::state::{EvaluationJson, MoveJson};
-use koma_rules::{Game, Move};
+use koma_rules::{each_game, Game, Move};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
@@ -252,12 +252,7 @@ pub fn target(
             "A variation of at most {MAX_VARIATION} moves can be analysed."
         )));
     }
-    let variation = match &game {
-        AnyGame::Spear(g) => parse_variation(g, ply, &request.moves),
-        AnyGame::Minishogi(g) => parse_variation(g, ply, &request.moves),
-        AnyGame::Shogi(g) => parse_variation(g, ply, &request.moves),
-        AnyGame::Pawns(g) => parse_variation(g, ply, &request.moves),
-    }?;
+    let variation = each_game!(AnyGame, &game, g => parse_variation(g, ply, &request.moves))?;
     let (variation, legal) = variation;
     Ok(Target {
         game,

@@ -11,7 +11,7 @@ use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;
 use crate::games::state::MoveJson;
 use crate::priority::Work;
-use koma_rules::{Game, Move};
+use koma_rules::{each_shogi_game, Game, Move};
 use koma_usi::client::{position_command, MateReply};
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,12 +35,7 @@ pub struct MateJob<'a> {
 impl MateJob<'_> {
     /// Searches the position after move `ply` of `game`.
     pub fn find(&self, game: &AnyGame) -> Result<MateJson, Refusal> {
-        match game {
-            AnyGame::Spear(g) => self.search(g),
-            AnyGame::Minishogi(g) => self.search(g),
-            AnyGame::Shogi(g) => self.search(g),
-            AnyGame::Pawns(_) => Err(mate::no_king()),
-        }
+        each_shogi_game!(AnyGame, game, g => self.search(g), pawns => Err(mate::no_king()))
     }
 
     fn search<P: Served>(&self, game: &Game<P>) -> Result<MateJson, Refusal> {

@@ -15,7 +15,7 @@ use crate::games::seats::Mode;
 use crate::games::state::MoveJson;
 use axum::http::StatusCode;
 use koma_mate::{MateAnswer, MateLimits, MateSearch, Solver};
-use koma_rules::{Game, Position};
+use koma_rules::{each_shogi_game, Game, Position};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -83,12 +83,7 @@ pub fn find_mate_within(
         table_megabytes: TABLE_MEGABYTES,
         short_first: true,
     };
-    match game {
-        AnyGame::Spear(g) => search(g, ply, &limits),
-        AnyGame::Minishogi(g) => search(g, ply, &limits),
-        AnyGame::Shogi(g) => search(g, ply, &limits),
-        AnyGame::Pawns(_) => Err(no_king()),
-    }
+    each_shogi_game!(AnyGame, game, g => search(g, ply, &limits), pawns => Err(no_king()))
 }
 
 /// Pawns-Only Chess's refusal: no king, no mate.
@@ -119,12 +114,7 @@ pub(super) fn searched<P: Served>(game: &Game<P>, ply: usize) -> Result<&P, Refu
 /// The text (SFEN) of the position after move `ply` of `game`, if it is
 /// one to search for mate: what a mate search job carries to a worker.
 pub fn searched_text(game: &AnyGame, ply: usize) -> Result<String, Refusal> {
-    match game {
-        AnyGame::Spear(g) => searched(g, ply).map(|root| root.to_text()),
-        AnyGame::Minishogi(g) => searched(g, ply).map(|root| root.to_text()),
-        AnyGame::Shogi(g) => searched(g, ply).map(|root| root.to_text()),
-        AnyGame::Pawns(_) => Err(no_king()),
-    }
+    each_shogi_game!(AnyGame, game, g => searched(g, ply).map(|root| root.to_text()), pawns => Err(no_king()))
 }
 
 /// What Koma's solver found on the position after move `ply` of `game`,
@@ -146,12 +136,7 @@ pub struct Found<'a> {
 impl Found<'_> {
     /// The answer to `GET /api/games/{id}/mate`, as a local search gives it.
     pub fn written(&self, game: &AnyGame, ply: usize) -> Result<MateJson, Refusal> {
-        match game {
-            AnyGame::Spear(g) => self.write(g, ply),
-            AnyGame::Minishogi(g) => self.write(g, ply),
-            AnyGame::Shogi(g) => self.write(g, ply),
-            AnyGame::Pawns(_) => Err(no_king()),
-        }
+        each_shogi_game!(AnyGame, game, g => self.write(g, ply), pawns => Err(no_king()))
     }
 
     fn write<P: Served>(&self, game: &Game<P>, ply: usize) -> Result<MateJson, Refusal> {

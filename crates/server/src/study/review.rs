@@ -28,7 +28,7 @@ use crate::store::{GameId, StoreError, StoredGame};
 use axum::http::StatusCode;
 use koma_analysis::review::review_whole;
 use koma_engine::{Evaluate, Limits, SearchControl};
-use koma_rules::Game;
+use koma_rules::{each_game, Game};
 use serde::Serialize;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -105,12 +105,7 @@ pub fn start(
             send("running", 0, None);
             let mut progress = |done: usize, _total: usize| send("running", done, None);
             let kept = match &engine {
-                None => match &game {
-                    AnyGame::Spear(g) => judge(g, nodes, &control, &mut progress),
-                    AnyGame::Minishogi(g) => judge(g, nodes, &control, &mut progress),
-                    AnyGame::Shogi(g) => judge(g, nodes, &control, &mut progress),
-                    AnyGame::Pawns(g) => judge(g, nodes, &control, &mut progress),
-                },
+                None => each_game!(AnyGame, &game, g => judge(g, nodes, &control, &mut progress)),
                 Some(engine) => {
                     let reviewer = external_review::Reviewer {
                         external: &analyses.external,
@@ -119,12 +114,8 @@ pub fn start(
                         nodes,
                         control: &control,
                     };
-                    let reviewed = match &game {
-                        AnyGame::Spear(g) => reviewer.review(g, &mut progress),
-                        AnyGame::Minishogi(g) => reviewer.review(g, &mut progress),
-                        AnyGame::Shogi(g) => reviewer.review(g, &mut progress),
-                        AnyGame::Pawns(g) => reviewer.review(g, &mut progress),
-                    };
+                    let reviewed =
+                        each_game!(AnyGame, &game, g => reviewer.review(g, &mut progress));
                     match reviewed {
                         Ok(kept) => kept,
                         Err(sentence) => {

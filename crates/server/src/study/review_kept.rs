@@ -15,7 +15,7 @@ use crate::games::state::{
 use koma_analysis::annotate::{annotate, Annotate, Style};
 use koma_analysis::{Evaluation, Judgement, Review};
 use koma_records::{AnyRecord, Format, Record};
-use koma_rules::{Color, Game, Move, Position, Variant};
+use koma_rules::{each_game, Color, Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The longest line kept per position: the page names the engine's move,
@@ -180,12 +180,7 @@ impl EvaluationJson {
 impl ReviewJson {
     /// The review `kept` of `game`, or `None` if it does not fit.
     pub fn new(kept: &StoredReview, game: &AnyGame) -> Option<ReviewJson> {
-        match game {
-            AnyGame::Spear(g) => Self::of_game(kept, g),
-            AnyGame::Minishogi(g) => Self::of_game(kept, g),
-            AnyGame::Shogi(g) => Self::of_game(kept, g),
-            AnyGame::Pawns(g) => Self::of_game(kept, g),
-        }
+        each_game!(AnyGame, game, g => Self::of_game(kept, g))
     }
 
     fn of_game<P: Served>(kept: &StoredReview, game: &Game<P>) -> Option<ReviewJson> {

@@ -10,7 +10,7 @@ use crate::games::live::AnyGame;
 use crate::games::names;
 use crate::study::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
 use koma_analysis::Evaluation;
-use koma_rules::{Game, Position, Variant};
+use koma_rules::{each_game, Game, Position, Variant};
 
 /// The largest centipawn score: Koma's engine's mate value; a score
 /// beyond it is no evaluation.
@@ -31,12 +31,7 @@ pub fn check(spec: &JobSpec, result: &ResultJson) -> Result<StoredReview, String
         .map_err(|_| format!("The job's game {} is unknown.", spec.variant))?;
     let game = AnyGame::replay(variant, &spec.position, &spec.moves, None)
         .map_err(|e| format!("The job's game cannot be replayed: {e}"))?;
-    let positions = match &game {
-        AnyGame::Spear(g) => judgements(g, &result.positions),
-        AnyGame::Minishogi(g) => judgements(g, &result.positions),
-        AnyGame::Shogi(g) => judgements(g, &result.positions),
-        AnyGame::Pawns(g) => judgements(g, &result.positions),
-    }?;
+    let positions = each_game!(AnyGame, &game, g => judgements(g, &result.positions))?;
     Ok(StoredReview {
         engine: None,
         nodes: spec.nodes,

@@ -11,7 +11,7 @@ use super::protocol::MateResultJson;
 use super::queue::JobSpec;
 use crate::games::live::{AnyGame, Served};
 use crate::study::external_mate::mating_line;
-use koma_rules::{Game, Variant};
+use koma_rules::{each_shogi_game, Game, Variant};
 
 /// The longest mate line read from a worker: far beyond the longest
 /// problem's (1525 plies), far below the result's size limit.
@@ -54,12 +54,7 @@ pub fn check_mate(spec: &JobSpec, sent: &MateResultJson) -> Result<MateResultJso
              odd, the line as long or longer by whole pairs of moves)."
         ));
     }
-    let mates = match &game {
-        AnyGame::Spear(g) => mates(g, &sent.line),
-        AnyGame::Minishogi(g) => mates(g, &sent.line),
-        AnyGame::Shogi(g) => mates(g, &sent.line),
-        AnyGame::Pawns(_) => Err("Pawns-Only Chess has no mates.".to_owned()),
-    };
+    let mates = each_shogi_game!(AnyGame, &game, g => mates(g, &sent.line), pawns => Err("Pawns-Only Chess has no mates.".to_owned()));
     mates.map(|()| sent.clone())
 }
 

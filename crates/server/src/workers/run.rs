@@ -10,7 +10,7 @@ use crate::study::mate::find_mate_within;
 use koma_analysis::review::review_whole;
 use koma_analysis::Review;
 use koma_engine::{Evaluate, Limits, SearchControl};
-use koma_rules::{Game, Position, Variant};
+use koma_rules::{each_game, Game, Position, Variant};
 
 /// Why a job cannot be done.
 #[derive(Debug, thiserror::Error)]
@@ -66,12 +66,7 @@ pub fn review_job(
     let game =
         AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)?;
     let nodes = job.nodes.max(1);
-    match &game {
-        AnyGame::Spear(g) => judge(g, nodes, control, progress),
-        AnyGame::Minishogi(g) => judge(g, nodes, control, progress),
-        AnyGame::Shogi(g) => judge(g, nodes, control, progress),
-        AnyGame::Pawns(g) => judge(g, nodes, control, progress),
-    }
+    each_game!(AnyGame, &game, g => judge(g, nodes, control, progress))
 }
 
 fn judge<P: Evaluate>(
