@@ -160,6 +160,19 @@ describe('the page', () => {
     expect(hidden(byId(form(), 'handicap-options'))).toBe(false);
     expect(hidden(byId(form(), 'impasse-options'))).toBe(false);
   });
+
+  it('shows what the chosen level is worth where the ladder measured it', () => {
+    const ctrl = ctrlShowing(spearState());
+    const worth = () => allNodes(view(ctrl, new Ground(() => {}), 0)).find((node) => node.sel === 'span#level-elo.level-elo');
+    ctrl.form.variant = 'shogi';
+    ctrl.form.level = '8';
+    expect(worth()?.text).toBe(' ≈ 1,080 on Koma’s scale');
+    ctrl.form.level = '15';
+    expect(worth()).toBeUndefined();
+    ctrl.form.level = '3';
+    ctrl.form.variant = 'minishogi';
+    expect(worth()).toBeUndefined();
+  });
 });
 
 describe('ground', () => {

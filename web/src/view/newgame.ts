@@ -5,10 +5,11 @@
 import { h, type VNode } from 'snabbdom';
 import { engineLabel } from './analysis';
 import type { Ctrl } from '../ctrl';
-import { t } from '../i18n';
+import { language, t } from '../i18n';
 import { parseTimeControl, TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
-import { isVariantId, VARIANT_IDS } from '../variants';
+import { isVariantId, VARIANT_IDS, type VariantId } from '../variants';
 import { select } from './form';
+import { levelElo } from '../levels';
 
 /** The standard handicaps by API name ('' for none), as the server names them. */
 export const HANDICAPS: string[] = [
@@ -121,8 +122,14 @@ export function newGameForm(ctrl: Ctrl): VNode {
           h('input#level', {
             attrs: { name: 'level', type: 'number', min: 1, max: 20 },
             props: { value: form.level, disabled: form.perfectChosen() || !!form.chosenEngine() },
-            on: { input: (event: Event) => (form.level = (event.target as HTMLInputElement).value) },
+            on: {
+              input: (event: Event) => {
+                form.level = (event.target as HTMLInputElement).value;
+                ctrl.formChanged();
+              },
+            },
           }),
+          ...levelWorth(form.variant, Number(form.level), form.perfectChosen() || !!form.chosenEngine()),
         ]),
         // The perfect player (the solved game) exists for Pawns-Only Chess only.
         h(
@@ -155,4 +162,12 @@ export function newGameForm(ctrl: Ctrl): VNode {
       h('button#new-game-button', { attrs: { type: 'submit' }, class: { attention: !!ctrl.preview } }, t('form.newGame')),
     ],
   );
+}
+
+/** What the chosen level is worth on Koma's scale, where it was measured (none otherwise). */
+function levelWorth(variant: VariantId, level: number, otherPlayer: boolean): VNode[] {
+  const elo = otherPlayer ? undefined : levelElo(variant, level);
+  if (elo === undefined) return [];
+  const locale = language() === 'ja' ? 'ja-JP' : 'en-US';
+  return [h('span#level-elo.level-elo', { attrs: { title: t('form.levelEloTitle') } }, ' ' + t('form.levelElo', { elo: elo.toLocaleString(locale) }))];
 }
