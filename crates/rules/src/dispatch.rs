@@ -46,11 +46,11 @@ macro_rules! with_position {
 /// ```
 /// use koma_rules::{with_shogi_game, Position, ShogiPosition, Variant};
 ///
-/// let files = |variant: Variant| {
+/// let start_length = |variant: Variant| {
 ///     with_shogi_game!(variant, V => Some(ShogiPosition::<V>::start().to_text().len()), pawns => None)
 /// };
-/// assert!(files(Variant::Shogi).is_some());
-/// assert_eq!(files(Variant::Pawns), None);
+/// assert!(start_length(Variant::Shogi).is_some());
+/// assert_eq!(start_length(Variant::Pawns), None);
 /// ```
 #[macro_export]
 macro_rules! with_shogi_game {
