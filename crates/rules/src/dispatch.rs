@@ -47,7 +47,9 @@ macro_rules! with_position {
 /// use koma_rules::{with_shogi_game, Position, ShogiPosition, Variant};
 ///
 /// let start_length = |variant: Variant| {
-///     with_shogi_game!(variant, V => Some(ShogiPosition::<V>::start().to_text().len()), pawns => None)
+///     with_shogi_game!(variant,
+///         V => Some(ShogiPosition::<V>::start().to_text().len()),
+///         pawns => None)
 /// };
 /// assert!(start_length(Variant::Shogi).is_some());
 /// assert_eq!(start_length(Variant::Pawns), None);

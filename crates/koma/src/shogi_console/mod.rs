@@ -191,8 +191,15 @@ pub fn run(args: ShogiArgs) -> Result<(), String> {
         recording,
         style,
     };
-    let result = with_shogi_game!(variant, V => Console::<V>::new(setup).and_then(Console::run_on_stdio),
-        pawns => return Err("this is a Pawns-Only Chess record; koma shogi plays the shogi family".into()));
+    let result = with_shogi_game!(
+        variant,
+        V => Console::<V>::new(setup).and_then(Console::run_on_stdio),
+        pawns => {
+            return Err(
+                "this is a Pawns-Only Chess record; koma shogi plays the shogi family".into(),
+            )
+        }
+    );
     match result {
         Err(ConsoleError::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(error.to_string()),

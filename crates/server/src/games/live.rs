@@ -253,7 +253,9 @@ fn replay<P: Served>(
 impl AnyGame {
     /// A new game of `variant` from `position` (its start when `None`).
     pub fn new(variant: Variant, position: Option<&str>) -> Result<AnyGame, String> {
-        with_position!(variant, P => parse_start::<P>(position).map(|start| AnyGame::wrap(Game::new(start))))
+        with_position!(variant, P => {
+            parse_start::<P>(position).map(|start| AnyGame::wrap(Game::new(start)))
+        })
     }
 
     /// The game that `start`, `moves` and `declared` describe.

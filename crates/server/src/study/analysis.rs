@@ -239,7 +239,9 @@ pub fn start(
                 return;
             }
             let limits = Limits::move_time(Duration::from_secs(seconds));
-            each_game!(AnyGame, &target.game, g => think(g, &target, &limits, &control, engines, send))
+            each_game!(AnyGame, &target.game, g => {
+                think(g, &target, &limits, &control, engines, send)
+            })
         },
     )
 }

@@ -114,7 +114,9 @@ pub(super) fn searched<P: Served>(game: &Game<P>, ply: usize) -> Result<&P, Refu
 /// The text (SFEN) of the position after move `ply` of `game`, if it is
 /// one to search for mate: what a mate search job carries to a worker.
 pub fn searched_text(game: &AnyGame, ply: usize) -> Result<String, Refusal> {
-    each_shogi_game!(AnyGame, game, g => searched(g, ply).map(|root| root.to_text()), pawns => Err(no_king()))
+    each_shogi_game!(AnyGame, game,
+        g => searched(g, ply).map(|root| root.to_text()),
+        pawns => Err(no_king()))
 }
 
 /// What Koma's solver found on the position after move `ply` of `game`,

@@ -54,7 +54,9 @@ pub fn check_mate(spec: &JobSpec, sent: &MateResultJson) -> Result<MateResultJso
              odd, the line as long or longer by whole pairs of moves)."
         ));
     }
-    let mates = each_shogi_game!(AnyGame, &game, g => mates(g, &sent.line), pawns => Err("Pawns-Only Chess has no mates.".to_owned()));
+    let mates = each_shogi_game!(AnyGame, &game,
+        g => mates(g, &sent.line),
+        pawns => Err("Pawns-Only Chess has no mates.".to_owned()));
     mates.map(|()| sent.clone())
 }
 
