@@ -8,14 +8,16 @@
 //! finds the shortest mate once it knows one.
 //!
 //! A position met again on the current path (a repetition) is no mate for
-//! that path: in shogi a perpetual check loses for the side giving it.
+//! that path: in shogi a perpetual check loses for the side giving it. What
+//! that decides holds for the path only, until the search is back at the
+//! position repeated (see `crate::path`).
 
 use crate::estimate::{delay_key, first_numbers, Coverage, DelayKey};
 use crate::interposition::{captures, without_the_piece, Interposition};
 use crate::moves::{checks, defences, king_capture};
-use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, UNLIMITED};
+use crate::path::{extended, Path};
+use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, NO_LOOP, UNLIMITED};
 use koma_rules::{Color, Move, Role, ShogiPosition, ShogiVariant, Square};
-use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -52,6 +54,8 @@ pub struct Child<V: ShogiVariant> {
     interposition: Option<Box<Interposition<V>>>,
     board: u64,
     hand: HandKey,
+    /// The key of the path to its parent (see `crate::path`).
+    parent_path: u64,
     /// Known without search (a mate or a repetition), never looked up.
     fixed: Option<Known>,
     /// The like move (see [`DelayKey`]) this one waits for: it is searched
@@ -69,7 +73,7 @@ pub struct Child<V: ShogiVariant> {
 pub struct Search<'t, 'b, V: ShogiVariant> {
     table: &'t mut Table,
     attacker: Color,
-    path: FxHashSet<u64>,
+    path: Path,
     ply: usize,
     budget: Budget<'b>,
     /// Nodes searched so far.
@@ -123,7 +127,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         Search {
             table,
             attacker,
-            path: FxHashSet::default(),
+            path: Path::default(),
             ply: 0,
             budget,
             nodes: 0,
@@ -148,7 +152,8 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         }
         // One call searches until the position is solved, the budget runs
         // out, or its numbers reach the largest there is (left open).
-        self.mid(position, depth, LARGEST, LARGEST)
+        let path = extended(0, position.hash());
+        self.mid(position, depth, path, LARGEST, LARGEST)
     }
 
     /// [`Search::prove`] within `nodes` more nodes at most: open if they
@@ -226,6 +231,18 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         or_node: bool,
         depth: Depth,
     ) -> Vec<Child<V>> {
+        self.expand_on(position, or_node, depth, extended(0, position.hash()))
+    }
+
+    /// [`Search::expand`] for the node at the end of the path with key
+    /// `path`.
+    fn expand_on(
+        &mut self,
+        position: &ShogiPosition<V>,
+        or_node: bool,
+        depth: Depth,
+        path: u64,
+    ) -> Vec<Child<V>> {
         let mut moves = Vec::new();
         if or_node {
             checks(position, &mut moves);
@@ -271,11 +288,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             // A child known without search needs no first numbers.
             let last = fixed.unwrap_or_else(|| {
                 let (proof, disproof) = first_numbers(position, m, or_node, &mut coverage);
-                Known {
-                    proof,
-                    disproof,
-                    depth: child_depth,
-                }
+                Known::open(proof, disproof, child_depth)
             });
             children.push(Child {
                 m,
@@ -285,6 +298,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 interposition,
                 board: target.board_hash(),
                 hand: HandKey::of(target.hand(self.attacker)),
+                parent_path: path,
                 fixed,
                 after,
                 active: true,
@@ -298,8 +312,11 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
     /// king captures, a depth run out.
     fn fixed_child(&self, target: &ShogiPosition<V>, depth: Depth, or_node: bool) -> Option<Known> {
         let mut fixed = self.fixed(target, depth);
-        if fixed.is_none() && self.path.contains(&target.hash()) {
-            fixed = Some(Known::disproven(UNLIMITED));
+        if let (None, Some(ply)) = (fixed, self.path.ply_of(target.hash())) {
+            fixed = Some(Known {
+                loop_ply: ply,
+                ..Known::disproven(UNLIMITED)
+            });
         }
         if fixed.is_none() && or_node && !V::KINGS_ARE_CAPTURED && !target.has_legal_move() {
             // Checked with no answer: mated. (A pawn drop that would do
@@ -335,11 +352,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         child.board = target.board_hash();
         child.hand = HandKey::of(target.hand(self.attacker));
         child.fixed = self.fixed_child(&target, depth, false);
-        child.last = Known {
-            proof: 1,
-            disproof: 1,
-            depth,
-        };
+        child.last = Known::open(1, 1, depth);
     }
 
     /// Settles at once which of `children`'s drops are useless
@@ -377,13 +390,14 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         }
     }
 
-    /// Searches `position` until its proof number reaches `proof_limit` or
-    /// its disproof number `disproof_limit`, stores and returns what it
-    /// found.
+    /// Searches `position`, at the end of the path with key `path`, until
+    /// its proof number reaches `proof_limit` or its disproof number
+    /// `disproof_limit`, stores and returns what it found.
     fn mid(
         &mut self,
         position: &ShogiPosition<V>,
         depth: Depth,
+        path: u64,
         proof_limit: Number,
         disproof_limit: Number,
     ) -> Known {
@@ -396,7 +410,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             // search will say (never a false mate).
             return Known::disproven(0);
         }
-        let mut children = self.expand(position, or_node, depth);
+        let mut children = self.expand_on(position, or_node, depth, path);
         if children.is_empty() {
             let known = self.leaf(position, or_node);
             self.table.put(board, hand, known, 1);
@@ -404,18 +418,16 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         }
         let start = self.nodes;
         let full = position.hash();
-        self.path.insert(full);
+        // MAX_PLY keeps plies within u16.
+        let node_ply = self.ply as u16;
+        self.path.enter(full, node_ply);
         self.ply += 1;
         let known = loop {
             let summary = self.summarise(&mut children, or_node);
             if let Some(solved) = summary.solved {
                 break solved;
             }
-            let open = Known {
-                proof: summary.proof,
-                disproof: summary.disproof,
-                depth,
-            };
+            let open = Known::open(summary.proof, summary.disproof, depth);
             if summary.proof >= proof_limit || summary.disproof >= disproof_limit || self.aborted {
                 break open;
             }
@@ -428,7 +440,9 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 )
             } else {
                 (
-                    (proof_limit - summary.proof).saturating_add(last.proof),
+                    // The node's proof number is weak (see `summarise`):
+                    // the child may grow until it alone reaches the limit.
+                    (proof_limit - summary.proof).saturating_add(summary.largest_proof),
                     disproof_limit.min(widened(summary.second)),
                 )
             };
@@ -436,26 +450,43 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             let found = self.mid(
                 &child,
                 child_depth,
+                extended(path, child.hash()),
                 child_proof.min(LARGEST),
                 child_disproof.min(LARGEST),
             );
             children[best].last = found;
         };
         self.ply -= 1;
-        self.path.remove(&full);
-        self.table.put(board, hand, known, self.nodes - start);
+        self.path.leave(full);
+        let mut known = known;
+        if known.loop_ply != NO_LOOP && known.loop_ply >= node_ply {
+            // The repetition was of this very position: going round to it
+            // again cannot help the attacker, from any path.
+            known.loop_ply = NO_LOOP;
+        }
+        if known.is_path_disproof() {
+            self.path.keep(path, known);
+        } else {
+            self.table.put(board, hand, known, self.nodes - start);
+        }
         known
     }
 
-    /// What is known of a child: fixed, in the table, or last seen.
+    /// What is known of a child: fixed, solved in the table, disproven for
+    /// this path, open in the table, or last seen.
     fn known(&self, child: &Child<V>) -> Known {
-        match child.fixed {
-            Some(known) => known,
-            None => self
-                .table
-                .get(child.board, child.hand, child.depth)
-                .unwrap_or(child.last),
+        if let Some(known) = child.fixed {
+            return known;
         }
+        let stored = self.table.get(child.board, child.hand, child.depth);
+        if let Some(known) = stored.filter(|k| k.is_proven() || k.is_disproven()) {
+            return known;
+        }
+        let path = extended(child.parent_path, child.position.hash());
+        self.path
+            .disproof(path, child.depth)
+            .or(stored)
+            .unwrap_or(child.last)
     }
 
     /// Reads every child's numbers and sums them up as the node's.
@@ -465,6 +496,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             disproof: if or_node { 0 } else { INFINITE },
             best: 0,
             second: INFINITE,
+            largest_proof: 0,
             solved: None,
         };
         // Lengths and depths as the node counts them: one ply less for a
@@ -472,6 +504,11 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         let mut shortest = i32::from(UNLIMITED);
         let mut longest = -1;
         let mut disproof_depth = if or_node { i32::from(UNLIMITED) } else { -1 };
+        // The highest repeated position a disproof needs on the path: at
+        // an OR node any child's, at an AND node the refutation's that
+        // needs least (none, if one holds from any path).
+        let mut loop_ply = if or_node { NO_LOOP } else { 0 };
+        let mut open_children: Number = 0;
         for index in 0..children.len() {
             let mut known = self.known(&children[index]);
             while known.is_disproven() && children[index].interposition.is_some() {
@@ -520,8 +557,9 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             }
             if or_node {
                 summary.disproof = summary.disproof.saturating_add(summed).min(LARGEST);
-            } else {
-                summary.proof = summary.proof.saturating_add(summed).min(LARGEST);
+            } else if summed != 0 {
+                open_children += 1;
+                summary.largest_proof = summary.largest_proof.max(summed);
             }
             let counted = match known.depth {
                 UNLIMITED => i32::from(UNLIMITED),
@@ -533,26 +571,45 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             } else if known.is_disproven() {
                 if or_node {
                     disproof_depth = disproof_depth.min(counted);
+                    loop_ply = loop_ply.min(known.loop_ply);
                 } else {
                     disproof_depth = disproof_depth.max(counted);
+                    loop_ply = loop_ply.max(known.loop_ply);
                 }
             }
+        }
+        if !or_node && open_children > 0 {
+            // The weak proof number (Ueda et al. 2008): the hardest
+            // answer's, plus one for each other answer left open. A sum
+            // counts a position again for every path into it, and in the
+            // defender's king walks the paths multiply: summed, the root's
+            // proof number passed 10^19 within 330,000 nodes on suite line
+            // 479, once disproofs through repetitions stopped cutting the
+            // cycles (see `crate::path`).
+            summary.proof = summary
+                .largest_proof
+                .saturating_add(open_children - 1)
+                .min(LARGEST);
         }
         let all_solved_sum = if or_node {
             summary.disproof
         } else {
             summary.proof
         };
+        let disproven = Known {
+            loop_ply,
+            ..Known::disproven(plus_one(disproof_depth))
+        };
         summary.solved = if or_node {
             if summary.proof == 0 {
                 Some(Known::proven(plus_one(shortest)))
             } else if all_solved_sum == 0 {
-                Some(Known::disproven(plus_one(disproof_depth)))
+                Some(disproven)
             } else {
                 None
             }
         } else if summary.disproof == 0 {
-            Some(Known::disproven(plus_one(disproof_depth)))
+            Some(disproven)
         } else if all_solved_sum == 0 {
             Some(Known::proven(plus_one(longest)))
         } else {
@@ -573,4 +630,6 @@ struct Summary {
     second: Number,
     /// The node's value, if its children settle it.
     solved: Option<Known>,
+    /// At an AND node, the largest proof number of an open child.
+    largest_proof: Number,
 }

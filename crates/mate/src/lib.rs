@@ -50,6 +50,7 @@ mod estimate;
 mod interposition;
 mod mate_line;
 mod moves;
+mod path;
 mod solver;
 pub mod suite;
 mod table;

@@ -84,25 +84,41 @@ pub struct Known {
     /// For a proof, the mate's length; for a disproof, the depth it holds
     /// to; otherwise the depth the numbers were found at.
     pub depth: Depth,
+    /// For a disproof that a repetition of a position above this one on
+    /// the search's path gave, the ply of the highest such position: the
+    /// disproof holds for this path only: the table never keeps it (see
+    /// `crate::path`).
+    /// [`NO_LOOP`] for every other value.
+    pub loop_ply: u16,
 }
+
+/// [`Known::loop_ply`] of a value that holds whatever the path.
+pub const NO_LOOP: u16 = u16::MAX;
 
 impl Known {
     /// A proven position, mated in `length` plies.
     pub const fn proven(length: Depth) -> Known {
-        Known {
-            proof: 0,
-            disproof: INFINITE,
-            depth: length,
-        }
+        Known::open(0, INFINITE, length)
     }
 
     /// A disproven position: no mate within `depth` plies.
     pub const fn disproven(depth: Depth) -> Known {
+        Known::open(INFINITE, 0, depth)
+    }
+
+    /// A position with these numbers, found at `depth`.
+    pub const fn open(proof: Number, disproof: Number, depth: Depth) -> Known {
         Known {
-            proof: INFINITE,
-            disproof: 0,
+            proof,
+            disproof,
             depth,
+            loop_ply: NO_LOOP,
         }
+    }
+
+    /// Whether it is a disproof that holds for the current path only.
+    pub const fn is_path_disproof(self) -> bool {
+        self.disproof == 0 && self.loop_ply != NO_LOOP
     }
 
     /// Whether it is proven.
@@ -173,11 +189,7 @@ impl Table {
                     found = Some(Known::disproven(entry.depth));
                 }
             } else if entry.hand == hand && entry.depth == depth && found.is_none() {
-                found = Some(Known {
-                    proof: entry.proof,
-                    disproof: entry.disproof,
-                    depth: entry.depth,
-                });
+                found = Some(Known::open(entry.proof, entry.disproof, entry.depth));
             }
         }
         found
@@ -306,20 +318,12 @@ mod tests {
     #[test]
     fn open_numbers_are_for_their_own_hand_and_depth() {
         let mut table = Table::new(1);
-        let open = Known {
-            proof: 3,
-            disproof: 4,
-            depth: 9,
-        };
+        let open = Known::open(3, 4, 9);
         table.put(7, hand(1, 0), open, 10);
         assert_eq!(table.get(7, hand(1, 0), 9), Some(open));
         assert_eq!(table.get(7, hand(1, 0), 7), None);
         assert_eq!(table.get(7, hand(2, 0), 9), None);
-        let again = Known {
-            proof: 5,
-            disproof: 2,
-            depth: 9,
-        };
+        let again = Known::open(5, 2, 9);
         table.put(7, hand(1, 0), again, 20);
         assert_eq!(table.get(7, hand(1, 0), 9), Some(again));
         assert_eq!(table.len(), 1);
@@ -332,11 +336,7 @@ mod tests {
     fn a_full_table_forgets_the_cheapest_open_entries() {
         let mut table = Table::new(1);
         let capacity = table.capacity;
-        let open = Known {
-            proof: 1,
-            disproof: 1,
-            depth: 1,
-        };
+        let open = Known::open(1, 1, 1);
         table.put(0, hand(0, 0), Known::proven(1), 0);
         for board in 1..=capacity as u64 {
             table.put(board, hand(0, 0), open, board);

@@ -8,4 +8,5 @@
 
 mod checkmate_lines;
 mod real_tsume_records;
+mod repetitions;
 mod suite;
