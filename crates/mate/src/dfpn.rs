@@ -489,7 +489,9 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             .unwrap_or(child.last)
     }
 
-    /// Reads every child's numbers and sums them up as the node's.
+    /// Reads every child's numbers and makes the node's of them: the
+    /// smallest of the minimised number, and the sum (at an AND node, the
+    /// weak sum) of the other.
     fn summarise(&self, children: &mut [Child<V>], or_node: bool) -> Summary {
         let mut summary = Summary {
             proof: if or_node { INFINITE } else { 0 },
