@@ -84,11 +84,10 @@ pub struct Known {
     /// For a proof, the mate's length; for a disproof, the depth it holds
     /// to; otherwise the depth the numbers were found at.
     pub depth: Depth,
-    /// For a disproof that a repetition of a position above this one on
-    /// the search's path gave, the ply of the highest such position: the
-    /// disproof holds for this path only: the table never keeps it (see
-    /// `crate::path`).
-    /// [`NO_LOOP`] for every other value.
+    /// For a disproof that rests on a repetition of a position above this
+    /// one on the search's path, the ply of the highest such position.
+    /// Such a disproof holds for this path only, and the table never keeps
+    /// it (see `crate::path`). [`NO_LOOP`] for every other value.
     pub loop_ply: u16,
 }
 
