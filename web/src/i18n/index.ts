@@ -58,6 +58,11 @@ export function language(): Language {
   return isLanguage(instance.language) ? instance.language : 'en';
 }
 
+/** The locale the page's language writes numbers in (1,080 in both). */
+export function numberLocale(): string {
+  return language() === 'ja' ? 'ja-JP' : 'en-US';
+}
+
 /** Changes the page's language, and remembers it. */
 export function setLanguage(next: Language): void {
   void instance.changeLanguage(next);

@@ -7,7 +7,7 @@ import type { Analysis, AnalysisLine, EngineInfo, GameState } from '../api';
 import { AnalysisCtrl, BUILT_IN, kiloNodesPerSecond, MAX_LINES, MIN_LINES } from '../analysis';
 import { colorsOf, sideName } from '../sides';
 import type { Ctrl } from '../ctrl';
-import { language, t } from '../i18n';
+import { numberLocale, t } from '../i18n';
 import { select } from './form';
 import { MateCtrl } from '../mate';
 import { mateView } from './mate';
@@ -16,7 +16,7 @@ import { barText, scoreText } from './score';
 
 /** The search's nodes, seconds and speed (kN/s) written as the page's language writes numbers. */
 export function searchFigures(nodes: number, milliseconds: number): { nodes: string; seconds: string; speed?: string } {
-  const locale = language() === 'ja' ? 'ja-JP' : 'en-US';
+  const locale = numberLocale();
   const perSecond = kiloNodesPerSecond(nodes, milliseconds);
   return {
     nodes: nodes.toLocaleString(locale),

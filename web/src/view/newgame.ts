@@ -5,7 +5,7 @@
 import { h, type VNode } from 'snabbdom';
 import { engineLabel } from './analysis';
 import type { Ctrl } from '../ctrl';
-import { language, t } from '../i18n';
+import { numberLocale, t } from '../i18n';
 import { parseTimeControl, TIME_CONTROLS, type Order, type OpponentChoice } from '../newgame';
 import { isVariantId, VARIANT_IDS, type VariantId } from '../variants';
 import { select } from './form';
@@ -168,6 +168,6 @@ export function newGameForm(ctrl: Ctrl): VNode {
 function levelWorth(variant: VariantId, level: number, otherPlayer: boolean): VNode[] {
   const elo = otherPlayer ? undefined : levelElo(variant, level);
   if (elo === undefined) return [];
-  const locale = language() === 'ja' ? 'ja-JP' : 'en-US';
+  const locale = numberLocale();
   return [h('span#level-elo.level-elo', { attrs: { title: t('form.levelEloTitle') } }, ' ' + t('form.levelElo', { elo: elo.toLocaleString(locale) }))];
 }
