@@ -114,9 +114,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     computer_engines: Option<u16>,
     /// Analyses that may think at once; more wait their turn [default: the
-    /// cores less one, at least 1]. With --worker-keys, 0 leaves the
-    /// reviews and Koma's mate searches to the workers alone (analysis
-    /// then gets one engine).
+    /// cores less one, at least 1]. With --worker-keys, Koma's analyses
+    /// that find every engine busy go to the workers, and 0 leaves the
+    /// reviews, Koma's mate searches and analyses to the workers alone
+    /// (registered engines then get one).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
     analysis_engines: Option<u16>,
     /// The longest the engine analyses one position, in seconds.
@@ -255,6 +256,7 @@ impl ServeArgs {
         if let Some(engines) = self.analysis_engines {
             limits.engines = usize::from(engines).max(1);
         }
+        limits.local = self.analysis_engines != Some(0);
         limits.seconds = self.analysis_seconds;
         limits.review_nodes = self.review_nodes;
         limits

@@ -1,15 +1,19 @@
-//! `koma worker`: reviews games and searches positions for mates for a
-//! `koma serve` on another machine (`docs/WORKERS.md`). It asks the server
-//! for a job (`POST /api/worker/acquire`, with the key the server's
-//! operator issued), judges every position of a review's game with Koma's
-//! own engine, or runs Koma's mate solver on a mate search's position (as
-//! the server's local review and search do, `koma_server::workers::run`),
-//! reports its progress, which renews its lease, and posts the result.
+//! `koma worker`: reviews games, searches positions for mates and
+//! analyses them for a `koma serve` on another machine
+//! (`docs/WORKERS.md`). It asks the server for a job (`POST
+//! /api/worker/acquire`, with the key the server's operator issued),
+//! judges every position of a review's game with Koma's own engine, runs
+//! Koma's mate solver on a mate search's position, or analyses a position
+//! with its best lines (as the server's local review, search and analysis
+//! do, `koma_server::workers::run`), reports its progress (an analysis's
+//! lines as they deepen, [`analysis`]), which renews its lease, and posts
+//! the result.
 //! `--engines N` runs N such loops at once. An HTTP error or a server that cannot be
 //! reached is retried after a pause that doubles up to a minute; a key the
 //! server refuses stops it. Ctrl-C stops it: the jobs it held go back to
 //! the queue when their leases run out.
 
+mod analysis;
 mod client;
 
 use clap::Args;
@@ -33,13 +37,14 @@ const WAIT_SECONDS: u64 = 20;
 /// `koma worker`'s flags.
 #[derive(Args, Clone, Debug)]
 #[command(
-    about = "Review games and find mates for a koma serve on another machine (docs/WORKERS.md)",
-    long_about = "Review games and find mates for a koma serve on another machine.\n\n\
-        Takes game-review and mate-search jobs from the server at --server (started with \
-        --worker-keys), with the key its operator issued you (--key, or --key-file to keep it \
-        out of the process list), runs Koma's own engine on every position of each game (its \
-        mate solver on each mate search's position), reports the progress and sends the \
-        result, which the server checks and keeps. --engines N does \
+    about = "Review games, find mates and analyse for a koma serve on another machine \
+        (docs/WORKERS.md)",
+    long_about = "Review games, find mates and analyse for a koma serve on another machine.\n\n\
+        Takes game-review, mate-search and analysis jobs from the server at --server (started \
+        with --worker-keys), with the key its operator issued you (--key, or --key-file to keep \
+        it out of the process list), runs Koma's own engine on every position of each game (its \
+        mate solver on each mate search's position, its best lines on an analysed one), reports \
+        the progress and sends the result, which the server checks and keeps. --engines N does \
         N jobs at once, one core each. On a terminal it prints a line per job. Errors of the \
         network or the server are retried after a pause; a refused key stops it. Ctrl-C \
         stops it: jobs it held go to other workers when their leases run out."
@@ -234,8 +239,10 @@ async fn stopped(shared: &Shared) {
 /// lease renewed) at most a second apart and at least three times a lease,
 /// then the result.
 async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientError> {
-    if job.kind == JobKind::Mate {
-        return do_mate(shared, job).await;
+    match job.kind {
+        JobKind::Mate => return do_mate(shared, job).await,
+        JobKind::Analysis => return analysis::do_analysis(shared, job).await,
+        JobKind::Review => {}
     }
     let started = Instant::now();
     let total = job.moves.len() + 1;
@@ -269,6 +276,7 @@ async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientErro
             let report = ProgressJson {
                 lease: job.lease.clone(),
                 done: now,
+                analysis: None,
             };
             match shared.client.progress(&job.id, &report).await {
                 Ok(()) => {
@@ -300,6 +308,7 @@ async fn do_job(shared: &Arc<Shared>, mut job: JobJson) -> Result<(), ClientErro
         lease: job.lease.clone(),
         positions,
         mate: None,
+        analysis: None,
     };
     let what = format!(
         "game {}, {}, {total} positions at {} nodes",
@@ -337,6 +346,7 @@ async fn do_mate(shared: &Arc<Shared>, job: JobJson) -> Result<(), ClientError> 
         let report = ProgressJson {
             lease: job.lease.clone(),
             done: 0,
+            analysis: None,
         };
         match shared.client.progress(&job.id, &report).await {
             Ok(()) => {}
@@ -364,6 +374,7 @@ async fn do_mate(shared: &Arc<Shared>, job: JobJson) -> Result<(), ClientError> 
         lease: job.lease.clone(),
         positions: Vec::new(),
         mate: Some(answer),
+        analysis: None,
     };
     send(shared, &job, &result, &what, started).await
 }

@@ -126,7 +126,7 @@ fn a_file_without_komas_tables_is_refused_at_start() {
         .unwrap();
     assert_refused(
         &db,
-        "does not hold Koma's tables of schema 8: it has no table games",
+        "does not hold Koma's tables of schema 9: it has no table games",
     );
 
     std::fs::write(&db, &pristine).unwrap();
@@ -188,7 +188,7 @@ fn a_changed_row_answers_500_naming_the_game_and_check_lists_it() {
     assert!(out.status.success(), "{stdout}");
     assert_eq!(
         stdout,
-        format!("{}: whole: 4 games, 0 damaged; schema 8\n", db.display())
+        format!("{}: whole: 4 games, 0 damaged; schema 9\n", db.display())
     );
 
     // The shogi game's first player, changed on the disk: SQLite's
@@ -236,7 +236,7 @@ fn a_changed_row_answers_500_naming_the_game_and_check_lists_it() {
         stdout,
         format!(
             "game {damaged} is damaged: its contents differ from its checksum\n\
-             {0}: damaged: 4 games, 1 damaged; schema 8\n",
+             {0}: damaged: 4 games, 1 damaged; schema 9\n",
             db.display()
         )
     );
@@ -244,7 +244,7 @@ fn a_changed_row_answers_500_naming_the_game_and_check_lists_it() {
     assert_eq!(
         stderr,
         format!(
-            "koma: {} is damaged: 4 games, 1 damaged; schema 8\n",
+            "koma: {} is damaged: 4 games, 1 damaged; schema 9\n",
             db.display()
         )
     );

@@ -2,7 +2,7 @@
 //! review a board asks of a `koma serve --memory --worker-keys …
 //! --analysis-engines 0` process (so that only the worker can do it), and
 //! the board sees it done and kept; it answers the board's mate search
-//! too (a job of its own kind); the worker stops cleanly and at once
+//! and its analysis too (jobs of their own kinds); the worker stops cleanly and at once
 //! on SIGTERM (as on Ctrl-C), and stops with a sentence when the server
 //! does not know its key.
 
@@ -63,6 +63,8 @@ fn a_koma_worker_process_does_the_review_a_board_asks_for() {
         "0",
         "--review-nodes",
         "2000",
+        "--analysis-seconds",
+        "2",
     ]);
     let state = server.create("shogi");
     let id = state["id"].as_str().unwrap().to_owned();
@@ -107,6 +109,25 @@ fn a_koma_worker_process_does_the_review_a_board_asks_for() {
     );
     assert_eq!(found["line"][0]["usi"], "G*1b", "{found}");
 
+    // Analysis on the board: its lines come from the worker as they
+    // deepen, and end with the last depth's.
+    send_json(&mut socket, json!({ "type": "analyse", "lines": 2 }));
+    let mut depths = Vec::new();
+    let done = loop {
+        let message = next_of(&mut socket, &["analysis"]);
+        assert_ne!(message["status"], "failed", "{message}");
+        if message["status"] == "running" {
+            assert_eq!(message["lines"].as_array().unwrap().len(), 2, "{message}");
+            depths.push(message["depth"].as_u64().unwrap());
+        }
+        if message["status"] == "done" {
+            break message;
+        }
+    };
+    assert!(!depths.is_empty() && depths.is_sorted(), "{depths:?}");
+    assert!(done["depth"].as_u64().unwrap() >= depths[depths.len() - 1]);
+    assert_eq!(done["lines"].as_array().unwrap().len(), 2, "{done}");
+
     // SIGTERM, as Ctrl-C: it stops by itself, successfully.
     let pid = child.id().to_string();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
@@ -121,7 +142,7 @@ fn a_koma_worker_process_does_the_review_a_board_asks_for() {
     );
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{:?}: {said}", output.status);
-    assert!(said.contains("2 jobs done"), "{said}");
+    assert!(said.contains("3 jobs done"), "{said}");
 
     // A key the server does not know stops the worker with a sentence.
     let wrong = scratch("wrong-key");

@@ -115,9 +115,9 @@ async fn progress(
     headers: HeaderMap,
     request: Body,
 ) -> Result<Response, Refusal> {
-    let (workers, _) = worker(&app, &headers, peer)?;
+    let (workers, name) = worker(&app, &headers, peer)?;
     let report: ProgressJson = body(&app, &headers, request, PROGRESS_LIMIT).await?;
-    let accepted = blocking(move || workers.progress(&id, &report)).await?;
+    let accepted = blocking(move || workers.progress(&name, &id, &report)).await?;
     Ok(Json(accepted).into_response())
 }
 

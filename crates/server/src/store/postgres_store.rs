@@ -6,8 +6,8 @@
 //! tables in the same database, beside `koma_schema` (the schema's
 //! version). A database of schema 2 (before impasse rules), 3 (before
 //! record notes and reviews), 4 (before row checksums), 5 (before
-//! rematches), 6 (before the workers' jobs, `koma_jobs`) or 7 (before mate
-//! search jobs) is brought to schema 8. A database holding a newer
+//! rematches), 6 (before the workers' jobs, `koma_jobs`), 7 (before mate
+//! search jobs) or 8 (before analysis jobs) is brought to schema 9. A database holding a newer
 //! schema, or tables of those names that are not Koma's, is refused
 //! rather than written into.
 //!
@@ -47,7 +47,7 @@ use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
 /// The version of [`SCHEMA`], as in the SQLite file.
-const SCHEMA_VERSION: i64 = 8;
+const SCHEMA_VERSION: i64 = 9;
 
 /// The key of the advisory lock taken while the schema is checked or
 /// created, so that servers starting at once do not both create it: "KOMA".
@@ -93,6 +93,17 @@ COMMENT ON TABLE koma_jobs IS 'Game reviews and mate searches queued for Koma''s
     };
 }
 
+/// What schema 9 adds to the jobs, as in the SQLite file: the best lines
+/// an analysis reports (0 for the other kinds).
+macro_rules! jobs_9 {
+    () => {
+        "
+ALTER TABLE koma_jobs ADD COLUMN lines INTEGER NOT NULL DEFAULT 0;
+COMMENT ON TABLE koma_jobs IS 'Game reviews, mate searches and analyses queued for Koma''s workers (koma serve --worker-keys).';
+"
+    };
+}
+
 /// The tables of a new database. JSON is kept as TEXT, as in the SQLite
 /// file: `jsonb` would refuse the `\u0000` that a header may hold.
 const SCHEMA: &str = concat!("
@@ -123,7 +134,8 @@ CREATE TABLE koma_games (
 COMMENT ON TABLE koma_games IS 'The games of Koma (koma serve): one row per game, as in its SQLite file.';
 ",
     jobs_table!(),
-    jobs_8!()
+    jobs_8!(),
+    jobs_9!()
 );
 
 /// The columns `koma_games` must have, with their types, to be Koma's.
@@ -184,6 +196,10 @@ const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET vers
 /// Brings a database of schema 7 to schema 8: its jobs, all reviews, get
 /// a kind, and room for a mate search's seconds and answer.
 const MIGRATE_7_TO_8: &str = concat!(jobs_8!(), "UPDATE koma_schema SET version = 8;\n");
+
+/// Brings a database of schema 8 to schema 9: its jobs, none an
+/// analysis, get room for an analysis's lines.
+const MIGRATE_8_TO_9: &str = concat!(jobs_9!(), "UPDATE koma_schema SET version = 9;\n");
 
 /// Writes a row with its checksum (a new game replaces any with its id,
 /// as in memory) and notifies, in one statement.
@@ -309,7 +325,7 @@ impl PostgresStore {
         match version {
             Some(SCHEMA_VERSION) => {}
             // Without koma_games, the check below says what is wrong.
-            Some(older @ 2..=7) if has_games => {
+            Some(older @ 2..=8) if has_games => {
                 if older < 3 {
                     transaction.batch_execute(MIGRATE_2_TO_3).await?;
                 }
@@ -325,13 +341,16 @@ impl PostgresStore {
                 if older < 7 {
                     transaction.batch_execute(MIGRATE_6_TO_7).await?;
                 }
-                transaction.batch_execute(MIGRATE_7_TO_8).await?;
+                if older < 8 {
+                    transaction.batch_execute(MIGRATE_7_TO_8).await?;
+                }
+                transaction.batch_execute(MIGRATE_8_TO_9).await?;
                 // With every column in place, as it reads them all.
                 if older < 5 {
                     add_checksums(&transaction).await?;
                 }
             }
-            Some(2..=7) => {}
+            Some(2..=8) => {}
             Some(newer) if newer > SCHEMA_VERSION => {
                 return Err(Prepare::Refused(format!(
                     "was written by a newer Koma (schema version {newer}; this one knows \

@@ -82,7 +82,7 @@ fn a_file_whose_games_table_was_dropped_is_refused() {
         "{message}"
     );
     assert!(
-        message.contains("does not hold Koma's tables of schema 8: it has no table games"),
+        message.contains("does not hold Koma's tables of schema 9: it has no table games"),
         "{message}"
     );
 }

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub const APPLICATION_ID: i32 = 0x4b4f_4d41;
 
 /// The version of [`SCHEMA`]; raised, with a migration, at every change.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// The workers' jobs (schema 7, `--worker-keys`): one row a game review
 /// queued for the workers, taken under a lease (`crates/server/src/workers/`).
@@ -59,11 +59,21 @@ ALTER TABLE jobs ADD COLUMN answer TEXT;
     };
 }
 
+/// What schema 9 adds to the jobs: the best lines an analysis reports
+/// (MultiPV; 0 for the other kinds).
+macro_rules! jobs_9 {
+    () => {
+        "
+ALTER TABLE jobs ADD COLUMN lines INTEGER NOT NULL DEFAULT 0;
+"
+    };
+}
+
 /// The tables of a new file.
 pub const SCHEMA: &str = concat!(
     "
 CREATE TABLE koma_schema (
-    -- The version of this schema: 8.
+    -- The version of this schema: 9.
     version INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE games (
@@ -117,7 +127,8 @@ CREATE TABLE games (
 ) STRICT;
 ",
     jobs_table!(),
-    jobs_8!()
+    jobs_8!(),
+    jobs_9!()
 );
 
 /// Brings a file of schema 1 to schema 2: its games keep no seats (anyone
@@ -165,6 +176,10 @@ const MIGRATE_6_TO_7: &str = concat!(jobs_table!(), "UPDATE koma_schema SET vers
 /// kind, and room for a mate search's seconds and answer.
 const MIGRATE_7_TO_8: &str = concat!(jobs_8!(), "UPDATE koma_schema SET version = 8;\n");
 
+/// Brings a file of schema 8 to schema 9: its jobs, none an analysis, get
+/// room for an analysis's lines.
+const MIGRATE_8_TO_9: &str = concat!(jobs_9!(), "UPDATE koma_schema SET version = 9;\n");
+
 /// The columns of the `jobs` table (schema 7; schema 8 adds [`JOBS_8`]),
 /// in order.
 const JOBS: [&str; 13] = [
@@ -185,6 +200,9 @@ const JOBS: [&str; 13] = [
 
 /// The columns schema 8 adds to `jobs`, after [`JOBS`].
 const JOBS_8: [&str; 3] = ["kind", "seconds", "answer"];
+
+/// The column schema 9 adds to `jobs`, after [`JOBS_8`].
+const JOBS_9: [&str; 1] = ["lines"];
 
 /// A column of the `games` table as `PRAGMA table_info` shows it.
 struct Column {
@@ -336,6 +354,9 @@ pub fn check_layout(connection: &Connection, version: i64) -> Result<(), String>
         if version >= 8 {
             wanted.extend(JOBS_8);
         }
+        if version >= 9 {
+            wanted.extend(JOBS_9);
+        }
         if names != wanted {
             return Err(not_koma(format!(
                 "its table jobs has the columns {}, not {}",
@@ -424,6 +445,9 @@ pub fn migrate(connection: &Connection, from: i64) -> rusqlite::Result<()> {
     }
     if from < 8 {
         connection.execute_batch(MIGRATE_7_TO_8)?;
+    }
+    if from < 9 {
+        connection.execute_batch(MIGRATE_8_TO_9)?;
     }
     // With every column in place, as `add_checksums` reads them all.
     if from < 5 {

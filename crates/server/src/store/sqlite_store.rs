@@ -796,6 +796,7 @@ mod tests {
             moves: Vec::new(),
             nodes: 10,
             seconds: 3,
+            lines: 0,
         };
         let id = queue.push(spec.clone()).unwrap();
         let lease = std::time::Duration::from_secs(60);
@@ -815,7 +816,8 @@ mod tests {
                 .lock()
                 .execute_batch(
                     "ALTER TABLE jobs DROP COLUMN kind; ALTER TABLE jobs DROP COLUMN seconds;
-                     ALTER TABLE jobs DROP COLUMN answer; UPDATE koma_schema SET version = 7;
+                     ALTER TABLE jobs DROP COLUMN answer; ALTER TABLE jobs DROP COLUMN lines;
+                     UPDATE koma_schema SET version = 7;
                      INSERT INTO jobs VALUES ('00ff', '00000000000000aa', 'shogi', 'startpos',
                        '7g7f', 100, 'queued', NULL, NULL, 0, 0, NULL, 1);",
                 )
@@ -836,6 +838,42 @@ mod tests {
             .unwrap();
         assert_eq!(taken.id, "00ff");
         assert_eq!((taken.spec.kind, taken.spec.total()), (JobKind::Review, 2));
+    }
+
+    #[test]
+    fn the_jobs_of_a_file_of_schema_8_keep_their_kinds_and_ask_for_no_lines() {
+        let temp = Temp::new("migrate-8");
+        let path = temp.file();
+        {
+            // A file as schema 8 wrote it: a mate search queued.
+            let store = SqliteStore::open(&path).unwrap();
+            store
+                .lock()
+                .execute_batch(
+                    "ALTER TABLE jobs DROP COLUMN lines; UPDATE koma_schema SET version = 8;
+                     INSERT INTO jobs VALUES ('00ee', '00000000000000aa', 'shogi', 'startpos',
+                       '', 0, 'queued', NULL, NULL, 0, 0, NULL, 1, 'mate', 5, NULL);",
+                )
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let version: i64 = store
+            .lock()
+            .query_row("SELECT version FROM koma_schema", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let queue = store.job_queue().unwrap();
+        let lease = std::time::Duration::from_secs(60);
+        assert_eq!(
+            queue.take("test", lease, &[JobKind::Analysis]).unwrap(),
+            None
+        );
+        let taken = queue
+            .take("test", lease, &[JobKind::Mate])
+            .unwrap()
+            .unwrap();
+        assert_eq!(taken.id, "00ee");
+        assert_eq!((taken.spec.seconds, taken.spec.lines), (5, 0));
     }
 
     #[test]

@@ -15,9 +15,15 @@
 //! A request may name a registered engine (`"engine": "yaneuraou"`) rather
 //! than Koma's own: it thinks under the same permits, as many as its
 //! `Threads` (`study::external_analysis`).
+//!
+//! With `--worker-keys`, an analysis by Koma's own engine that finds no
+//! engine free goes to the workers instead of waiting
+//! (`study::worker_analysis`), and every one does with
+//! `--analysis-engines 0`.
 
 use super::analysis_target::{AnalysisJson, DepthLines, EnginesJson, LineJson, Target};
 use super::external_analysis;
+use super::worker_analysis;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::{AnyGame, Served};
 use crate::games::state::{EvaluationJson, MoveJson};
@@ -29,8 +35,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-/// The engine's table per analysis, MiB.
-const TABLE_MEGABYTES: usize = 32;
+/// The engine's table per analysis, MiB (a worker's too).
+pub(crate) const TABLE_MEGABYTES: usize = 32;
 
 /// The node budget per position of a game review: `koma analyze`'s.
 pub const DEFAULT_REVIEW_NODES: u64 = 150_000;
@@ -44,6 +50,9 @@ pub struct AnalysisLimits {
     pub seconds: u64,
     /// The nodes each position of a review gets.
     pub review_nodes: u64,
+    /// Whether Koma's own analyses think on the server's cores: false
+    /// with `--analysis-engines 0`, which leaves them to the workers.
+    pub local: bool,
 }
 
 impl AnalysisLimits {
@@ -55,6 +64,7 @@ impl AnalysisLimits {
             engines: cores.saturating_sub(1).max(1),
             seconds: 30,
             review_nodes: DEFAULT_REVIEW_NODES,
+            local: true,
         }
     }
 }
@@ -197,6 +207,15 @@ pub fn start(
     target: Target,
     out: mpsc::UnboundedSender<String>,
 ) -> EngineJob {
+    if target.engine.is_none() {
+        if let Some(workers) = analyses.workers.get() {
+            // Rather than wait behind the server's busy engines, or
+            // with none of its own for Koma's analyses.
+            if !analyses.limits.local || analyses.permits.available_permits() == 0 {
+                return worker_analysis::start(workers.clone(), analyses.clone(), target, out);
+            }
+        }
+    }
     let waiting_message = target.message(
         "waiting",
         (0, 0, Duration::ZERO),

@@ -11,3 +11,4 @@ mod external_review;
 pub(crate) mod mate;
 pub(crate) mod review;
 pub(crate) mod review_kept;
+mod worker_analysis;

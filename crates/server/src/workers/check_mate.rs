@@ -96,6 +96,7 @@ mod tests {
             moves: Vec::new(),
             nodes: 0,
             seconds: 1,
+            lines: 0,
         }
     }
 

@@ -66,9 +66,10 @@ fn mate(workers: &Workers, job: &JobJson) {
                 let report = ProgressJson {
                     lease: job.lease.clone(),
                     done: 0,
+                    analysis: None,
                 };
                 // The solver cannot be stopped; a lost lease only wastes it.
-                let _ = workers.progress(&job.id, &report);
+                let _ = workers.progress(NAME, &job.id, &report);
             }
         }
         searching.join()
@@ -79,6 +80,7 @@ fn mate(workers: &Workers, job: &JobJson) {
                 lease: job.lease.clone(),
                 positions: Vec::new(),
                 mate: Some(answer),
+                analysis: None,
             };
             let _ = workers.result(NAME, &job.id, &result);
         }
@@ -94,8 +96,9 @@ fn work(workers: &Workers, job: &JobJson) {
         let report = ProgressJson {
             lease: job.lease.clone(),
             done,
+            analysis: None,
         };
-        if workers.progress(&job.id, &report).is_err() {
+        if workers.progress(NAME, &job.id, &report).is_err() {
             // Lost or cancelled: stop searching for nobody.
             control.stop();
         }
@@ -106,6 +109,7 @@ fn work(workers: &Workers, job: &JobJson) {
                 lease: job.lease.clone(),
                 positions,
                 mate: None,
+                analysis: None,
             };
             let _ = workers.result(NAME, &job.id, &result);
         }

@@ -47,6 +47,7 @@ impl Workers {
             moves: Vec::new(),
             nodes: 0,
             seconds,
+            lines: 0,
         };
         let queue = self.queue.clone();
         let pushing = queue.clone();

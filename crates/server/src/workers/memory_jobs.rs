@@ -104,11 +104,12 @@ impl JobQueue for MemoryJobs {
                 && (job.state == JobState::Queued
                     || (job.state == JobState::Leased && job.until < now))
         };
-        // Mate searches first: someone waits for each on the board.
+        // Mate searches and analyses first: someone watches each on the
+        // board.
         let mut free_jobs: Vec<&mut Job> = jobs.iter_mut().filter(|job| free(job)).collect();
         let first = free_jobs
             .iter()
-            .position(|job| job.spec.kind == JobKind::Mate)
+            .position(|job| job.spec.kind != JobKind::Review)
             .unwrap_or(0);
         if free_jobs.is_empty() {
             return Ok(None);
@@ -118,6 +119,8 @@ impl JobQueue for MemoryJobs {
         job.lease = Some(secret.clone());
         job.until = now.saturating_add(millis(lease));
         job.done = 0;
+        // An earlier holder's lines are not this one's.
+        job.answer = None;
         Ok(Some(Leased {
             id: job.id.clone(),
             lease: secret,
@@ -130,11 +133,15 @@ impl JobQueue for MemoryJobs {
         id: &str,
         lease: &str,
         done: usize,
+        answer: Option<String>,
         duration: Duration,
     ) -> Result<(), QueueError> {
         let mut jobs = self.jobs();
         let job = held(&mut jobs, id, lease)?;
         job.done = done.min(job.spec.total());
+        if answer.is_some() {
+            job.answer = answer;
+        }
         job.until = now_ms().saturating_add(millis(duration));
         Ok(())
     }
@@ -159,6 +166,7 @@ impl JobQueue for MemoryJobs {
         job.state = JobState::Queued;
         job.lease = None;
         job.done = 0;
+        job.answer = None;
         Ok(())
     }
 

@@ -1,4 +1,4 @@
-//! The job queue in PostgreSQL (the `koma_jobs` table, schema 8), shared
+//! The job queue in PostgreSQL (the `koma_jobs` table, schema 9), shared
 //! by every server on the database and all their workers. A job is taken
 //! with `SELECT … FOR UPDATE SKIP LOCKED` inside the `UPDATE` that leases
 //! it, so two servers asking at once take two different jobs and never
@@ -27,6 +27,7 @@ fn spec_of(row: &Row) -> JobSpec {
     let nodes: i64 = row.get("nodes");
     let kind: String = row.get("kind");
     let seconds: i64 = row.get("seconds");
+    let lines: i32 = row.get("lines");
     JobSpec {
         // Only kinds asked for are handed out, and those are known ones.
         kind: JobKind::from_word(&kind).unwrap_or(JobKind::Review),
@@ -36,15 +37,16 @@ fn spec_of(row: &Row) -> JobSpec {
         moves: moves.split_whitespace().map(str::to_owned).collect(),
         nodes: u64::try_from(nodes).unwrap_or(1),
         seconds: u64::try_from(seconds).unwrap_or(1),
+        lines: u32::try_from(lines).unwrap_or(1),
     }
 }
 
 /// The columns of a job's spec.
-const SPEC: &str = "id, game, variant, start, moves, nodes, kind, seconds";
+const SPEC: &str = "id, game, variant, start, moves, nodes, kind, seconds, lines";
 
 impl PostgresJobs {
     /// The queue of the database the games' store uses (already at
-    /// schema 8): its pool, whose connections run on `runtime`.
+    /// schema 9): its pool, whose connections run on `runtime`.
     pub fn new(pool: Pool, target: Target, runtime: Handle) -> PostgresJobs {
         PostgresJobs {
             pool,
@@ -93,6 +95,7 @@ impl JobQueue for PostgresJobs {
         let moves = spec.moves.join(" ");
         let seconds = i64::try_from(spec.seconds).unwrap_or(i64::MAX);
         let kind = spec.kind.word();
+        let lines = i32::try_from(spec.lines).unwrap_or(i32::MAX);
         self.run(async |client| {
             client
                 .execute(
@@ -104,9 +107,10 @@ impl JobQueue for PostgresJobs {
             client
                 .execute(
                     "INSERT INTO koma_jobs (id, game, variant, start, moves, nodes, state, \
-                     lease, worker, due, done, error, created_at, kind, seconds, answer) \
+                     lease, worker, due, done, error, created_at, kind, seconds, answer, \
+                     lines) \
                      VALUES ($1, $2, $3, $4, $5, $6, 'queued', NULL, NULL, 0, 0, NULL, $7, $8, \
-                     $9, NULL)",
+                     $9, NULL, $10)",
                     &[
                         &id,
                         &spec.game,
@@ -117,6 +121,7 @@ impl JobQueue for PostgresJobs {
                         &now,
                         &kind,
                         &seconds,
+                        &lines,
                     ],
                 )
                 .await
@@ -139,11 +144,11 @@ impl JobQueue for PostgresJobs {
                 .query_opt(
                     &format!(
                         "UPDATE koma_jobs SET state = 'leased', lease = $2, worker = $3, \
-                         due = $4, done = 0 \
+                         due = $4, done = 0, answer = NULL \
                          WHERE id = (SELECT id FROM koma_jobs \
                              WHERE (state = 'queued' OR (state = 'leased' AND due < $1)) \
                              AND kind = ANY($5) \
-                             ORDER BY kind = 'mate' DESC, created_at, id LIMIT 1 \
+                             ORDER BY kind = 'review', created_at, id LIMIT 1 \
                              FOR UPDATE SKIP LOCKED) \
                          RETURNING {SPEC}"
                     ),
@@ -163,6 +168,7 @@ impl JobQueue for PostgresJobs {
         id: &str,
         lease: &str,
         done: usize,
+        answer: Option<String>,
         duration: Duration,
     ) -> Result<(), QueueError> {
         let now = now_ms();
@@ -171,9 +177,9 @@ impl JobQueue for PostgresJobs {
         let changed = self.run(async |client| {
             client
                 .execute(
-                    "UPDATE koma_jobs SET done = $3, due = $4 \
+                    "UPDATE koma_jobs SET done = $3, due = $4, answer = COALESCE($6, answer) \
                      WHERE id = $1 AND state = 'leased' AND lease = $2 AND due >= $5",
-                    &[&id, &lease, &done, &due, &now],
+                    &[&id, &lease, &done, &due, &now, &answer],
                 )
                 .await
         })?;
@@ -220,8 +226,8 @@ impl JobQueue for PostgresJobs {
         let changed = self.run(async |client| {
             client
                 .execute(
-                    "UPDATE koma_jobs SET state = 'queued', lease = NULL, worker = NULL, done = 0 \
-                     WHERE id = $1 AND state = 'leased' AND lease = $2",
+                    "UPDATE koma_jobs SET state = 'queued', lease = NULL, worker = NULL, done = 0, \
+                     answer = NULL WHERE id = $1 AND state = 'leased' AND lease = $2",
                     &[&id, &lease],
                 )
                 .await

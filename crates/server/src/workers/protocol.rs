@@ -43,10 +43,13 @@ pub const MAX_WAIT_SECONDS: u64 = 25;
 /// A job handed to a worker (`200` of `POST /api/worker/acquire`): review
 /// the game `moves` made from `position`, every position (the start's
 /// first) at `nodes` nodes; or, `kind` `"mate"`, search `position` for a
-/// mate for `seconds` (and at most `nodes` nodes, unless 0).
+/// mate for `seconds` (and at most `nodes` nodes, unless 0); or, `kind`
+/// `"analysis"`, analyse the position after `moves` from `position` for
+/// `seconds` (and at most `nodes` nodes, unless 0), reporting its best
+/// `lines` as they deepen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobJson {
-    /// `"review"` or `"mate"`.
+    /// `"review"`, `"mate"` or `"analysis"`.
     #[serde(default)]
     pub kind: JobKind,
     /// The job's id, in the paths of its progress and result.
@@ -67,19 +70,31 @@ pub struct JobJson {
     /// The engine's budget for each position, in nodes (a mate search's
     /// most nodes; 0 for no bound but the time).
     pub nodes: u64,
-    /// A mate search's time, in seconds (0 in a review).
+    /// A mate search's or an analysis's time, in seconds (0 in a review).
     #[serde(default)]
     pub seconds: u64,
+    /// The best lines an analysis reports (MultiPV); 0 in other jobs.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lines: u32,
 }
 
-/// `POST /api/worker/jobs/{id}/progress`: positions judged so far.
+fn is_zero(lines: &u32) -> bool {
+    *lines == 0
+}
+
+/// `POST /api/worker/jobs/{id}/progress`: positions judged so far (an
+/// analysis's lines so far).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProgressJson {
     /// The lease's secret, from the job.
     pub lease: String,
-    /// Positions judged (0 to one more than the moves).
+    /// Positions judged (0 to one more than the moves; 0 in a mate
+    /// search or an analysis).
     pub done: usize,
+    /// An analysis's lines at the last depth completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<AnalysisResultJson>,
 }
 
 /// `POST /api/worker/jobs/{id}/result`: every position's judgement (a
@@ -96,6 +111,34 @@ pub struct ResultJson {
     /// A mate search's answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mate: Option<MateResultJson>,
+    /// An analysis's last lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<AnalysisResultJson>,
+}
+
+/// An analysis's best lines at the last depth it completed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisResultJson {
+    /// The depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time searched, milliseconds.
+    pub milliseconds: u64,
+    /// The best lines, the best first: at most the job's `lines`, each
+    /// with a move; none where the game is over.
+    pub lines: Vec<AnalysisLineJson>,
+}
+
+/// One of an analysis's best lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisLineJson {
+    /// Its evaluation, from the first player's view.
+    pub score: ScoreJson,
+    /// Its moves, USI (UCI), from the position analysed.
+    pub pv: Vec<String>,
 }
 
 /// What a mate search found, as the solver reports it.

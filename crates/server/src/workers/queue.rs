@@ -1,4 +1,4 @@
-//! The queue of jobs (game reviews and mate searches), as a seam: kept in memory
+//! The queue of jobs (game reviews, mate searches and analyses), as a seam: kept in memory
 //! ([`super::memory_jobs`]), in the SQLite games file
 //! ([`super::sqlite_jobs`]) or in PostgreSQL ([`super::postgres_jobs`],
 //! shared by several servers).
@@ -12,7 +12,8 @@
 
 use std::time::Duration;
 
-/// What a job asks for; in the protocol, its word (`"review"`, `"mate"`).
+/// What a job asks for; in the protocol, its word (`"review"`, `"mate"`,
+/// `"analysis"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JobKind {
@@ -23,17 +24,21 @@ pub enum JobKind {
     Review,
     /// A mate search ("Find mate") on one position, for some seconds.
     Mate,
+    /// The board's live analysis of one position: its best lines, for
+    /// some seconds, reported as they deepen.
+    Analysis,
 }
 
 impl JobKind {
     /// Every kind, as a worker that does all asks for them.
-    pub const ALL: [JobKind; 2] = [JobKind::Review, JobKind::Mate];
+    pub const ALL: [JobKind; 3] = [JobKind::Review, JobKind::Mate, JobKind::Analysis];
 
     /// Its word in a database row and in the protocol.
     pub fn word(self) -> &'static str {
         match self {
             JobKind::Review => "review",
             JobKind::Mate => "mate",
+            JobKind::Analysis => "analysis",
         }
     }
 
@@ -43,8 +48,10 @@ impl JobKind {
     }
 }
 
-/// A job to do: a review of one game's positions, or a mate search on
-/// one position (`position`, no `moves`).
+/// A job to do: a review of one game's positions, a mate search on one
+/// position (`position`, no `moves`), or an analysis of the position
+/// after `moves` from `position` (the moves give the engine the history
+/// that repetitions need).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobSpec {
     /// Review or mate search.
@@ -60,8 +67,10 @@ pub struct JobSpec {
     /// Nodes per position of a review; the most nodes of a mate search
     /// (0: no bound but the time).
     pub nodes: u64,
-    /// The seconds a mate search runs (0 for a review).
+    /// The seconds a mate search or an analysis runs (0 for a review).
     pub seconds: u64,
+    /// The best lines an analysis reports (MultiPV); 0 for other kinds.
+    pub lines: u32,
 }
 
 impl JobSpec {
@@ -75,7 +84,7 @@ impl JobSpec {
 pub fn total(kind: JobKind, moves: usize) -> usize {
     match kind {
         JobKind::Review => moves + 1,
-        JobKind::Mate => 1,
+        JobKind::Mate | JobKind::Analysis => 1,
     }
 }
 
@@ -154,8 +163,8 @@ pub struct JobStatus {
     pub total: usize,
     /// Why it failed.
     pub error: Option<String>,
-    /// A done mate search's answer: the checked mate result, as the
-    /// protocol's JSON.
+    /// A done mate search's answer, or an analysis's lines so far (and
+    /// at the end): checked, as the protocol's JSON.
     pub answer: Option<String>,
 }
 
@@ -187,7 +196,7 @@ pub trait JobQueue: Send + Sync {
 
     /// Leases the oldest job of one of `kinds` waiting (or whose lease
     /// ran out) to `worker` for `lease`, if there is one; mate searches
-    /// first, as someone waits for each on the board.
+    /// and analyses before reviews, as someone watches each on the board.
     fn take(
         &self,
         worker: &str,
@@ -195,13 +204,15 @@ pub trait JobQueue: Send + Sync {
         kinds: &[JobKind],
     ) -> Result<Option<Leased>, QueueError>;
 
-    /// Records `done` positions on job `id` under `lease` and renews the
-    /// lease for `duration`.
+    /// Records `done` positions on job `id` under `lease` (and an
+    /// analysis's checked lines so far, `answer`, when some) and renews
+    /// the lease for `duration`.
     fn progress(
         &self,
         id: &str,
         lease: &str,
         done: usize,
+        answer: Option<String>,
         duration: Duration,
     ) -> Result<(), QueueError>;
 
@@ -215,8 +226,8 @@ pub trait JobQueue: Send + Sync {
     /// Gives job `id` back to the queue (its holder sent garbage).
     fn release(&self, id: &str, lease: &str) -> Result<(), QueueError>;
 
-    /// Ends a `Saving` job: `Done` (a mate search's with its `answer`),
-    /// or `Failed` with `error`.
+    /// Ends a `Saving` job: `Done` (a mate search's or an analysis's
+    /// with its `answer`), or `Failed` with `error`.
     fn complete(
         &self,
         id: &str,

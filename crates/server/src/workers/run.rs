@@ -1,16 +1,23 @@
 //! A job done by Koma's own engine: a review as a local review is
 //! (`koma_analysis::review` at the job's node budget, one thread), a mate
 //! search as the board's local one is (`study::mate`, Koma's mate
-//! solver); by the server's own engines ([`super::local`]) and by `koma
+//! solver), an analysis as the board's local one is (MultiPV, one
+//! thread); by the server's own engines ([`super::local`]) and by `koma
 //! worker`.
 
-use super::protocol::{JobJson, MateResultJson, PositionJson, ScoreJson};
+use super::protocol::{
+    AnalysisLineJson, AnalysisResultJson, JobJson, MateResultJson, PositionJson, ScoreJson,
+};
 use crate::games::live::AnyGame;
+use crate::study::analysis::TABLE_MEGABYTES;
+use crate::study::analysis_target::MAX_LINES;
 use crate::study::mate::find_mate_within;
 use koma_analysis::review::review_whole;
+use koma_analysis::Evaluation;
 use koma_analysis::Review;
-use koma_engine::{Evaluate, Limits, SearchControl};
+use koma_engine::{Engine, Evaluate, Info, Limits, SearchControl};
 use koma_rules::{each_game, Game, Position, Variant};
+use std::time::Duration;
 
 /// Why a job cannot be done.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +56,85 @@ pub fn mate_job(job: &JobJson) -> Result<MateResultJson, RunError> {
         nodes: found.nodes,
         milliseconds: found.milliseconds,
     })
+}
+
+/// The longest analysis a job may ask for, seconds: the server's own
+/// bound (`--analysis-seconds`) at its largest.
+pub const MAX_ANALYSIS_SECONDS: u64 = 3600;
+
+/// Analyses the position after `job`'s moves for its seconds (and at most
+/// its nodes, unless 0) with its best `lines`, as the board's local
+/// analysis does, calling `report` with the lines of each depth
+/// completed; stops early when `control` is stopped. The last lines.
+pub fn analysis_job(
+    job: &JobJson,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&AnalysisResultJson),
+) -> Result<AnalysisResultJson, RunError> {
+    let variant: Variant = job
+        .variant
+        .parse()
+        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
+    let game =
+        AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)?;
+    let mut limits = Limits::move_time(Duration::from_secs(
+        job.seconds.clamp(1, MAX_ANALYSIS_SECONDS),
+    ));
+    limits.nodes = (job.nodes > 0).then_some(job.nodes);
+    let lines = job.lines.clamp(1, MAX_LINES);
+    Ok(each_game!(AnyGame, &game, g => analyse(g, lines, &limits, control, report)))
+}
+
+fn analyse<P: Evaluate>(
+    game: &Game<P>,
+    lines: u32,
+    limits: &Limits,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&AnalysisResultJson),
+) -> AnalysisResultJson {
+    let history = game.positions();
+    let root = &history[history.len() - 1];
+    let mut found = AnalysisResultJson {
+        depth: 0,
+        nodes: 0,
+        milliseconds: 0,
+        lines: Vec::new(),
+    };
+    let legal = root.legal_moves().len();
+    if legal == 0 {
+        return found;
+    }
+    let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
+    engine.options.multipv = lines;
+    let wanted = (lines as usize).min(legal);
+    let mut under_way: Vec<AnalysisLineJson> = Vec::with_capacity(wanted);
+    let result = engine.search(history, limits, control, &mut |info: &Info| {
+        if info.bound.is_some() || info.pv.is_empty() {
+            return;
+        }
+        // The lines of a depth come in order, the best first.
+        let index = info.multipv.saturating_sub(1) as usize;
+        if index == 0 {
+            under_way.clear();
+        }
+        if index != under_way.len() {
+            return;
+        }
+        under_way.push(AnalysisLineJson {
+            score: ScoreJson::new(P::VARIANT, Evaluation::from_score(info.score, root.turn())),
+            pv: info.pv.iter().map(|&m| P::move_to_text(m)).collect(),
+        });
+        if under_way.len() == wanted {
+            found.depth = info.depth;
+            found.nodes = info.nodes;
+            found.milliseconds = u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX);
+            found.lines.clone_from(&under_way);
+            report(&found);
+        }
+    });
+    found.nodes = result.nodes;
+    found.milliseconds = u64::try_from(result.time.as_millis()).unwrap_or(u64::MAX);
+    found
 }
 
 /// Judges every position of `job` at its node budget, calling

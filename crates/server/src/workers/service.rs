@@ -4,6 +4,7 @@
 //! waiting on it, `mate_jobs`), and queue the reviews the board asks for.
 
 use super::check;
+use super::check_analysis::check_analysis;
 use super::check_mate::check_mate;
 use super::keys::WorkerKeys;
 use super::progress::{self, Message};
@@ -106,10 +107,15 @@ impl Workers {
                 "koma: {worker} takes job {} (game {}, a mate search of {} s)",
                 leased.id, leased.spec.game, leased.spec.seconds
             ),
+            JobKind::Analysis => eprintln!(
+                "koma: {worker} takes job {} (game {}, an analysis of {} s)",
+                leased.id, leased.spec.game, leased.spec.seconds
+            ),
         }
         Ok(Some(JobJson {
             kind: leased.spec.kind,
             seconds: leased.spec.seconds,
+            lines: leased.spec.lines,
             id: leased.id,
             lease: leased.lease,
             lease_seconds: self.lease.as_secs(),
@@ -121,10 +127,34 @@ impl Workers {
         }))
     }
 
-    /// `worker`'s progress on job `id`; renews its lease.
-    pub fn progress(&self, id: &str, report: &ProgressJson) -> Result<AcceptedJson, Refusal> {
+    /// `worker`'s progress on job `id`; renews its lease. An analysis's
+    /// lines so far are checked (garbage is refused with `422` and the
+    /// job queued again) and kept in the job for its viewer.
+    pub fn progress(
+        &self,
+        worker: &str,
+        id: &str,
+        report: &ProgressJson,
+    ) -> Result<AcceptedJson, Refusal> {
+        let answer = match &report.analysis {
+            None => None,
+            Some(sent) => {
+                let spec = self.queue.held(id, &report.lease)?;
+                let checked = match spec.kind {
+                    JobKind::Analysis => check_analysis(&spec, sent),
+                    _ => Err(format!(
+                        "a {} job's progress has no lines.",
+                        spec.kind.word()
+                    )),
+                };
+                let answer = checked
+                    .and_then(|lines| serde_json::to_string(&lines).map_err(|e| e.to_string()))
+                    .map_err(|problem| self.garbage(worker, id, &report.lease, &problem))?;
+                Some(answer)
+            }
+        };
         self.queue
-            .progress(id, &report.lease, report.done, self.lease)?;
+            .progress(id, &report.lease, report.done, answer, self.lease)?;
         Ok(AcceptedJson {
             status: "running".to_owned(),
             lease_seconds: Some(self.lease.as_secs()),
@@ -142,12 +172,14 @@ impl Workers {
         result: &ResultJson,
     ) -> Result<AcceptedJson, Refusal> {
         let spec = self.queue.held(id, &result.lease)?;
-        if spec.kind == JobKind::Mate {
-            return self.mate_result(worker, id, &spec, result);
+        match spec.kind {
+            JobKind::Mate => return self.mate_result(worker, id, &spec, result),
+            JobKind::Analysis => return self.analysis_result(worker, id, &spec, result),
+            JobKind::Review => {}
         }
-        let checked = match result.mate {
-            Some(_) => Err("a review's result has no mate answer.".to_owned()),
-            None => check::check(&spec, result),
+        let checked = match (&result.mate, &result.analysis) {
+            (None, None) => check::check(&spec, result),
+            _ => Err("a review's result is its \"positions\" alone.".to_owned()),
         };
         let review = match checked {
             Ok(review) => review,
@@ -195,7 +227,9 @@ impl Workers {
         result: &ResultJson,
     ) -> Result<AcceptedJson, Refusal> {
         let checked = match &result.mate {
-            Some(sent) if result.positions.is_empty() => check_mate(spec, sent),
+            Some(sent) if result.positions.is_empty() && result.analysis.is_none() => {
+                check_mate(spec, sent)
+            }
             _ => Err("a mate search's result is its \"mate\" answer alone.".to_owned()),
         };
         let answer = checked
@@ -204,6 +238,33 @@ impl Workers {
         self.queue.finish(id, &result.lease)?;
         self.queue.complete(id, Some(answer), None)?;
         eprintln!("koma: {worker} finished job {id} (a mate search)");
+        Ok(AcceptedJson {
+            status: "kept".to_owned(),
+            lease_seconds: None,
+        })
+    }
+
+    /// An analysis's last lines, checked, kept in the job for the viewer's
+    /// relay (which may be another server's, on a shared queue).
+    fn analysis_result(
+        &self,
+        worker: &str,
+        id: &str,
+        spec: &JobSpec,
+        result: &ResultJson,
+    ) -> Result<AcceptedJson, Refusal> {
+        let checked = match &result.analysis {
+            Some(sent) if result.positions.is_empty() && result.mate.is_none() => {
+                check_analysis(spec, sent)
+            }
+            _ => Err("an analysis's result is its \"analysis\" lines alone.".to_owned()),
+        };
+        let answer = checked
+            .and_then(|lines| serde_json::to_string(&lines).map_err(|e| e.to_string()))
+            .map_err(|problem| self.garbage(worker, id, &result.lease, &problem))?;
+        self.queue.finish(id, &result.lease)?;
+        self.queue.complete(id, Some(answer), None)?;
+        eprintln!("koma: {worker} finished job {id} (an analysis)");
         Ok(AcceptedJson {
             status: "kept".to_owned(),
             lease_seconds: None,
@@ -228,6 +289,7 @@ impl Workers {
             moves: game.move_texts(),
             nodes: self.nodes,
             seconds: 0,
+            lines: 0,
         };
         let queue = self.queue.clone();
         tokio::spawn(async move {

@@ -1,4 +1,4 @@
-//! The job queue in the SQLite games file (its `jobs` table, schema 8):
+//! The job queue in the SQLite games file (its `jobs` table, schema 9):
 //! the jobs outlive a restart, and servers sharing the file share the
 //! queue. Each call is one `BEGIN IMMEDIATE` transaction on a connection
 //! of its own beside the games' one, so that taking a job, renewing a
@@ -31,6 +31,7 @@ fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<JobSpec> {
     let nodes: i64 = row.get("nodes")?;
     let kind: String = row.get("kind")?;
     let seconds: i64 = row.get("seconds")?;
+    let lines: i64 = row.get("lines")?;
     Ok(JobSpec {
         // A word this Koma does not know is a newer one's job: the kinds
         // a worker asks for are known ones, so it is never handed out.
@@ -41,6 +42,7 @@ fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<JobSpec> {
         moves: moves.split_whitespace().map(str::to_owned).collect(),
         nodes: u64::try_from(nodes).unwrap_or(1),
         seconds: u64::try_from(seconds).unwrap_or(1),
+        lines: u32::try_from(lines).unwrap_or(1),
     })
 }
 
@@ -53,7 +55,7 @@ pub fn kinds_sql(kinds: &[JobKind]) -> String {
 
 impl SqliteJobs {
     /// The queue of the games file at `path`, which the games' store has
-    /// opened (and brought to schema 8) already.
+    /// opened (and brought to schema 9) already.
     pub fn open(path: &Path) -> Result<SqliteJobs, String> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let connection = Connection::open_with_flags(path, flags)
@@ -120,9 +122,9 @@ impl JobQueue for SqliteJobs {
             .map_err(failed)?;
             t.execute(
                 "INSERT INTO jobs (id, game, variant, start, moves, nodes, state, lease, worker, \
-                 due, done, error, created_at, kind, seconds, answer) \
+                 due, done, error, created_at, kind, seconds, answer, lines) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', NULL, NULL, 0, 0, NULL, ?7, ?8, ?9, \
-                 NULL)",
+                 NULL, ?10)",
                 params![
                     id,
                     spec.game,
@@ -132,7 +134,8 @@ impl JobQueue for SqliteJobs {
                     i64::try_from(spec.nodes).unwrap_or(i64::MAX),
                     now,
                     spec.kind.word(),
-                    i64::try_from(spec.seconds).unwrap_or(i64::MAX)
+                    i64::try_from(spec.seconds).unwrap_or(i64::MAX),
+                    i64::from(spec.lines)
                 ],
             )
             .map_err(failed)?;
@@ -157,7 +160,7 @@ impl JobQueue for SqliteJobs {
                     &format!(
                         "SELECT id FROM jobs \
                          WHERE (state = 'queued' OR (state = 'leased' AND due < ?1)) AND {} \
-                         ORDER BY kind = 'mate' DESC, created_at, id LIMIT 1",
+                         ORDER BY kind = 'review', created_at, id LIMIT 1",
                         kinds_sql(kinds)
                     ),
                     [now],
@@ -169,8 +172,8 @@ impl JobQueue for SqliteJobs {
                 return Ok(None);
             };
             t.execute(
-                "UPDATE jobs SET state = 'leased', lease = ?2, worker = ?3, due = ?4, done = 0 \
-                 WHERE id = ?1",
+                "UPDATE jobs SET state = 'leased', lease = ?2, worker = ?3, due = ?4, done = 0, \
+                 answer = NULL WHERE id = ?1",
                 params![id, secret, worker, now.saturating_add(millis(lease))],
             )
             .map_err(failed)?;
@@ -188,14 +191,15 @@ impl JobQueue for SqliteJobs {
         id: &str,
         lease: &str,
         done: usize,
+        answer: Option<String>,
         duration: Duration,
     ) -> Result<(), QueueError> {
         self.write(|t| {
             let spec = held(t, id, lease)?;
             let done = i64::try_from(done.min(spec.total())).unwrap_or(0);
             t.execute(
-                "UPDATE jobs SET done = ?2, due = ?3 WHERE id = ?1",
-                params![id, done, now_ms().saturating_add(millis(duration))],
+                "UPDATE jobs SET done = ?2, due = ?3, answer = COALESCE(?4, answer) WHERE id = ?1",
+                params![id, done, now_ms().saturating_add(millis(duration)), answer],
             )
             .map_err(failed)?;
             Ok(())
@@ -222,8 +226,8 @@ impl JobQueue for SqliteJobs {
         self.write(|t| {
             held(t, id, lease)?;
             t.execute(
-                "UPDATE jobs SET state = 'queued', lease = NULL, worker = NULL, done = 0 \
-                 WHERE id = ?1",
+                "UPDATE jobs SET state = 'queued', lease = NULL, worker = NULL, done = 0, \
+                 answer = NULL WHERE id = ?1",
                 [id],
             )
             .map_err(failed)?;

@@ -28,5 +28,6 @@ mod records;
 mod refusals;
 mod review;
 mod seats;
+mod worker_analyses;
 mod worker_mates;
 mod workers;

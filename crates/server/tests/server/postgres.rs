@@ -213,7 +213,7 @@ fn a_lost_connection_is_made_again_and_nothing_is_missed() {
 }
 
 #[test]
-fn a_database_of_schema_2_is_brought_to_schema_8_and_its_shogi_games_keep_27_points() {
+fn a_database_of_schema_2_is_brought_to_schema_9_and_its_shogi_games_keep_27_points() {
     let db = database();
     let id = {
         let server = serve(&db);
@@ -237,7 +237,7 @@ fn a_database_of_schema_2_is_brought_to_schema_8_and_its_shogi_games_keep_27_poi
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let game = Game::create(&server, json!({ "variant": "shogi", "impasse": "24" }));
     assert_eq!(game.state(&server)["impasse"]["rule"], 24);
 }
@@ -274,7 +274,7 @@ fn a_changed_row_answers_500_and_the_other_games_are_served() {
             .unwrap();
         (row.get(0), row.get(1))
     };
-    assert_eq!((version, unsummed), (8, 0));
+    assert_eq!((version, unsummed), (9, 0));
 
     admin
         .execute(
@@ -322,7 +322,7 @@ fn a_database_of_schema_5_gets_rematches_that_two_servers_share() {
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let path = format!("/api/games/{}/rematch", game.id);
     let resign = format!("/api/games/{}/resign", game.id);
     assert_eq!(

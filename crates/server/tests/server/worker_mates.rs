@@ -54,6 +54,7 @@ fn result(job: &JobJson, answer: MateResultJson) -> ResultJson {
         lease: job.lease.clone(),
         positions: Vec::new(),
         mate: Some(answer),
+        analysis: None,
     }
 }
 
@@ -120,6 +121,7 @@ fn garbage_mates_are_refused_and_the_search_queued_again(server: &Server) {
         lease: String::new(),
         positions: Vec::new(),
         mate: None,
+        analysis: None,
     };
     let mut held = Some(job.clone());
     for (garbage, says) in [
@@ -198,7 +200,8 @@ fn the_review_jobs_of_a_postgresql_database_of_schema_7_stay_reviews() {
     let mut admin = connect(&db.url);
     admin
         .batch_execute(
-            "ALTER TABLE koma_jobs DROP COLUMN kind, DROP COLUMN seconds, DROP COLUMN answer; \
+            "ALTER TABLE koma_jobs DROP COLUMN kind, DROP COLUMN seconds, DROP COLUMN answer, \
+             DROP COLUMN lines; \
              UPDATE koma_schema SET version = 7; \
              INSERT INTO koma_jobs VALUES ('00ff', '00000000000000aa', 'shogi', 'startpos', \
                '7g7f', 100, 'queued', NULL, NULL, 0, 0, NULL, 1)",
@@ -209,7 +212,7 @@ fn the_review_jobs_of_a_postgresql_database_of_schema_7_stay_reviews() {
         .query_one("SELECT version FROM koma_schema", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let job = acquire(&server, KEY).expect("the old job is a review");
     assert_eq!((job.id.as_str(), job.kind), ("00ff", JobKind::Review));
     assert_eq!(job.moves, ["7g7f"]);

@@ -103,6 +103,7 @@ fn judged() -> Vec<PositionJson> {
             let job = JobJson {
                 kind: JobKind::Review,
                 seconds: 0,
+                lines: 0,
                 id: String::new(),
                 lease: String::new(),
                 lease_seconds: 0,
@@ -124,6 +125,7 @@ fn work(job: &JobJson) -> ResultJson {
         lease: job.lease.clone(),
         positions: judged(),
         mate: None,
+        analysis: None,
     }
 }
 
