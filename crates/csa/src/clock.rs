@@ -9,6 +9,14 @@
 //! The charge includes the network's delay both ways, which the client
 //! cannot see on its own clock: it learns it by comparing the charges with
 //! its own measure of its moves.
+//!
+//! A game whose name ends in a byoyomi with a leading zero (`…-1500-060`)
+//! is on shogi-server's stop-watch clock instead (`StopWatchClock`): a
+//! move is charged its whole seconds rounded down to a multiple of the
+//! "byoyomi" (60: whole minutes), there is no time after the main time,
+//! and a move whose charge reaches the time left loses. Its summary says
+//! `Time_Unit:1min` while every number in it and every `T` is in seconds,
+//! so the summary is read as seconds ([`TimeControl::stop_watch`]).
 
 use koma_rules::Color;
 use std::time::Duration;
@@ -26,6 +34,9 @@ pub struct TimeControl {
     pub increment: u64,
     /// `Least_Time_Per_Move`: the least charge for a move.
     pub least_per_move: u64,
+    /// shogi-server's stop-watch clock: `byoyomi` is then the step moves
+    /// are charged in (rounded down), not time after the main time.
+    pub stop_watch: bool,
 }
 
 impl TimeControl {
@@ -40,7 +51,12 @@ impl TimeControl {
     pub fn describe(&self) -> String {
         let seconds = |units| self.duration(units).as_secs_f64();
         let mut text = format!("{} s", seconds(self.total));
-        if self.byoyomi > 0 {
+        if self.stop_watch {
+            text.push_str(&format!(
+                ", stop-watch: moves charged in whole {} s",
+                seconds(self.byoyomi)
+            ));
+        } else if self.byoyomi > 0 {
             text.push_str(&format!(" + {} s byoyomi", seconds(self.byoyomi)));
         }
         if self.increment > 0 {
@@ -54,11 +70,11 @@ impl TimeControl {
 
     /// CSA's `$TIME_LIMIT` (`HH:MM+SS`), for a byoyomi control of whole
     /// minutes and seconds; None for Fischer, which V2.2 cannot say, and
-    /// for a main time it cannot write (`20 s`).
+    /// for a main time it cannot write (`20 s`), and for a stop-watch.
     pub fn time_limit_header(&self) -> Option<String> {
         let total = self.duration(self.total).as_secs();
         let byoyomi = self.duration(self.byoyomi).as_secs();
-        if self.increment > 0 || total % 60 != 0 || byoyomi > 99 {
+        if self.increment > 0 || self.stop_watch || total % 60 != 0 || byoyomi > 99 {
             return None;
         }
         Some(format!(
@@ -98,8 +114,13 @@ impl Clocks {
 
     /// A move of `color` charged `units` (its `T`): the increment is added,
     /// the charge taken, and the clock stops at zero, as shogi-server does.
+    /// (A stop-watch's charge, rounded down after the least charge was
+    /// applied, may be below that least.)
     pub fn charge(&mut self, color: Color, units: u64) {
-        let units = units.max(self.control.least_per_move);
+        let units = match self.control.stop_watch {
+            true => units,
+            false => units.max(self.control.least_per_move),
+        };
         let clock = &mut self.remaining[Clocks::index(color)];
         *clock = (*clock + self.control.duration(self.control.increment))
             .saturating_sub(self.control.duration(units));
@@ -111,8 +132,12 @@ impl Clocks {
     }
 
     /// How long `color`'s move may take in all before it is late: time
-    /// left, byoyomi and increment.
+    /// left, byoyomi and increment (on a stop-watch, less than the time
+    /// left).
     pub fn budget(&self, color: Color) -> Duration {
+        if self.control.stop_watch {
+            return self.remaining(color);
+        }
         self.remaining(color)
             + self.control.duration(self.control.byoyomi)
             + self.control.duration(self.control.increment)
@@ -126,14 +151,20 @@ impl Clocks {
     /// use koma_csa::clock::{Clocks, TimeControl};
     /// use koma_rules::Color;
     /// use std::time::Duration;
-    /// let control = TimeControl { unit: Duration::from_secs(1), total: 60, byoyomi: 5, increment: 0, least_per_move: 0 };
+    /// let control = TimeControl { unit: Duration::from_secs(1), total: 60, byoyomi: 5, increment: 0, least_per_move: 0, stop_watch: false };
     /// let clocks = Clocks::new(control);
     /// let (go, _) = clocks.go(Color::Sente, Duration::from_millis(500));
     /// assert_eq!(go, "btime 60000 wtime 60000 byoyomi 4500");
     /// ```
     pub fn go(&self, turn: Color, margin: Duration) -> (String, Duration) {
         let usable = self.budget(turn).saturating_sub(margin);
-        let main = self.remaining(turn).min(usable);
+        // On a stop-watch, a move's first step is free (it is rounded
+        // away): told as a byoyomi of one step, out of the time left.
+        let free = match self.control.stop_watch {
+            true => self.control.duration(self.control.byoyomi),
+            false => Duration::ZERO,
+        };
+        let main = self.remaining(turn).saturating_sub(free).min(usable);
         let extra = ms(usable - main);
         let (btime, wtime) = match turn {
             Color::Sente => (ms(main), ms(self.remaining(Color::Gote))),
@@ -197,6 +228,7 @@ mod tests {
             byoyomi,
             increment,
             least_per_move: 0,
+            stop_watch: false,
         }
     }
 
@@ -244,6 +276,36 @@ mod tests {
         assert_eq!(go, "btime 0 wtime 300000 binc 9500 winc 10000");
         let (go, _) = Clocks::new(control(600, 0, 0)).go(Color::Sente, half);
         assert_eq!(go, "btime 599500 wtime 600000");
+    }
+
+    /// `…-1500-060`: 25 minutes, moves charged in whole minutes.
+    #[test]
+    fn a_stop_watch_charges_whole_steps_and_has_nothing_after_the_time() {
+        let control = TimeControl {
+            stop_watch: true,
+            least_per_move: 1,
+            ..control(1500, 60, 0)
+        };
+        let mut clocks = Clocks::new(control);
+        // 59 s is rounded down to nothing, whatever the least charge.
+        clocks.charge(Color::Sente, 0);
+        assert_eq!(clocks.remaining(Color::Sente), Duration::from_secs(1500));
+        clocks.charge(Color::Sente, 1440);
+        assert_eq!(clocks.remaining(Color::Sente), Duration::from_secs(60));
+        // A move must end before the time left: no byoyomi after it.
+        assert_eq!(clocks.budget(Color::Sente), Duration::from_secs(60));
+        let half = Duration::from_millis(500);
+        let (go, _) = clocks.go(Color::Sente, half);
+        assert_eq!(go, "btime 0 wtime 1500000 byoyomi 59500");
+        // With time in hand: the free minute as byoyomi, the rest as main
+        // time, so that the engine never reaches the time left.
+        let (go, _) = clocks.go(Color::Gote, half);
+        assert_eq!(go, "btime 60000 wtime 1440000 byoyomi 59500");
+        assert_eq!(
+            control.describe(),
+            "1500 s, stop-watch: moves charged in whole 60 s"
+        );
+        assert_eq!(control.time_limit_header(), None);
     }
 
     #[test]

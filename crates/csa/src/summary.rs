@@ -120,15 +120,21 @@ impl GameSummary {
                 })
                 .transpose()
         };
-        let unit = match field("Time_Unit") {
+        let mut unit = match field("Time_Unit") {
             None => Duration::from_secs(1),
             Some(text) => parse_time_unit(text).ok_or_else(|| SummaryError::BadValue {
                 field: "Time_Unit",
                 value: text.to_owned(),
             })?,
         };
+        // shogi-server's stop-watch says minutes and counts in seconds.
+        let stop_watch = field("Time_Unit") == Some("1min") && is_stop_watch_game(&game_id);
+        if stop_watch {
+            unit = Duration::from_secs(1);
+        }
         let time = TimeControl {
             unit,
+            stop_watch,
             total: number("Total_Time")?.unwrap_or(0),
             byoyomi: number("Byoyomi")?.unwrap_or(0),
             increment: number("Increment")?.unwrap_or(0),
@@ -169,6 +175,25 @@ impl GameSummary {
         let minor: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
         (major, minor) >= (1, 2)
     }
+}
+
+/// Whether `game_id` names a game on shogi-server's stop-watch clock: its
+/// game name (the id's second `+` field, `EVENT+NAME+SENTE+GOTE+TIME`)
+/// ends in `-TOTAL-0BYOYOMI`, a byoyomi with a leading zero.
+fn is_stop_watch_game(game_id: &str) -> bool {
+    let Some(name) = game_id.split('+').nth(1) else {
+        return false;
+    };
+    let mut fields = name.rsplit('-');
+    let (Some(byoyomi), Some(total)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    fields.next().is_some()
+        && digits(total)
+        && digits(byoyomi)
+        && byoyomi.len() >= 2
+        && byoyomi.starts_with('0')
 }
 
 /// `1sec`, `1min`, `1msec`, `10sec`…
@@ -271,6 +296,36 @@ END Position";
         assert_eq!(summary.start, StandardShogiPosition::start());
         assert!(summary.moves.is_empty());
         assert!(summary.allows_comments());
+    }
+
+    #[test]
+    fn a_stop_watch_summary_is_read_in_seconds() {
+        let text = SHOGI_SERVER_SUMMARY
+            .replace("koma-60-5+", "koma-1500-060+")
+            .replace("Time_Unit:1sec", "Time_Unit:1min")
+            .replace("Total_Time:60", "Total_Time:1500")
+            .replace("Byoyomi:5", "Byoyomi:60");
+        let summary = GameSummary::parse(&lines(&text)).unwrap();
+        let time = summary.time;
+        assert!(time.stop_watch);
+        assert_eq!(time.unit, Duration::from_secs(1));
+        assert_eq!((time.total, time.byoyomi), (1500, 60));
+        // A minute that is a minute, in a game of another name.
+        let minutes = SHOGI_SERVER_SUMMARY.replace("Time_Unit:1sec", "Time_Unit:1min");
+        let summary = GameSummary::parse(&lines(&minutes)).unwrap();
+        assert!(!summary.time.stop_watch);
+        assert_eq!(summary.time.unit, Duration::from_secs(60));
+        for (id, stop_watch) in [
+            ("floodgate+x-1500-060+a+b+1", true),
+            ("floodgate+x-y-600-010+a+b+1", true),
+            ("floodgate+x-1500-60+a+b+1", false),
+            ("floodgate+x-300-010F+a+b+1", false),
+            ("floodgate+1500-060+a+b+1", false),
+            ("x-1500-060", false),
+            ("", false),
+        ] {
+            assert_eq!(is_stop_watch_game(id), stop_watch, "{id}");
+        }
     }
 
     #[test]
