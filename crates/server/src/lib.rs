@@ -187,6 +187,13 @@ pub struct ServeArgs {
     /// otherwise any client could name itself.
     #[arg(long)]
     trust_proxy: bool,
+    /// A name (HOST or HOST:PORT) this server is also reached by, through
+    /// a proxy in front of it that passes the visitor's Host on (Caddy
+    /// does; nginx sends its upstream's address unless told otherwise);
+    /// repeatable. Listening on loopback, the server answers no other
+    /// names than its own, against DNS rebinding.
+    #[arg(long = "host", value_name = "NAME")]
+    hosts: Vec<String>,
     /// Let workers on other machines (`koma worker`) do the board's game
     /// reviews and mate searches: FILE lists their keys, one a line as KEY
     /// or NAME KEY (`#` comments, blank lines skipped; a key is 16 or more
@@ -515,6 +522,7 @@ fn application(
         hosts: args.listen.is_loopback().then(|| {
             let mut hosts = app::App::loopback_hosts(port);
             hosts.push(format!("{}:{port}", shown_host(args.listen)));
+            hosts.extend(args.hosts.iter().map(|name| name.trim().to_owned()));
             Arc::new(hosts)
         }),
         limits: Arc::new(app::Limits::new(

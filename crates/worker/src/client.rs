@@ -5,7 +5,8 @@ use koma_server::workers::protocol::JobKind;
 use koma_server::workers::protocol::{
     AcceptedJson, JobJson, ProgressJson, ResultJson, ACQUIRE_PATH, KINDS_PARAM,
 };
-use reqwest::StatusCode;
+use reqwest::{Certificate, StatusCode};
+use std::path::Path;
 use std::time::Duration;
 
 /// How long a call may take, the acquire's wait on the server included.
@@ -36,16 +37,57 @@ pub struct Client {
     key: String,
 }
 
+/// The certificates of the authorities in the PEM file at `path`, to be
+/// trusted beside the usual web ones (`--ca-file`).
+pub fn authorities(path: &Path) -> Result<Vec<Certificate>, crate::WorkerError> {
+    let refused = |why: String| crate::WorkerError::CaFile {
+        path: path.display().to_string(),
+        why,
+    };
+    let pem = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
+    let found = Certificate::from_pem_bundle(&pem).map_err(|e| refused(with_causes(&e)))?;
+    if found.is_empty() {
+        return Err(refused("it holds no PEM certificate".to_owned()));
+    }
+    Ok(found)
+}
+
+/// `error` and the errors beneath it, as one sentence: reqwest's own
+/// says only that a request failed, its causes say why (a certificate
+/// no authority signed, a refused connection).
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = inner.source();
+    }
+    text
+}
+
 impl Client {
-    /// A client of the server at `url` (http:// or https://).
-    pub fn new(url: &str, key: &str) -> Result<Client, crate::WorkerError> {
+    /// A client of the server at `url` (http:// or https://), trusting
+    /// `authorities` beside the usual web ones.
+    pub fn new(
+        url: &str,
+        key: &str,
+        authorities: &[Certificate],
+    ) -> Result<Client, crate::WorkerError> {
         let base = url.trim().trim_end_matches('/').to_owned();
         if !(base.starts_with("http://") || base.starts_with("https://")) || base.len() < 9 {
             return Err(crate::WorkerError::BadUrl(url.to_owned()));
         }
-        let http = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .timeout(CALL_TIMEOUT)
-            .user_agent(concat!("koma-worker/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("koma-worker/", env!("CARGO_PKG_VERSION")));
+        for authority in authorities {
+            builder = builder.add_root_certificate(authority.clone());
+        }
+        let http = builder
             .build()
             .map_err(|e| crate::WorkerError::Start(e.to_string()))?;
         Ok(Client {
@@ -69,10 +111,9 @@ impl Client {
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| ClientError::Network(format!("cannot reach {}: {e}", self.base)))?;
+        let response = request.send().await.map_err(|e| {
+            ClientError::Network(format!("cannot reach {}: {}", self.base, with_causes(&e)))
+        })?;
         let status = response.status();
         let text = response.text().await.map_err(|e| {
             ClientError::Network(format!("the answer from {} broke off: {e}", self.base))

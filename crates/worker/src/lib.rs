@@ -73,6 +73,11 @@ pub struct WorkerArgs {
     /// asks (for a slow machine); the job's own budget when not given.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Certificates (PEM) of authorities to trust beside the usual web
+    /// ones: for an https:// server whose certificate a private or
+    /// self-made authority signed.
+    #[arg(long, value_name = "PEM")]
+    ca_file: Option<PathBuf>,
 }
 
 /// Why the worker stopped other than by Ctrl-C.
@@ -92,6 +97,14 @@ pub enum WorkerError {
     /// The URL is not one.
     #[error("--server {0} is not an http:// or https:// address")]
     BadUrl(String),
+    /// The authorities' certificates cannot be read.
+    #[error("cannot use the certificates of --ca-file {path}: {why}")]
+    CaFile {
+        /// The file.
+        path: String,
+        /// Why.
+        why: String,
+    },
     /// The HTTP client or the runtime cannot start.
     #[error("cannot start: {0}")]
     Start(String),
@@ -124,7 +137,11 @@ fn read_key(args: &WorkerArgs) -> Result<String, WorkerError> {
 
 fn run_worker(args: WorkerArgs) -> Result<(), WorkerError> {
     let key = read_key(&args)?;
-    let client = Client::new(&args.server, &key)?;
+    let authorities = match &args.ca_file {
+        Some(path) => client::authorities(path)?,
+        None => Vec::new(),
+    };
+    let client = Client::new(&args.server, &key, &authorities)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -469,11 +486,11 @@ mod tests {
 
     #[test]
     fn the_server_is_an_http_or_https_address() {
-        assert!(Client::new("https://koma.example.org/", "k").is_ok());
-        assert!(Client::new("http://127.0.0.1:8080", "k").is_ok());
+        assert!(Client::new("https://koma.example.org/", "k", &[]).is_ok());
+        assert!(Client::new("http://127.0.0.1:8080", "k", &[]).is_ok());
         for wrong in ["ftp://x/", "127.0.0.1:8080", "http://", ""] {
             assert!(
-                matches!(Client::new(wrong, "k"), Err(WorkerError::BadUrl(_))),
+                matches!(Client::new(wrong, "k", &[]), Err(WorkerError::BadUrl(_))),
                 "{wrong}"
             );
         }

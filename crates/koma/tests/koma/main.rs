@@ -27,5 +27,6 @@ mod solve_pawns;
 mod spear_random;
 mod terminal;
 mod train_command;
+mod worker_https;
 mod worker_process;
 mod workspace_layout;
