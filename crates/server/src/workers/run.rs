@@ -58,6 +58,15 @@ pub fn mate_job(job: &JobJson) -> Result<MateResultJson, RunError> {
     })
 }
 
+/// The game of `job`: its moves played from its position.
+fn replayed(job: &JobJson) -> Result<AnyGame, RunError> {
+    let variant: Variant = job
+        .variant
+        .parse()
+        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
+    AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)
+}
+
 /// The longest analysis a job may ask for, seconds: the server's own
 /// bound (`--analysis-seconds`) at its largest.
 pub const MAX_ANALYSIS_SECONDS: u64 = 3600;
@@ -71,12 +80,7 @@ pub fn analysis_job(
     control: &SearchControl,
     report: &mut dyn FnMut(&AnalysisResultJson),
 ) -> Result<AnalysisResultJson, RunError> {
-    let variant: Variant = job
-        .variant
-        .parse()
-        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
-    let game =
-        AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)?;
+    let game = replayed(job)?;
     let mut limits = Limits::move_time(Duration::from_secs(
         job.seconds.clamp(1, MAX_ANALYSIS_SECONDS),
     ));
@@ -145,12 +149,7 @@ pub fn review_job(
     control: &SearchControl,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<PositionJson>, RunError> {
-    let variant: Variant = job
-        .variant
-        .parse()
-        .map_err(|_| RunError::UnknownVariant(job.variant.clone()))?;
-    let game =
-        AnyGame::replay(variant, &job.position, &job.moves, None).map_err(RunError::Replay)?;
+    let game = replayed(job)?;
     let nodes = job.nodes.max(1);
     each_game!(AnyGame, &game, g => judge(g, nodes, control, progress))
 }

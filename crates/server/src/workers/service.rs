@@ -32,6 +32,11 @@ pub struct Workers {
     games: Arc<Games>,
 }
 
+/// A checked answer as the JSON kept in its job, or why it is garbage.
+fn as_json<T: serde::Serialize>(checked: Result<T, String>) -> Result<String, String> {
+    checked.and_then(|answer| serde_json::to_string(&answer).map_err(|e| e.to_string()))
+}
+
 impl Games {
     /// The job queue of the games' store: a table beside the games in
     /// SQLite and PostgreSQL, memory otherwise.
@@ -147,8 +152,7 @@ impl Workers {
                         spec.kind.word()
                     )),
                 };
-                let answer = checked
-                    .and_then(|lines| serde_json::to_string(&lines).map_err(|e| e.to_string()))
+                let answer = as_json(checked)
                     .map_err(|problem| self.garbage(worker, id, &report.lease, &problem))?;
                 Some(answer)
             }
@@ -232,16 +236,7 @@ impl Workers {
             }
             _ => Err("a mate search's result is its \"mate\" answer alone.".to_owned()),
         };
-        let answer = checked
-            .and_then(|answer| serde_json::to_string(&answer).map_err(|e| e.to_string()))
-            .map_err(|problem| self.garbage(worker, id, &result.lease, &problem))?;
-        self.queue.finish(id, &result.lease)?;
-        self.queue.complete(id, Some(answer), None)?;
-        eprintln!("koma: {worker} finished job {id} (a mate search)");
-        Ok(AcceptedJson {
-            status: "kept".to_owned(),
-            lease_seconds: None,
-        })
+        self.keep_answer(worker, id, &result.lease, as_json(checked), "a mate search")
     }
 
     /// An analysis's last lines, checked, kept in the job for the viewer's
@@ -259,12 +254,23 @@ impl Workers {
             }
             _ => Err("an analysis's result is its \"analysis\" lines alone.".to_owned()),
         };
-        let answer = checked
-            .and_then(|lines| serde_json::to_string(&lines).map_err(|e| e.to_string()))
-            .map_err(|problem| self.garbage(worker, id, &result.lease, &problem))?;
-        self.queue.finish(id, &result.lease)?;
+        self.keep_answer(worker, id, &result.lease, as_json(checked), "an analysis")
+    }
+
+    /// Keeps `checked`, the answer of job `id` as JSON (or why it is
+    /// garbage), in the job, and ends it; `what` the job was, for the log.
+    fn keep_answer(
+        &self,
+        worker: &str,
+        id: &str,
+        lease: &str,
+        checked: Result<String, String>,
+        what: &str,
+    ) -> Result<AcceptedJson, Refusal> {
+        let answer = checked.map_err(|problem| self.garbage(worker, id, lease, &problem))?;
+        self.queue.finish(id, lease)?;
         self.queue.complete(id, Some(answer), None)?;
-        eprintln!("koma: {worker} finished job {id} (an analysis)");
+        eprintln!("koma: {worker} finished job {id} ({what})");
         Ok(AcceptedJson {
             status: "kept".to_owned(),
             lease_seconds: None,
