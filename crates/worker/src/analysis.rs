@@ -1,8 +1,9 @@
 //! An analysis job: Koma's engine on the job's position with its MultiPV
 //! lines, for its seconds, as the board's local analysis thinks. Someone
-//! watches it live, so the lines of each depth completed go to the server
-//! with the next progress report (a few times a second at most), and a
-//! lost lease (the viewer stopped, or moved on) stops the engine at once.
+//! watches it live, so the first lines go to the server as soon as they
+//! are found and later ones with the next progress report (four times a
+//! second at most), and a lost lease (the viewer stopped, or moved on)
+//! stops the engine at once.
 
 use super::{send, Shared};
 use crate::client::ClientError;
@@ -11,9 +12,9 @@ use koma_server::workers::protocol::{AnalysisResultJson, JobJson, ProgressJson, 
 use koma_server::workers::run;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::sync::Notify;
 
-/// The shortest time between two reports of new lines: the board reads
-/// the job five times a second.
+/// The shortest time between two reports of new lines.
 const EVERY: Duration = Duration::from_millis(250);
 
 /// The lines found so far, and how many sets have been found.
@@ -36,24 +37,34 @@ pub(super) async fn do_analysis(shared: &Arc<Shared>, mut job: JobJson) -> Resul
     }
     let control = SearchControl::new(false);
     let latest = Arc::new(Mutex::new(Latest::default()));
+    let fresh = Arc::new(Notify::new());
     let searching = {
-        let (job, control, latest) = (job.clone(), control.clone(), latest.clone());
+        let (job, control) = (job.clone(), control.clone());
+        let (latest, fresh) = (latest.clone(), fresh.clone());
         tokio::task::spawn_blocking(move || {
             let mut report = |found: &AnalysisResultJson| {
                 let mut latest = latest.lock().unwrap_or_else(|e| e.into_inner());
                 latest.found = Some(found.clone());
                 latest.sets += 1;
+                fresh.notify_one();
             };
             run::analysis_job(&job, &control, &mut report)
         })
     };
     tokio::pin!(searching);
     let renew = Duration::from_secs(job.lease_seconds.max(3) / 3);
-    let (mut reported, mut last_report) = (0u64, Instant::now());
+    let (mut reported, mut renewed) = (0u64, Instant::now());
+    let mut last_lines: Option<Instant> = None;
     let finished = loop {
         tokio::select! {
             finished = &mut searching => break finished,
-            _ = tokio::time::sleep(EVERY) => {}
+            () = fresh.notified() => {}
+            () = tokio::time::sleep(renew) => {}
+        }
+        if let Some(sent) = last_lines {
+            // Lines at most every EVERY: the deepening's first depths
+            // come far faster than anyone reads them.
+            tokio::time::sleep(EVERY.saturating_sub(sent.elapsed())).await;
         }
         if shared.stopping() || control.is_stopped() {
             control.stop();
@@ -63,7 +74,7 @@ pub(super) async fn do_analysis(shared: &Arc<Shared>, mut job: JobJson) -> Resul
             let latest = latest.lock().unwrap_or_else(|e| e.into_inner());
             (latest.sets, latest.found.clone())
         };
-        if sets == reported && last_report.elapsed() < renew {
+        if sets == reported && renewed.elapsed() < renew {
             continue;
         }
         let report = ProgressJson {
@@ -73,8 +84,11 @@ pub(super) async fn do_analysis(shared: &Arc<Shared>, mut job: JobJson) -> Resul
         };
         match shared.client.progress(&job.id, &report).await {
             Ok(()) => {
+                if sets != reported {
+                    last_lines = Some(Instant::now());
+                }
                 reported = sets;
-                last_report = Instant::now();
+                renewed = Instant::now();
             }
             Err(ClientError::Lost(message)) => {
                 if shared.verbose {

@@ -4,7 +4,7 @@
 //! kind `analysis` (the game's start, the moves to the position analysed,
 //! its lines and seconds). The worker reports its lines at each depth it
 //! completes, the server checks them (`workers::check_analysis`) and keeps
-//! them in the job, and this relay reads the job a few times a second and
+//! them in the job, and this relay reads the job ten times a second and
 //! sends the board the same `analysis` messages a local analysis sends.
 //! Reading the job, not the worker, lets a worker that reports to another
 //! server sharing the queue answer this one's viewer. Stopping the
@@ -16,7 +16,7 @@ use super::analysis_target::{LineJson, Target};
 use crate::games::live::{AnyGame, Served};
 use crate::games::state::{EvaluationJson, MoveJson};
 use crate::workers::check_analysis::line_moves;
-use crate::workers::progress::{CancelOnDrop, POLL};
+use crate::workers::progress::CancelOnDrop;
 use crate::workers::protocol::AnalysisResultJson;
 use crate::workers::queue::{JobKind, JobSpec, JobState, JobStatus};
 use crate::workers::service::Workers;
@@ -24,6 +24,10 @@ use koma_rules::{each_game, Game, Move};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+
+/// How often the job is read: ten times a second, as its lines are
+/// watched live (a review's progress is read five times).
+const POLL: Duration = Duration::from_millis(100);
 
 /// How long an analysis waits, queued, for a worker to take it before
 /// the board is told that none is free.
