@@ -170,6 +170,16 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         known
     }
 
+    /// The length of the mate the search knows after `child` without
+    /// searching (fixed, or proven in the table within its depth), if any.
+    pub fn proven_length(&self, child: &Child<V>) -> Option<Depth> {
+        child
+            .fixed
+            .or_else(|| self.look(&child.position, child.depth))
+            .filter(|known| known.is_proven())
+            .map(|known| known.depth)
+    }
+
     /// What the table knows of `position` searched at `depth`.
     pub fn look(&self, position: &ShogiPosition<V>, depth: Depth) -> Option<Known> {
         self.table.get(

@@ -64,7 +64,8 @@ pub struct MateReport {
     /// For a mate, its length as problems count it: the plies of the line
     /// less each useless interposition and its capture (shown where
     /// nothing else holds out as long, and at the end until the defender
-    /// is checkmated on the board). 0 otherwise.
+    /// is checkmated on the board); when not proven the shortest, the
+    /// number of plies a mate was proven within. 0 otherwise.
     pub length: u16,
     /// For a mate, whether it is proven the shortest (false when the
     /// limits ran out while shortening it).
@@ -224,14 +225,12 @@ fn solve_on<V: ShogiVariant>(
     } else {
         None
     };
-    let line = line.or_else(|| greedy_line(&mut search, position, length));
+    let line = line.or_else(|| table_line(&mut search, position, length));
     match line {
         Some(line) if is_mate_line(position, &line) => {
-            let counted = if shortest {
-                length
-            } else {
-                line.len() as Depth
-            };
+            // Not proven the shortest, `length` is still a bound that a
+            // proof holds to, whatever the line's defender chose.
+            let counted = length;
             // The line as played on a board, to checkmate: the length
             // stays the convention's. (A line `is_mate_line` accepts always
             // goes on so; were it not to, the convention's line is still a
@@ -378,20 +377,30 @@ fn defence_order<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> (bool
     (m.is_drop(), !capture)
 }
 
-/// A mate line read from the table alone, when there was no time to read
-/// the shortest: the shortest known proof at the attacker's turns, the
-/// longest at the defender's (useless interpositions included).
-fn greedy_line<V: ShogiVariant>(
+/// A mate line of `length` plies at most read from the table alone, with
+/// no search (the budget may have run out): at the attacker's turns the
+/// check the table proves shortest within the plies left, at the
+/// defender's the answer it proves longest. A useless interposition
+/// stands for its capture as in the search bounded by depth that proved
+/// the mate, and both moves go into the line. After a proof within
+/// `length`, every node on such a line is proven within its plies; an
+/// answer the table has forgotten is passed over, and the line may then
+/// be shorter than the longest defence (it is checked as a mate all the
+/// same). No line if the table forgot every answer or check of a node.
+fn table_line<V: ShogiVariant>(
     search: &mut Search<V>,
     root: &ShogiPosition<V>,
     length: Depth,
 ) -> Option<Vec<Move>> {
     let attacker = root.turn();
     let mut position = *root;
+    let mut depth = length;
     let mut line = Vec::new();
-    for _ in 0..=length {
+    // Each ply lowers the depth but an interposition's two; the defender
+    // has few pieces to drop.
+    while line.len() <= 2 * usize::from(length) + 2 * MAX_INTERPOSED {
         let or_node = position.turn() == attacker;
-        let children = match step(search, &position, or_node, UNLIMITED) {
+        let children = match step(search, &position, or_node, depth) {
             Step::Children(children) => children,
             Step::Mated(last) => {
                 line.extend(last);
@@ -399,24 +408,25 @@ fn greedy_line<V: ShogiVariant>(
             }
             Step::NoMate => return None,
         };
-        let proven = |child: &Child<V>| {
-            search
-                .look(&child.position, UNLIMITED)
-                .filter(|k: &Known| k.is_proven())
-                .map(|k| (k.depth, child.m, child.position))
-        };
-        let chosen = if or_node {
-            children.iter().filter_map(proven).min_by_key(|c| c.0)?
+        if depth == 0 && !or_node && children.iter().all(|c| c.capture.is_some()) {
+            // Only useless interpositions are left: mated, as problems count.
+            return Some(line);
+        }
+        let proven = children
+            .into_iter()
+            .filter_map(|child| search.proven_length(&child).map(|length| (length, child)));
+        let (_, chosen) = if or_node {
+            proven.min_by_key(|(length, _)| *length)?
         } else {
-            children
-                .iter()
-                .map(proven)
-                .collect::<Option<Vec<_>>>()?
-                .into_iter()
-                .max_by_key(|c| c.0)?
+            proven.max_by_key(|(length, child)| (*length, child.capture.is_none()))?
         };
-        line.push(chosen.1);
-        position = chosen.2;
+        line.push(chosen.m);
+        line.extend(chosen.capture);
+        position = chosen.position;
+        depth = chosen.depth;
     }
     None
 }
+
+/// Pieces a defender may drop in a row on a line read from the table.
+const MAX_INTERPOSED: usize = 38;
