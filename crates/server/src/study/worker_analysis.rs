@@ -63,8 +63,12 @@ pub(super) fn start(
     target: Target,
     out: mpsc::UnboundedSender<String>,
 ) -> EngineJob {
-    let spec = job(&target, analyses.limits.seconds.max(1));
+    let seconds = analyses.limits.seconds.max(1);
+    let spec = job(&target, seconds);
     let queue = workers.queue.clone();
+    // Past this, an analysis whose workers keep it leased without ending
+    // it (or keep losing it) is given up, as a local one ends in time.
+    let longest = UNTAKEN + Duration::from_secs(seconds) + workers.lease * 2;
     EngineJob::of_task(tokio::spawn(async move {
         let send = |status: &'static str, found: Option<&AnalysisResultJson>, error| {
             let mut message = match found {
@@ -106,6 +110,7 @@ pub(super) fn start(
         if !send("waiting", None, None) {
             return;
         }
+        let started = Instant::now();
         let (mut shown, mut queued_since) = (None::<String>, Some(Instant::now()));
         // The last lines shown, which a failure keeps, as a local one does.
         let mut last: Option<AnalysisResultJson> = None;
@@ -181,6 +186,12 @@ pub(super) fn start(
             };
             if !sent {
                 // The viewer is gone: the guard cancels the job.
+                return;
+            }
+            if started.elapsed() > longest {
+                // The guard cancels the job as it drops.
+                let why = "The workers did not finish the analysis: try again later.";
+                send("failed", last.as_ref(), Some(why.to_owned()));
                 return;
             }
         }
