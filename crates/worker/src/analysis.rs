@@ -59,7 +59,8 @@ pub(super) async fn do_analysis(shared: &Arc<Shared>, mut job: JobJson) -> Resul
         tokio::select! {
             finished = &mut searching => break finished,
             () = fresh.notified() => {}
-            () = tokio::time::sleep(renew) => {}
+            // At least once a second, so that Ctrl-C is heard at once.
+            () = tokio::time::sleep(renew.min(Duration::from_secs(1))) => {}
         }
         if let Some(sent) = last_lines {
             // Lines at most every EVERY: the deepening's first depths
