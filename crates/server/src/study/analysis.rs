@@ -95,6 +95,11 @@ impl Analyses {
         }
     }
 
+    /// Whether one of the engines is free now.
+    pub(crate) fn engine_free(&self) -> bool {
+        self.permits.available_permits() > 0
+    }
+
     /// How busy the engines are now.
     pub(crate) fn engines(&self) -> EnginesJson {
         EnginesJson {
@@ -211,11 +216,21 @@ pub fn start(
         if let Some(workers) = analyses.workers.get() {
             // Rather than wait behind the server's busy engines, or
             // with none of its own for Koma's analyses.
-            if !analyses.limits.local || analyses.permits.available_permits() == 0 {
+            if !analyses.limits.local || !analyses.engine_free() {
                 return worker_analysis::start(workers.clone(), analyses.clone(), target, out);
             }
         }
     }
+    start_here(analyses, target, out)
+}
+
+/// Starts analysing `target` on the server's own engines, waiting for
+/// one if none is free.
+pub(super) fn start_here(
+    analyses: Arc<Analyses>,
+    target: Target,
+    out: mpsc::UnboundedSender<String>,
+) -> EngineJob {
     let waiting_message = target.message(
         "waiting",
         (0, 0, Duration::ZERO),

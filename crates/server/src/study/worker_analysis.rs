@@ -9,9 +9,12 @@
 //! Reading the job, not the worker, lets a worker that reports to another
 //! server sharing the queue answer this one's viewer. Stopping the
 //! analysis (a new one, `stop-analysis`, the connection's end) cancels the
-//! job, and the worker stops at its next report.
+//! job, and the worker stops at its next report. An analysis still queued
+//! when one of the server's engines comes free (unless
+//! `--analysis-engines 0`) is taken back and done here, so that a server
+//! whose workers are away analyses as it did without them.
 
-use super::analysis::{Analyses, EngineJob};
+use super::analysis::{self, Analyses, EngineJob};
 use super::analysis_target::{LineJson, Target};
 use crate::games::live::{AnyGame, Served};
 use crate::games::state::{EvaluationJson, MoveJson};
@@ -65,11 +68,42 @@ pub(super) fn start(
 ) -> EngineJob {
     let seconds = analyses.limits.seconds.max(1);
     let spec = job(&target, seconds);
-    let queue = workers.queue.clone();
     // Past this, an analysis whose workers keep it leased without ending
     // it (or keep losing it) is given up, as a local one ends in time.
     let longest = UNTAKEN + Duration::from_secs(seconds) + workers.lease * 2;
     EngineJob::of_task(tokio::spawn(async move {
+        // An engine of the server's came free before any worker took the
+        // job: it does the analysis, held here so that aborting this task
+        // stops it.
+        let _here = match relay(&workers, &analyses, &target, &out, spec, longest).await {
+            Relayed::Over => return,
+            Relayed::EngineFree => analysis::start_here(analyses.clone(), target, out),
+        };
+        std::future::pending::<()>().await;
+    }))
+}
+
+/// How a relay ended.
+enum Relayed {
+    /// The analysis is over, or its viewer gone.
+    Over,
+    /// Still queued, the job cancelled, as one of the server's engines is
+    /// free.
+    EngineFree,
+}
+
+/// Queues `spec` and relays its lines to `out` until the analysis is over,
+/// or one of the server's engines is free while no worker has taken it.
+async fn relay(
+    workers: &Workers,
+    analyses: &Arc<Analyses>,
+    target: &Target,
+    out: &mpsc::UnboundedSender<String>,
+    spec: JobSpec,
+    longest: Duration,
+) -> Relayed {
+    let queue = workers.queue.clone();
+    {
         let send = |status: &'static str, found: Option<&AnalysisResultJson>, error| {
             let mut message = match found {
                 Some(found) => target.message(
@@ -98,17 +132,17 @@ pub(super) fn start(
             Ok(Ok(id)) => id,
             Ok(Err(e)) => {
                 send("failed", None, Some(e.to_string()));
-                return;
+                return Relayed::Over;
             }
             Err(_) => {
                 let sentence = "The analysis could not be queued.".to_owned();
                 send("failed", None, Some(sentence));
-                return;
+                return Relayed::Over;
             }
         };
         let mut guard = CancelOnDrop::new(queue.clone(), id.clone());
         if !send("waiting", None, None) {
-            return;
+            return Relayed::Over;
         }
         let started = Instant::now();
         let (mut shown, mut queued_since) = (None::<String>, Some(Instant::now()));
@@ -134,12 +168,16 @@ pub(super) fn start(
                     None,
                     Some("The analysis's job is gone.".to_owned()),
                 );
-                return;
+                return Relayed::Over;
             };
             let found: Option<AnalysisResultJson> = answer
                 .as_deref()
                 .and_then(|text| serde_json::from_str(text).ok());
             let sent = match state {
+                JobState::Queued if analyses.limits.local && analyses.engine_free() => {
+                    // The guard cancels the job as it drops.
+                    return Relayed::EngineFree;
+                }
                 JobState::Queued => {
                     // A lease that ran out: waiting again, for another worker.
                     let since = *queued_since.get_or_insert_with(Instant::now);
@@ -153,7 +191,7 @@ pub(super) fn start(
                                 UNTAKEN.as_secs()
                             )),
                         );
-                        return;
+                        return Relayed::Over;
                     }
                     if shown.take().is_some() {
                         send("waiting", None, None)
@@ -175,27 +213,27 @@ pub(super) fn start(
                 JobState::Done => {
                     guard.over = true;
                     send("done", found.as_ref(), None);
-                    return;
+                    return Relayed::Over;
                 }
                 JobState::Failed | JobState::Cancelled => {
                     guard.over = true;
                     let why = error.unwrap_or_else(|| "The analysis was stopped.".to_owned());
                     send("failed", last.as_ref(), Some(why));
-                    return;
+                    return Relayed::Over;
                 }
             };
             if !sent {
                 // The viewer is gone: the guard cancels the job.
-                return;
+                return Relayed::Over;
             }
             if started.elapsed() > longest {
                 // The guard cancels the job as it drops.
                 let why = "The workers did not finish the analysis: try again later.";
                 send("failed", last.as_ref(), Some(why.to_owned()));
-                return;
+                return Relayed::Over;
             }
         }
-    }))
+    }
 }
 
 /// `found`'s lines as the board shows them, from the position `target`

@@ -231,3 +231,43 @@ fn only_analyses_that_would_wait_go_to_the_workers() {
     let job = acquire_all(&server, KEY).expect("the second goes to the workers");
     assert_eq!(job.kind, JobKind::Analysis);
 }
+
+/// An analysis queued while the server's engine was busy comes back to it
+/// once it is free, if no worker has taken it: a server whose workers are
+/// away analyses as it did without them.
+#[test]
+fn a_queued_analysis_no_worker_took_is_done_here_once_an_engine_is_free() {
+    let dir = TempDir::new("worker-analyses-back");
+    let keys = crate::workers::keys(&dir);
+    let server = crate::common::start_with(&[
+        "--memory",
+        "--worker-keys",
+        &keys,
+        "--analysis-engines",
+        "1",
+        "--analysis-seconds",
+        "1",
+    ]);
+    let (_, mut first) = watched_game(&server);
+    send_json(&mut first, json!({ "type": "analyse", "lines": 1 }));
+    assert_eq!(next_analysis(&mut first)["status"], "running");
+    let (_, mut second) = watched_game(&server);
+    send_json(&mut second, json!({ "type": "analyse", "lines": 1 }));
+    assert_eq!(next_analysis(&mut second)["status"], "waiting");
+    let done = loop {
+        let message = next_analysis(&mut second);
+        assert_ne!(message["status"], "failed", "{message}");
+        if message["status"] == "done" {
+            break message;
+        }
+    };
+    assert!(done["depth"].as_u64().unwrap() > 0, "{done}");
+    // Its job was withdrawn: nothing is left for a worker.
+    let nothing = call(
+        &server,
+        "/api/worker/acquire?kinds=analysis",
+        Some(KEY),
+        &json!({}),
+    );
+    assert_eq!(nothing.status, 204, "{:?}", status_of(&nothing));
+}
