@@ -113,7 +113,7 @@ async fn relay(
                         found.nodes,
                         Duration::from_millis(found.milliseconds),
                     ),
-                    each_game!(AnyGame, &target.game, g => lines(g, &target, found)),
+                    each_game!(AnyGame, &target.game, g => lines(g, target, found)),
                     analyses.engines(),
                 ),
                 None => target.message(
