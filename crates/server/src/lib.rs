@@ -353,6 +353,16 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let open = args.open;
     runtime.block_on(async move {
         let server = start(args).await?;
+        // Before the address, so that whoever reads the address (a test,
+        // a script) knows the warning is written too.
+        if !server.address.ip().is_loopback() {
+            let (address, port) = (server.address, server.address.port());
+            eprintln!(
+                "koma: listening on {address}: other machines of the network can reach this \
+                 server at this machine's address, port {port}. Koma speaks plain HTTP; beyond \
+                 a network you trust, put it behind a proxy that adds TLS."
+            );
+        }
         // Tests and scripts read this line to find the server: keep it
         // first and keep its form. Standard output flushes at the line's
         // end.
@@ -363,14 +373,6 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
                 "CSA players connect to {}:{}",
                 shown_host(csa.ip()),
                 csa.port()
-            );
-        }
-        if !server.address.ip().is_loopback() {
-            let (address, port) = (server.address, server.address.port());
-            eprintln!(
-                "koma: listening on {address}: other machines of the network can reach this \
-                 server at this machine's address, port {port}. Koma speaks plain HTTP; beyond \
-                 a network you trust, put it behind a proxy that adds TLS."
             );
         }
         if open {

@@ -14,7 +14,8 @@ use crate::external::registry::BUILT_IN;
 use crate::games::refusal::Refusal;
 use crate::games::service::{Games, StateMessage};
 use crate::store::GameId;
-use crate::study::analysis::{self, EngineJob};
+use crate::study::analysis::EngineJob;
+use crate::study::analysis_start;
 use crate::study::analysis_target::{self, AnalyseRequest};
 use crate::study::review;
 use axum::body::Body;
@@ -166,7 +167,7 @@ async fn session(
                                 analysis_target::target(game, id, request, &external)
                             };
                             let (job, reply) = study(&app, &id, Some(&engine), target, |target| {
-                                analysis::start(analyses, target, out)
+                                analysis_start::start(analyses, target, out)
                             })
                             .await;
                             running.extend(job.map(|job| (engine, job)));

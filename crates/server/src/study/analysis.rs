@@ -17,13 +17,11 @@
 //! `Threads` (`study::external_analysis`).
 //!
 //! With `--worker-keys`, an analysis by Koma's own engine that finds no
-//! engine free goes to the workers instead of waiting
-//! (`study::worker_analysis`), and every one does with
-//! `--analysis-engines 0`.
+//! engine free goes to the workers instead of waiting, and every one does
+//! with `--analysis-engines 0` (`study::analysis_start` chooses).
 
 use super::analysis_target::{AnalysisJson, DepthLines, EnginesJson, LineJson, Target};
 use super::external_analysis;
-use super::worker_analysis;
 use crate::external::pool::ExternalEngines;
 use crate::games::live::{AnyGame, Served};
 use crate::games::state::{EvaluationJson, MoveJson};
@@ -204,28 +202,9 @@ impl Drop for EngineJob {
     }
 }
 
-/// Starts analysing `target`: waits for an engine (saying so on `out`
-/// when it must), then searches, sending each completed depth and the end
-/// as [`AnalysisJson`] text.
-pub fn start(
-    analyses: Arc<Analyses>,
-    target: Target,
-    out: mpsc::UnboundedSender<String>,
-) -> EngineJob {
-    if target.engine.is_none() {
-        if let Some(workers) = analyses.workers.get() {
-            // Rather than wait behind the server's busy engines, or
-            // with none of its own for Koma's analyses.
-            if !analyses.limits.local || !analyses.engine_free() {
-                return worker_analysis::start(workers.clone(), analyses.clone(), target, out);
-            }
-        }
-    }
-    start_here(analyses, target, out)
-}
-
-/// Starts analysing `target` on the server's own engines, waiting for
-/// one if none is free.
+/// Starts analysing `target` on the server's own engines: waits for one
+/// (saying so on `out` when it must), then searches, sending each
+/// completed depth and the end as [`AnalysisJson`] text.
 pub(super) fn start_here(
     analyses: Arc<Analyses>,
     target: Target,

@@ -4,6 +4,7 @@
 //! solver on a position).
 
 pub(crate) mod analysis;
+pub(crate) mod analysis_start;
 pub(crate) mod analysis_target;
 mod external_analysis;
 pub(crate) mod external_mate;
