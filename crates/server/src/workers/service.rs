@@ -176,10 +176,8 @@ impl Workers {
         result: &ResultJson,
     ) -> Result<AcceptedJson, Refusal> {
         let spec = self.queue.held(id, &result.lease)?;
-        match spec.kind {
-            JobKind::Mate => return self.mate_result(worker, id, &spec, result),
-            JobKind::Analysis => return self.analysis_result(worker, id, &spec, result),
-            JobKind::Review => {}
+        if spec.kind != JobKind::Review {
+            return self.answer_result(worker, id, &spec, result);
         }
         let checked = match (&result.mate, &result.analysis) {
             (None, None) => check::check(&spec, result),
@@ -220,41 +218,32 @@ impl Workers {
         ))
     }
 
-    /// A mate search's answer, checked, kept in the job for the request
-    /// that waits on it (which may be another server's, on a shared
-    /// queue).
-    fn mate_result(
+    /// A mate search's answer or an analysis's last lines, checked, kept
+    /// in the job for the request or the relay that waits on it (which
+    /// may be another server's, on a shared queue).
+    fn answer_result(
         &self,
         worker: &str,
         id: &str,
         spec: &JobSpec,
         result: &ResultJson,
     ) -> Result<AcceptedJson, Refusal> {
-        let checked = match &result.mate {
-            Some(sent) if result.positions.is_empty() && result.analysis.is_none() => {
-                check_mate(spec, sent)
+        let alone = result.positions.is_empty();
+        let (checked, what) = match (spec.kind, &result.mate, &result.analysis) {
+            (JobKind::Mate, Some(sent), None) if alone => {
+                (as_json(check_mate(spec, sent)), "a mate search")
             }
-            _ => Err("a mate search's result is its \"mate\" answer alone.".to_owned()),
+            (JobKind::Mate, ..) => (
+                Err("a mate search's result is its \"mate\" answer alone.".to_owned()),
+                "a mate search",
+            ),
+            (_, None, Some(sent)) if alone => (as_json(check_analysis(spec, sent)), "an analysis"),
+            _ => (
+                Err("an analysis's result is its \"analysis\" lines alone.".to_owned()),
+                "an analysis",
+            ),
         };
-        self.keep_answer(worker, id, &result.lease, as_json(checked), "a mate search")
-    }
-
-    /// An analysis's last lines, checked, kept in the job for the viewer's
-    /// relay (which may be another server's, on a shared queue).
-    fn analysis_result(
-        &self,
-        worker: &str,
-        id: &str,
-        spec: &JobSpec,
-        result: &ResultJson,
-    ) -> Result<AcceptedJson, Refusal> {
-        let checked = match &result.analysis {
-            Some(sent) if result.positions.is_empty() && result.mate.is_none() => {
-                check_analysis(spec, sent)
-            }
-            _ => Err("an analysis's result is its \"analysis\" lines alone.".to_owned()),
-        };
-        self.keep_answer(worker, id, &result.lease, as_json(checked), "an analysis")
+        self.keep_answer(worker, id, &result.lease, checked, what)
     }
 
     /// Keeps `checked`, the answer of job `id` as JSON (or why it is

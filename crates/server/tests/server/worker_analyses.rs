@@ -206,12 +206,10 @@ fn a_worker_of_one_server_analyses_for_the_others_viewer_on_postgresql() {
     garbage_is_refused_and_stopping_cancels(&one);
 }
 
-/// With engines of its own, the server analyses itself while one is free
-/// and sends the workers only what would wait.
-#[test]
-fn only_analyses_that_would_wait_go_to_the_workers() {
-    let dir = TempDir::new("worker-analyses-busy");
-    let keys = crate::workers::keys(&dir);
+/// A server with one engine and workers, `seconds` an analysis: a first
+/// analysis on its engine, and a second, which finds it busy, waiting.
+fn one_engine_busy(dir: &TempDir, seconds: &str) -> (Server, Socket, Socket) {
+    let keys = crate::workers::keys(dir);
     let server = crate::common::start_with(&[
         "--memory",
         "--worker-keys",
@@ -219,7 +217,7 @@ fn only_analyses_that_would_wait_go_to_the_workers() {
         "--analysis-engines",
         "1",
         "--analysis-seconds",
-        "20",
+        seconds,
     ]);
     let (_, mut first) = watched_game(&server);
     send_json(&mut first, json!({ "type": "analyse", "lines": 1 }));
@@ -228,6 +226,15 @@ fn only_analyses_that_would_wait_go_to_the_workers() {
     let (_, mut second) = watched_game(&server);
     send_json(&mut second, json!({ "type": "analyse", "lines": 1 }));
     assert_eq!(next_analysis(&mut second)["status"], "waiting");
+    (server, first, second)
+}
+
+/// With engines of its own, the server analyses itself while one is free
+/// and sends the workers only what would wait.
+#[test]
+fn only_analyses_that_would_wait_go_to_the_workers() {
+    let dir = TempDir::new("worker-analyses-busy");
+    let (server, _first, _second) = one_engine_busy(&dir, "20");
     let job = acquire_all(&server, KEY).expect("the second goes to the workers");
     assert_eq!(job.kind, JobKind::Analysis);
 }
@@ -238,22 +245,7 @@ fn only_analyses_that_would_wait_go_to_the_workers() {
 #[test]
 fn a_queued_analysis_no_worker_took_is_done_here_once_an_engine_is_free() {
     let dir = TempDir::new("worker-analyses-back");
-    let keys = crate::workers::keys(&dir);
-    let server = crate::common::start_with(&[
-        "--memory",
-        "--worker-keys",
-        &keys,
-        "--analysis-engines",
-        "1",
-        "--analysis-seconds",
-        "1",
-    ]);
-    let (_, mut first) = watched_game(&server);
-    send_json(&mut first, json!({ "type": "analyse", "lines": 1 }));
-    assert_eq!(next_analysis(&mut first)["status"], "running");
-    let (_, mut second) = watched_game(&server);
-    send_json(&mut second, json!({ "type": "analyse", "lines": 1 }));
-    assert_eq!(next_analysis(&mut second)["status"], "waiting");
+    let (server, _first, mut second) = one_engine_busy(&dir, "1");
     let done = loop {
         let message = next_analysis(&mut second);
         assert_ne!(message["status"], "failed", "{message}");
