@@ -103,135 +103,133 @@ async fn relay(
     longest: Duration,
 ) -> Relayed {
     let queue = workers.queue.clone();
-    {
-        let send = |status: &'static str, found: Option<&AnalysisResultJson>, error| {
-            let mut message = match found {
-                Some(found) => target.message(
-                    status,
-                    (
-                        found.depth,
-                        found.nodes,
-                        Duration::from_millis(found.milliseconds),
-                    ),
-                    each_game!(AnyGame, &target.game, g => lines(g, target, found)),
-                    analyses.engines(),
+    let send = |status: &'static str, found: Option<&AnalysisResultJson>, error| {
+        let mut message = match found {
+            Some(found) => target.message(
+                status,
+                (
+                    found.depth,
+                    found.nodes,
+                    Duration::from_millis(found.milliseconds),
                 ),
-                None => target.message(
-                    status,
-                    (0, 0, Duration::ZERO),
-                    Vec::new(),
-                    analyses.engines(),
-                ),
-            };
-            message.error = error;
-            out.send(serde_json::to_string(&message).unwrap_or_default())
-                .is_ok()
+                each_game!(AnyGame, &target.game, g => lines(g, target, found)),
+                analyses.engines(),
+            ),
+            None => target.message(
+                status,
+                (0, 0, Duration::ZERO),
+                Vec::new(),
+                analyses.engines(),
+            ),
         };
-        let pushing = queue.clone();
-        let id = match tokio::task::spawn_blocking(move || pushing.push(spec)).await {
-            Ok(Ok(id)) => id,
-            Ok(Err(e)) => {
-                send("failed", None, Some(e.to_string()));
-                return Relayed::Over;
-            }
-            Err(_) => {
-                let sentence = "The analysis could not be queued.".to_owned();
-                send("failed", None, Some(sentence));
-                return Relayed::Over;
-            }
-        };
-        let mut guard = CancelOnDrop::new(queue.clone(), id.clone());
-        if !send("waiting", None, None) {
+        message.error = error;
+        out.send(serde_json::to_string(&message).unwrap_or_default())
+            .is_ok()
+    };
+    let pushing = queue.clone();
+    let id = match tokio::task::spawn_blocking(move || pushing.push(spec)).await {
+        Ok(Ok(id)) => id,
+        Ok(Err(e)) => {
+            send("failed", None, Some(e.to_string()));
             return Relayed::Over;
         }
-        let started = Instant::now();
-        let (mut shown, mut queued_since) = (None::<String>, Some(Instant::now()));
-        // The last lines shown, which a failure keeps, as a local one does.
-        let mut last: Option<AnalysisResultJson> = None;
-        loop {
-            tokio::time::sleep(POLL).await;
-            let (reading, watched) = (queue.clone(), id.clone());
-            let status = match tokio::task::spawn_blocking(move || reading.status(&watched)).await {
-                Ok(Ok(status)) => status,
-                // A database that fails for a moment: read again.
-                Ok(Err(_)) | Err(_) => continue,
-            };
-            let Some(JobStatus {
-                state,
-                answer,
-                error,
-                ..
-            }) = status
-            else {
-                send(
-                    "failed",
-                    None,
-                    Some("The analysis's job is gone.".to_owned()),
-                );
-                return Relayed::Over;
-            };
-            let found: Option<AnalysisResultJson> = answer
-                .as_deref()
-                .and_then(|text| serde_json::from_str(text).ok());
-            let sent = match state {
-                JobState::Queued if analyses.limits.local && analyses.engine_free() => {
-                    // The guard cancels the job as it drops.
-                    return Relayed::EngineFree;
-                }
-                JobState::Queued => {
-                    // A lease that ran out: waiting again, for another worker.
-                    let since = *queued_since.get_or_insert_with(Instant::now);
-                    if since.elapsed() > UNTAKEN {
-                        // The guard cancels the job as it drops.
-                        send(
-                            "failed",
-                            None,
-                            Some(format!(
-                                "No worker took the analysis within {} s: try again later.",
-                                UNTAKEN.as_secs()
-                            )),
-                        );
-                        return Relayed::Over;
-                    }
-                    if shown.take().is_some() {
-                        send("waiting", None, None)
-                    } else {
-                        true
-                    }
-                }
-                JobState::Leased | JobState::Saving => {
-                    queued_since = None;
-                    match (&found, &answer) {
-                        (Some(found), Some(text)) if shown.as_ref() != Some(text) => {
-                            shown = Some(text.clone());
-                            last = Some(found.clone());
-                            send("running", Some(found), None)
-                        }
-                        _ => true,
-                    }
-                }
-                JobState::Done => {
-                    guard.over = true;
-                    send("done", found.as_ref(), None);
-                    return Relayed::Over;
-                }
-                JobState::Failed | JobState::Cancelled => {
-                    guard.over = true;
-                    let why = error.unwrap_or_else(|| "The analysis was stopped.".to_owned());
-                    send("failed", last.as_ref(), Some(why));
-                    return Relayed::Over;
-                }
-            };
-            if !sent {
-                // The viewer is gone: the guard cancels the job.
-                return Relayed::Over;
-            }
-            if started.elapsed() > longest {
+        Err(_) => {
+            let sentence = "The analysis could not be queued.".to_owned();
+            send("failed", None, Some(sentence));
+            return Relayed::Over;
+        }
+    };
+    let mut guard = CancelOnDrop::new(queue.clone(), id.clone());
+    if !send("waiting", None, None) {
+        return Relayed::Over;
+    }
+    let started = Instant::now();
+    let (mut shown, mut queued_since) = (None::<String>, Some(Instant::now()));
+    // The last lines shown, which a failure keeps, as a local one does.
+    let mut last: Option<AnalysisResultJson> = None;
+    loop {
+        tokio::time::sleep(POLL).await;
+        let (reading, watched) = (queue.clone(), id.clone());
+        let status = match tokio::task::spawn_blocking(move || reading.status(&watched)).await {
+            Ok(Ok(status)) => status,
+            // A database that fails for a moment: read again.
+            Ok(Err(_)) | Err(_) => continue,
+        };
+        let Some(JobStatus {
+            state,
+            answer,
+            error,
+            ..
+        }) = status
+        else {
+            send(
+                "failed",
+                None,
+                Some("The analysis's job is gone.".to_owned()),
+            );
+            return Relayed::Over;
+        };
+        let found: Option<AnalysisResultJson> = answer
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok());
+        let sent = match state {
+            JobState::Queued if analyses.limits.local && analyses.engine_free() => {
                 // The guard cancels the job as it drops.
-                let why = "The workers did not finish the analysis: try again later.";
-                send("failed", last.as_ref(), Some(why.to_owned()));
+                return Relayed::EngineFree;
+            }
+            JobState::Queued => {
+                // A lease that ran out: waiting again, for another worker.
+                let since = *queued_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > UNTAKEN {
+                    // The guard cancels the job as it drops.
+                    send(
+                        "failed",
+                        None,
+                        Some(format!(
+                            "No worker took the analysis within {} s: try again later.",
+                            UNTAKEN.as_secs()
+                        )),
+                    );
+                    return Relayed::Over;
+                }
+                if shown.take().is_some() {
+                    send("waiting", None, None)
+                } else {
+                    true
+                }
+            }
+            JobState::Leased | JobState::Saving => {
+                queued_since = None;
+                match (&found, &answer) {
+                    (Some(found), Some(text)) if shown.as_ref() != Some(text) => {
+                        shown = Some(text.clone());
+                        last = Some(found.clone());
+                        send("running", Some(found), None)
+                    }
+                    _ => true,
+                }
+            }
+            JobState::Done => {
+                guard.over = true;
+                send("done", found.as_ref(), None);
                 return Relayed::Over;
             }
+            JobState::Failed | JobState::Cancelled => {
+                guard.over = true;
+                let why = error.unwrap_or_else(|| "The analysis was stopped.".to_owned());
+                send("failed", last.as_ref(), Some(why));
+                return Relayed::Over;
+            }
+        };
+        if !sent {
+            // The viewer is gone: the guard cancels the job.
+            return Relayed::Over;
+        }
+        if started.elapsed() > longest {
+            // The guard cancels the job as it drops.
+            let why = "The workers did not finish the analysis: try again later.";
+            send("failed", last.as_ref(), Some(why.to_owned()));
+            return Relayed::Over;
         }
     }
 }

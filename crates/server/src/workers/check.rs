@@ -4,13 +4,13 @@
 //! after move), each score in the engine's range. A result that fails is
 //! garbage: it is refused whole.
 
-use super::protocol::{PositionJson, ResultJson};
+use super::protocol::{PositionJson, ResultJson, ScoreJson};
 use super::queue::JobSpec;
 use crate::games::live::AnyGame;
 use crate::games::names;
 use crate::study::review_kept::{KeptEvaluation, StoredJudgement, StoredReview};
 use koma_analysis::Evaluation;
-use koma_rules::{each_game, Game, Position, Variant};
+use koma_rules::{each_game, Game, Move, Position, Variant};
 
 /// The largest centipawn score: Koma's engine's mate value; a score
 /// beyond it is no evaluation.
@@ -60,24 +60,43 @@ fn judgements<P: Position>(
         .collect()
 }
 
-fn judgement<P: Position>(position: &P, judged: &PositionJson) -> Result<StoredJudgement, String> {
-    let evaluation = judged.score.read(P::VARIANT).ok_or_else(|| {
+/// The evaluation `score` names in `P`'s game, if its winner is a side of
+/// that game and it is within the engine's range; why not otherwise.
+pub fn checked_score<P: Position>(score: &ScoreJson) -> Result<Evaluation, String> {
+    let evaluation = score.read(P::VARIANT).ok_or_else(|| {
         "the mate's winner is not a side of this game (sente/gote, white/black).".to_owned()
     })?;
     match evaluation {
-        Evaluation::Centipawns(cp) if cp.unsigned_abs() > CP_LIMIT.unsigned_abs() => {
-            return Err(format!(
-                "the score {cp} is beyond the engine's range (±{CP_LIMIT})."
-            ))
-        }
-        Evaluation::Mate { plies, .. } if plies > koma_engine::MAX_PLY as u32 => {
-            return Err(format!(
-                "a mate in {plies} plies is beyond the engine's reach ({}).",
-                koma_engine::MAX_PLY
-            ))
-        }
-        _ => {}
+        Evaluation::Centipawns(cp) if cp.unsigned_abs() > CP_LIMIT.unsigned_abs() => Err(format!(
+            "the score {cp} is beyond the engine's range (±{CP_LIMIT})."
+        )),
+        Evaluation::Mate { plies, .. } if plies > koma_engine::MAX_PLY as u32 => Err(format!(
+            "a mate in {plies} plies is beyond the engine's reach ({}).",
+            koma_engine::MAX_PLY
+        )),
+        _ => Ok(evaluation),
     }
+}
+
+/// The moves `texts` (USI/UCI) played one after another from `from`, or
+/// the index of the first that is not legal where it is played.
+pub fn played<P: Position>(from: &P, texts: &[String]) -> Result<Vec<Move>, usize> {
+    let mut at = from.clone();
+    let mut moves = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let m = at
+            .parse_move(text)
+            .ok()
+            .filter(|&m| at.is_legal(m))
+            .ok_or(index)?;
+        at.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+fn judgement<P: Position>(position: &P, judged: &PositionJson) -> Result<StoredJudgement, String> {
+    let evaluation = checked_score::<P>(&judged.score)?;
     if judged.pv.len() > MAX_PV {
         return Err(format!(
             "the line has {} moves; at most {MAX_PV} are read.",
@@ -95,25 +114,21 @@ fn judgement<P: Position>(position: &P, judged: &PositionJson) -> Result<StoredJ
         (Some(best), None) => line.push(best.clone()),
         _ => {}
     }
-    let mut at = position.clone();
-    let mut kept = Vec::new();
-    for (index, text) in line.iter().enumerate() {
-        let m = at
-            .parse_move(text)
-            .ok()
-            .filter(|&m| at.is_legal(m))
-            .ok_or_else(|| match index {
-                0 => format!("the best move {text} is not legal in the position."),
-                _ => format!(
-                    "move {} of the line ({text}) is not legal there.",
-                    index + 1
-                ),
-            })?;
-        at.play_unchecked(m);
-        if kept.len() < LINE_KEPT {
-            kept.push(P::move_to_text(m));
+    let moves = played(position, &line).map_err(|index| {
+        let text = &line[index];
+        match index {
+            0 => format!("the best move {text} is not legal in the position."),
+            _ => format!(
+                "move {} of the line ({text}) is not legal there.",
+                index + 1
+            ),
         }
-    }
+    })?;
+    let kept = moves
+        .iter()
+        .take(LINE_KEPT)
+        .map(|&m| P::move_to_text(m))
+        .collect();
     Ok(StoredJudgement {
         evaluation: match evaluation {
             Evaluation::Centipawns(cp) => KeptEvaluation::Cp(cp),

@@ -4,11 +4,10 @@
 //! of its own, every move legal where it is played, every score in the
 //! engine's range. Lines that fail are garbage: refused whole.
 
-use super::check::{CP_LIMIT, MAX_PV};
+use super::check::{checked_score, played, MAX_PV};
 use super::protocol::{AnalysisLineJson, AnalysisResultJson};
 use super::queue::JobSpec;
 use crate::games::live::AnyGame;
-use koma_analysis::Evaluation;
 use koma_rules::{each_game, Game, Move, Position, Variant};
 
 /// The game of analysis job `spec`, replayed to the position analysed;
@@ -64,25 +63,7 @@ fn check_lines<P: Position>(game: &Game<P>, lines: &[AnalysisLineJson]) -> Resul
 /// The moves of `line` played from `root`, each legal where it is played,
 /// its score in the engine's range; or why not.
 pub fn line_moves<P: Position>(root: &P, line: &AnalysisLineJson) -> Result<Vec<Move>, String> {
-    match line.score.read(P::VARIANT) {
-        None => {
-            return Err(
-                "the mate's winner is not a side of this game (sente/gote, white/black).".into(),
-            )
-        }
-        Some(Evaluation::Centipawns(cp)) if cp.unsigned_abs() > CP_LIMIT.unsigned_abs() => {
-            return Err(format!(
-                "the score {cp} is beyond the engine's range (±{CP_LIMIT})."
-            ))
-        }
-        Some(Evaluation::Mate { plies, .. }) if plies > koma_engine::MAX_PLY as u32 => {
-            return Err(format!(
-                "a mate in {plies} plies is beyond the engine's reach ({}).",
-                koma_engine::MAX_PLY
-            ))
-        }
-        Some(_) => {}
-    }
+    checked_score::<P>(&line.score)?;
     if line.pv.is_empty() {
         return Err("the line has no move.".to_owned());
     }
@@ -92,29 +73,19 @@ pub fn line_moves<P: Position>(root: &P, line: &AnalysisLineJson) -> Result<Vec<
             line.pv.len()
         ));
     }
-    let mut at = root.clone();
-    let mut moves = Vec::with_capacity(line.pv.len());
-    for (index, text) in line.pv.iter().enumerate() {
-        let m = at
-            .parse_move(text)
-            .ok()
-            .filter(|&m| at.is_legal(m))
-            .ok_or_else(|| {
-                format!(
-                    "move {} of the line ({}) is not legal there.",
-                    index + 1,
-                    text.chars().take(16).collect::<String>()
-                )
-            })?;
-        at.play_unchecked(m);
-        moves.push(m);
-    }
-    Ok(moves)
+    played(root, &line.pv).map_err(|index| {
+        format!(
+            "move {} of the line ({}) is not legal there.",
+            index + 1,
+            line.pv[index].chars().take(16).collect::<String>()
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workers::check::CP_LIMIT;
     use crate::workers::protocol::ScoreJson;
     use crate::workers::queue::JobKind;
 

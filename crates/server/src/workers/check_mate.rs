@@ -7,6 +7,7 @@
 //! line's by whole pairs (a useless interposition and its capture). "No
 //! mate" and "unknown" carry no line. Anything else is garbage.
 
+use super::check::played;
 use super::protocol::MateResultJson;
 use super::queue::JobSpec;
 use crate::games::live::{AnyGame, Served};
@@ -68,16 +69,12 @@ fn mates<P: Served>(game: &Game<P>, line: &[String]) -> Result<(), String> {
         return Ok(());
     }
     // Say which move is wrong, or that the end is no mate.
-    let mut at = root.clone();
-    for (index, text) in line.iter().enumerate() {
-        let Some(m) = at.parse_move(text).ok().filter(|&m| at.is_legal(m)) else {
-            let shown: String = text.chars().take(12).collect();
-            return Err(format!(
-                "move {} of the mate line ({shown}) is not legal there.",
-                index + 1
-            ));
-        };
-        at.play_unchecked(m);
+    if let Err(index) = played(root, line) {
+        let shown: String = line[index].chars().take(12).collect();
+        return Err(format!(
+            "move {} of the mate line ({shown}) is not legal there.",
+            index + 1
+        ));
     }
     Err("the mate line does not end in a win for the side to move: it is no mate.".to_owned())
 }
