@@ -63,18 +63,28 @@ pub struct LineJson {
 
 /// The best lines of the depth under way and of the last depth
 /// completed, whichever engine reports them: a search stopped within a
-/// depth ends with the last complete set.
-#[derive(Clone, Debug, Default)]
-pub(super) struct DepthLines {
-    under_way: Vec<LineJson>,
-    complete: Vec<LineJson>,
+/// depth ends with the last complete set. A line `L` is as the board
+/// shows it ([`LineJson`]) or as a worker sends it.
+#[derive(Clone, Debug)]
+pub(crate) struct DepthLines<L = LineJson> {
+    under_way: Vec<L>,
+    complete: Vec<L>,
 }
 
-impl DepthLines {
+impl<L> Default for DepthLines<L> {
+    fn default() -> Self {
+        DepthLines {
+            under_way: Vec::new(),
+            complete: Vec::new(),
+        }
+    }
+}
+
+impl<L: Clone> DepthLines<L> {
     /// Takes line number `multipv` (1 for the best) of a depth, made by
     /// `line` if it is the one expected next; true when it completes the
     /// depth's `wanted` lines.
-    pub fn take(&mut self, multipv: u32, line: impl FnOnce() -> LineJson, wanted: usize) -> bool {
+    pub fn take(&mut self, multipv: u32, line: impl FnOnce() -> L, wanted: usize) -> bool {
         let Some(index) = (multipv as usize).checked_sub(1) else {
             return false;
         };
@@ -93,7 +103,7 @@ impl DepthLines {
     }
 
     /// The last depth's complete set.
-    pub fn complete(&self) -> &[LineJson] {
+    pub fn complete(&self) -> &[L] {
         &self.complete
     }
 }

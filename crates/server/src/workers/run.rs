@@ -10,7 +10,7 @@ use super::protocol::{
 };
 use crate::games::live::AnyGame;
 use crate::study::analysis::TABLE_MEGABYTES;
-use crate::study::analysis_target::MAX_LINES;
+use crate::study::analysis_target::{DepthLines, MAX_LINES};
 use crate::study::mate::find_mate_within;
 use koma_analysis::review::review_whole;
 use koma_analysis::Evaluation;
@@ -111,28 +111,20 @@ fn analyse<P: Evaluate>(
     let mut engine = Engine::<P>::new(TABLE_MEGABYTES);
     engine.options.multipv = lines;
     let wanted = (lines as usize).min(legal);
-    let mut under_way: Vec<AnalysisLineJson> = Vec::with_capacity(wanted);
+    let mut depth_lines = DepthLines::<AnalysisLineJson>::default();
     let result = engine.search(history, limits, control, &mut |info: &Info| {
         if info.bound.is_some() || info.pv.is_empty() {
             return;
         }
-        // The lines of a depth come in order, the best first.
-        let index = info.multipv.saturating_sub(1) as usize;
-        if index == 0 {
-            under_way.clear();
-        }
-        if index != under_way.len() {
-            return;
-        }
-        under_way.push(AnalysisLineJson {
+        let line = || AnalysisLineJson {
             score: ScoreJson::new(P::VARIANT, Evaluation::from_score(info.score, root.turn())),
             pv: info.pv.iter().map(|&m| P::move_to_text(m)).collect(),
-        });
-        if under_way.len() == wanted {
+        };
+        if depth_lines.take(info.multipv, line, wanted) {
             found.depth = info.depth;
             found.nodes = info.nodes;
             found.milliseconds = u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX);
-            found.lines.clone_from(&under_way);
+            found.lines = depth_lines.complete().to_vec();
             report(&found);
         }
     });
