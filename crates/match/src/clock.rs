@@ -57,6 +57,54 @@ impl Limits {
     }
 }
 
+/// An engine's own limits, given among its `KEY=VALUE` words (`nodes=N`,
+/// `depth=N`, as cutechess-cli takes them): they replace the match's
+/// `--nodes` and `--depth` for that engine's moves, so that an engine at a
+/// fixed node count can meet one that caps its own search (a playing level)
+/// or one on a clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnLimits {
+    /// Search depth per move (`depth=`).
+    pub depth: Option<u32>,
+    /// Nodes per move (`nodes=`).
+    pub nodes: Option<u64>,
+}
+
+impl OwnLimits {
+    /// Takes `nodes=` and `depth=` out of an engine's words: the limits and
+    /// the other words, for the engine's configuration. `Err` holds a word
+    /// whose number cannot be read.
+    pub fn take_from(words: &[String]) -> Result<(OwnLimits, Vec<String>), String> {
+        let mut own = OwnLimits::default();
+        let mut rest = Vec::new();
+        for word in words {
+            match word.split_once('=') {
+                Some(("nodes", value)) => {
+                    own.nodes = Some(value.parse().map_err(|_| word.clone())?);
+                }
+                Some(("depth", value)) => {
+                    own.depth = Some(value.parse().map_err(|_| word.clone())?);
+                }
+                _ => rest.push(word.clone()),
+            }
+        }
+        Ok((own, rest))
+    }
+
+    /// These limits, each where given, else `other`'s.
+    pub fn or(self, other: OwnLimits) -> OwnLimits {
+        OwnLimits {
+            depth: self.depth.or(other.depth),
+            nodes: self.nodes.or(other.nodes),
+        }
+    }
+
+    /// Whether a limit is given.
+    pub fn is_some(self) -> bool {
+        self.depth.is_some() || self.nodes.is_some()
+    }
+}
+
 /// Parses `--tc`: `SECONDS` or `SECONDS+INCREMENT`, e.g. `10+0.1`, `60`.
 pub fn parse_time_control(text: &str) -> Result<(Duration, Duration), TimeError> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
@@ -144,8 +192,9 @@ impl Clocks {
     /// The arguments of `go` (without the word `go`) for `to_move`. USI's
     /// `btime` is Sente's time and `wtime` Gote's; UCI's `wtime` is
     /// White's, and White (Sente) moves first: the first player's time is
-    /// `btime` in USI and `wtime` in UCI.
-    pub fn go_arguments(&self, dialect: Dialect) -> String {
+    /// `btime` in USI and `wtime` in UCI. The engine's `own` limits
+    /// replace the match's depth and nodes.
+    pub fn go_arguments(&self, dialect: Dialect, own: OwnLimits) -> String {
         let mut words: Vec<String> = Vec::new();
         let limits = &self.limits;
         if limits.has_clock() {
@@ -172,10 +221,10 @@ impl Clocks {
         if let Some(movetime) = limits.movetime {
             words.push(format!("movetime {}", movetime.as_millis()));
         }
-        if let Some(depth) = limits.depth {
+        if let Some(depth) = own.depth.or(limits.depth) {
             words.push(format!("depth {depth}"));
         }
-        if let Some(nodes) = limits.nodes {
+        if let Some(nodes) = own.nodes.or(limits.nodes) {
             words.push(format!("nodes {nodes}"));
         }
         if words.is_empty() {
@@ -192,6 +241,47 @@ mod tests {
     use super::*;
 
     const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn an_engines_own_limits_replace_the_matchs() {
+        let words = ["cmd=yo", "nodes=5000", "option.Threads=1", "depth=7"].map(String::from);
+        let (own, rest) = OwnLimits::take_from(&words).unwrap();
+        assert_eq!(
+            own,
+            OwnLimits {
+                depth: Some(7),
+                nodes: Some(5000)
+            }
+        );
+        assert_eq!(rest, ["cmd=yo", "option.Threads=1"]);
+        let bad = ["cmd=yo", "nodes=many"].map(String::from);
+        assert_eq!(OwnLimits::take_from(&bad), Err("nodes=many".to_owned()));
+
+        let clocks = Clocks::new(Limits {
+            nodes: Some(1_000_000_000),
+            ..Limits::default()
+        });
+        let own = OwnLimits {
+            nodes: Some(5000),
+            depth: None,
+        };
+        assert_eq!(clocks.go_arguments(Dialect::Usi, own), "nodes 5000");
+        assert_eq!(
+            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
+            "nodes 1000000000"
+        );
+        let each = OwnLimits {
+            depth: Some(3),
+            nodes: Some(1),
+        };
+        assert_eq!(
+            own.or(each),
+            OwnLimits {
+                depth: Some(3),
+                nodes: Some(5000)
+            }
+        );
+    }
 
     #[test]
     fn time_controls_parse() {
@@ -228,11 +318,11 @@ mod tests {
         assert_eq!(clocks.remaining(Color::Sente), MS(800));
         assert_eq!(clocks.remaining(Color::Gote), MS(1000));
         assert_eq!(
-            clocks.go_arguments(Dialect::Usi),
+            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
             "btime 800 wtime 1000 binc 100 winc 100"
         );
         assert_eq!(
-            clocks.go_arguments(Dialect::Uci),
+            clocks.go_arguments(Dialect::Uci, OwnLimits::default()),
             "wtime 800 btime 1000 winc 100 binc 100"
         );
         // Within the margin: the move stands and the clock stops at zero.
@@ -257,7 +347,7 @@ mod tests {
         };
         let mut clocks = Clocks::new(limits);
         assert_eq!(
-            clocks.go_arguments(Dialect::Usi),
+            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
             "btime 500 wtime 500 byoyomi 1000"
         );
         clocks.charge(Color::Gote, MS(1200), MS(0)).unwrap();
@@ -275,7 +365,10 @@ mod tests {
             ..Limits::default()
         };
         let mut clocks = Clocks::new(limits);
-        assert_eq!(clocks.go_arguments(Dialect::Usi), "movetime 200");
+        assert_eq!(
+            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
+            "movetime 200"
+        );
         assert_eq!(clocks.allowance(Color::Sente), Some(MS(200)));
         assert!(clocks.charge(Color::Sente, MS(250), MS(100)).is_ok());
         assert!(clocks.charge(Color::Sente, MS(301), MS(100)).is_err());
@@ -285,13 +378,16 @@ mod tests {
             ..Limits::default()
         });
         assert_eq!(depth.allowance(Color::Gote), None);
-        assert_eq!(depth.go_arguments(Dialect::Uci), "depth 6 nodes 1000");
+        assert_eq!(
+            depth.go_arguments(Dialect::Uci, OwnLimits::default()),
+            "depth 6 nodes 1000"
+        );
         let sudden_death = Clocks::new(Limits {
             base: Some(MS(2000)),
             ..Limits::default()
         });
         assert_eq!(
-            sudden_death.go_arguments(Dialect::Usi),
+            sudden_death.go_arguments(Dialect::Usi, OwnLimits::default()),
             "btime 2000 wtime 2000 byoyomi 0"
         );
     }

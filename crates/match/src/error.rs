@@ -58,8 +58,17 @@ pub enum SettingsError {
     #[error("an engine has no command: give cmd=...")]
     NoCommand,
     /// No limit on the engines' thinking.
-    #[error("give a time control: --tc, --byoyomi, --movetime, --depth or --nodes")]
+    #[error(
+        "give a time control: --tc, --byoyomi, --movetime, --depth or --nodes \
+         (or nodes= or depth= to each engine)"
+    )]
     NoTimeControl,
+    /// An engine's `nodes=` or `depth=` word whose number cannot be read.
+    #[error("{word}: give a whole number of nodes or plies, e.g. nodes=10000")]
+    EngineLimit {
+        /// The word as given.
+        word: String,
+    },
     /// `--tc 0+…` without byoyomi: the first move would have no time.
     #[error("--tc needs a base time above 0 (or give --byoyomi)")]
     NoBaseTime,

@@ -25,7 +25,7 @@ mod stats;
 
 use adjudication::Rules;
 use clap::Args;
-use clock::Limits;
+use clock::{Limits, OwnLimits};
 pub use error::MatchError;
 use error::{EngineError, SettingsError};
 use koma_records::Format;
@@ -46,7 +46,9 @@ use std::time::Duration;
 Engines: --engine1 and --engine2 take KEY=VALUE words: cmd=COMMAND (split like a shell \
 line; a first word without '=' is the command), name=NAME, proto=usi|uci (default: usi for \
 the shogi games, uci for pawns), dir=DIR, arg=ARG, option.NAME=VALUE (sent with setoption, in \
-order). --each gives settings to both. USI engines are told USI_Variant (UCI engines \
+order), and nodes=N and depth=N, the engine's own limits per move, which replace --nodes and \
+--depth for its moves (an engine at fixed nodes against a playing level, say). --each gives \
+settings to both. USI engines are told USI_Variant (UCI engines \
 UCI_Variant) after their other options unless the game is shogi.
 
 Example (Fairy-Stockfish against itself, Spear, 10 games at 1 s + 0.05 s):
@@ -196,17 +198,22 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), MatchError> {
     let (Some(words1), Some(words2)) = (&args.engine1, &args.engine2) else {
         return Err(SettingsError::MissingEngine.into());
     };
-    let each = EngineConfig::parse(&args.each)?;
-    let configs = [words1, words2]
-        .map(|words| EngineConfig::parse(words).map(|config| config.with_defaults(&each)));
-    let [config1, config2] = configs;
-    let (config1, config2) = (config1?, config2?);
+    let take = |words: &[String]| {
+        OwnLimits::take_from(words).map_err(|word| SettingsError::EngineLimit { word })
+    };
+    let (each_limits, each_words) = take(&args.each)?;
+    let each = EngineConfig::parse(&each_words)?;
+    let (own1, words1) = take(words1)?;
+    let (own2, words2) = take(words2)?;
+    let own = [own1.or(each_limits), own2.or(each_limits)];
+    let config1 = EngineConfig::parse(&words1)?.with_defaults(&each);
+    let config2 = EngineConfig::parse(&words2)?.with_defaults(&each);
     for config in [&config1, &config2] {
         if config.program.is_empty() {
             return Err(SettingsError::NoCommand.into());
         }
     }
-    let limits = limits(&args, [&config1, &config2], variant)?;
+    let limits = limits(&args, [&config1, &config2], variant, own)?;
     let sprt = if args.sprt.is_empty() {
         None
     } else {
@@ -354,17 +361,18 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), MatchError> {
         time_control: limits.describe(),
         engine1_color: args.engine1_side.map(|side| side.color(variant)),
     });
-    let make = |config: &EngineConfig, name: &str, label: &str| Player {
+    let make = |config: &EngineConfig, name: &str, label: &str, limits: OwnLimits| Player {
         config: config.clone(),
         name: name.to_owned(),
         label: label.to_owned(),
+        limits,
         log: log.clone(),
         engine: None,
     };
     let players = || {
         [
-            make(&config1, &name1, "engine1"),
-            make(&config2, &name2, "engine2"),
+            make(&config1, &name1, "engine1", own[0]),
+            make(&config2, &name2, "engine2", own[1]),
         ]
     };
     let mut standing = Standing::new(name1.clone(), name2.clone(), sprt);
@@ -537,11 +545,13 @@ fn parse_side(text: &str) -> Result<Side, SettingsError> {
     }
 }
 
-/// The time limits from the arguments, checked against the protocols.
+/// The time limits from the arguments, checked against the protocols and
+/// the engines' `own` limits.
 fn limits(
     args: &MatchArgs,
     configs: [&EngineConfig; 2],
     variant: Variant,
+    own: [OwnLimits; 2],
 ) -> Result<Limits, SettingsError> {
     let (base, increment) = match (args.tc, args.byoyomi) {
         (Some((base, increment)), _) => (Some(base), increment),
@@ -556,11 +566,14 @@ fn limits(
         depth: args.depth,
         nodes: args.nodes,
     };
-    if !limits.has_clock()
-        && limits.movetime.is_none()
-        && limits.depth.is_none()
-        && limits.nodes.is_none()
-    {
+    let unlimited = |own: OwnLimits| {
+        !limits.has_clock()
+            && limits.movetime.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && !own.is_some()
+    };
+    if own.into_iter().any(unlimited) {
         return Err(SettingsError::NoTimeControl);
     }
     if limits.has_clock() && limits.base.unwrap_or_default().is_zero() && limits.byoyomi.is_zero() {

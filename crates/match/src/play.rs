@@ -3,7 +3,7 @@
 //! clock, or by adjudication.
 
 use super::adjudication::{self, Rules, ScoreHistory, Verdict};
-use super::clock::{Clocks, Limits};
+use super::clock::{Clocks, Limits, OwnLimits};
 use super::openings::Opening;
 use crate::error::EngineError;
 use koma_rules::{Color, EndReason, Game, Move, Position, Variant};
@@ -37,6 +37,8 @@ pub struct Player {
     pub name: String,
     /// Which of the two (`engine1`, `engine2`), for messages and the log.
     pub label: String,
+    /// Its own depth and nodes per move (`nodes=`, `depth=`), if any.
+    pub limits: OwnLimits,
     /// Where the traffic goes, if anywhere.
     pub log: Option<TrafficLog>,
     /// The running engine, if any.
@@ -268,6 +270,7 @@ pub fn play<P: Position>(
         }
         let player = &mut players[to_move.index()];
         let name = player.name.clone();
+        let own = player.limits;
         let Some(engine) = player.engine.as_mut() else {
             let note = format!("{name} is not running");
             break (
@@ -280,7 +283,7 @@ pub fn play<P: Position>(
         let allowance = clocks.allowance(to_move);
         let patience = allowance.map_or(settings.hang_timeout, |a| a + settings.margin);
         let command = position_command(game.start(), game.moves(), engine.dialect());
-        let go = clocks.go_arguments(engine.dialect());
+        let go = clocks.go_arguments(engine.dialect(), own);
         let thought = match engine.think(&command, &go, patience) {
             Ok(thought) => thought,
             Err(Failure::TimedOut) => {
@@ -412,6 +415,7 @@ mod tests {
             config,
             name: name.to_owned(),
             label: name.to_owned(),
+            limits: OwnLimits::default(),
             log: None,
             engine: Some(engine),
         }

@@ -426,6 +426,14 @@ fn mistakes_in_the_arguments_are_explained() {
     args.extend(engine.iter().cloned());
     let out = koma(&args, b"");
     assert!(String::from_utf8_lossy(&out.stderr).contains("give a time control"));
+    // An engine's own limit is no time control for the other.
+    let mut one_sided = args.clone();
+    one_sided.insert(5, "nodes=1000".to_owned());
+    let out = koma(&one_sided, b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give a time control"));
+    one_sided[5] = "nodes=many".to_owned();
+    let out = koma(&one_sided, b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nodes=many: give a whole number"));
     let out = koma(
         &[
             "match",
@@ -456,6 +464,54 @@ fn mistakes_in_the_arguments_are_explained() {
         with(&["--tc", "1", "--each", "proto=uci", "--byoyomi", "1"])
             .contains("UCI has no byoyomi")
     );
+}
+
+/// Each engine's own `nodes=` replaces the match's `--nodes` in its `go`,
+/// as the levels' anchors need (a fixed-node engine against a level).
+#[test]
+fn each_engine_searches_its_own_nodes() {
+    let koma_usi = |name: &str, nodes: &str| {
+        vec![
+            format!("cmd={}", env!("CARGO_BIN_EXE_koma")),
+            "arg=usi".to_owned(),
+            format!("name={name}"),
+            format!("nodes={nodes}"),
+        ]
+    };
+    let dir = scratch("own-nodes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = format!("{dir}/traffic.log");
+    let json = run_match(
+        &koma_usi("Small", "300"),
+        &koma_usi("Large", "700"),
+        &[
+            "--variant",
+            "spear",
+            "--games",
+            "2",
+            "--nodes",
+            "1000000000",
+            "--max-plies",
+            "20",
+            "--log",
+            &log,
+        ],
+    );
+    assert_eq!(field(&json, "games"), "2", "{json}");
+    let traffic = std::fs::read_to_string(&log).unwrap();
+    let goes = |label: &str| -> Vec<String> {
+        traffic
+            .lines()
+            .filter_map(|line| line.strip_prefix(&format!("{label} > go ")))
+            .map(str::to_owned)
+            .collect()
+    };
+    for (label, nodes) in [("engine1", "nodes 300"), ("engine2", "nodes 700")] {
+        let goes = goes(label);
+        assert!(goes.len() >= 10, "{label}: {goes:?}");
+        assert!(goes.iter().all(|go| go == nodes), "{label}: {goes:?}");
+    }
 }
 
 /// Koma's own engine against itself: a few games of Spear at a fast control.
