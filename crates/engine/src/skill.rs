@@ -38,14 +38,25 @@ impl Skill {
         }
     }
 
-    /// The deepest search at this level.
+    /// The deepest search at this level: the level itself.
+    ///
+    /// Each level searches one ply deeper and 1.5 times the nodes of the
+    /// one below, so that every level raises the cap that binds: depth at
+    /// the low levels and on small boards, nodes above. (A depth that
+    /// rose only every second level made the levels between play like
+    /// the one below them wherever depth bound: minishogi's level 2 lost
+    /// to level 1; docs/LEVELS.md.)
     pub fn max_depth(self) -> u32 {
-        1 + (self.level as u32 - 1) * 9 / 18
+        self.level as u32
     }
 
-    /// The most nodes a search may use at this level.
+    /// The most nodes a search may use at this level: 500 at level 1,
+    /// 1.5 times more each level, so that level 19 (740,000) still fits in
+    /// the second a move that the board and the terminal give the
+    /// computer; a cap beyond what that second searches would make the
+    /// levels above it play alike, and below level 20.
     pub fn max_nodes(self) -> u64 {
-        (500.0 * 1.7f64.powi(self.level as i32 - 1)) as u64
+        (500.0 * 1.5f64.powi(self.level as i32 - 1)) as u64
     }
 
     /// Narrows `limits` to what this level may search.
@@ -129,8 +140,13 @@ mod tests {
     }
 
     #[test]
-    fn levels_grow_deeper() {
-        assert!(Skill::new(5).max_depth() < Skill::new(15).max_depth());
-        assert!(Skill::new(5).max_nodes() < Skill::new(15).max_nodes());
+    fn every_level_raises_both_caps() {
+        for level in MIN_SKILL..MAX_SKILL - 1 {
+            let (lower, upper) = (Skill::new(level), Skill::new(level + 1));
+            assert!(lower.max_depth() < upper.max_depth(), "depth at {level}");
+            assert!(lower.max_nodes() < upper.max_nodes(), "nodes at {level}");
+        }
+        assert_eq!(Skill::new(1).max_depth(), 1);
+        assert_eq!(Skill::new(1).max_nodes(), 500);
     }
 }

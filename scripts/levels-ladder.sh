@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The ladder of docs/STRENGTH.md "What a level is worth": each level from
+# FROM+1 to TO plays the one below it, 100 games (50 random openings of 4
+# plies, both colours), with no clock. A level caps depth and nodes, so the
+# games do not depend on how busy the machine is; pin it with taskset if
+# other work must keep a core.
+#
+#   scripts/levels-ladder.sh FROM TO [VARIANT]
+#
+# KOMA (default target/release/koma) is the engine; records and each
+# match's journal go to $LADDER_DIR (default ~/.cache/koma/records/
+# ladder-VARIANT), one folder per pair, so that a stopped ladder resumes
+# where it stopped when run again. Each pair's result is one line of JSON
+# in PAIR.json beside its folder, and one line on standard output.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+  echo "usage: $0 FROM TO [VARIANT]" >&2
+  exit 2
+fi
+from=$1
+to=$2
+variant=${3:-shogi}
+koma=${KOMA:-target/release/koma}
+dir=${LADDER_DIR:-$HOME/.cache/koma/records/ladder-$variant}
+games=${GAMES:-100}
+mkdir -p "$dir"
+
+for ((lower = from; lower < to; lower++)); do
+  upper=$((lower + 1))
+  pair="L$upper-L$lower"
+  "$koma" match --variant "$variant" --games "$games" \
+    --nodes 1000000000 --hang-timeout 600 \
+    --random-plies 4 --seed $((8000 + lower)) \
+    --max-plies 400 --resign-moves 4 --resign-score 2000 \
+    --each "cmd=$koma usi" \
+    --engine1 name="level-$upper" option.Skill=$upper \
+    --engine2 name="level-$lower" option.Skill=$lower \
+    --records "$dir/$pair" --resume --json >"$dir/$pair.json"
+  echo "$pair $(cat "$dir/$pair.json")"
+done
