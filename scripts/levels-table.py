@@ -4,13 +4,14 @@
 (scripts/levels-ladder.sh): level 1 at 0, each level the one below plus
 its match's Elo by game pairs, the errors added in quadrature.
 
-    scripts/levels-table.py LADDER_DIR
+    scripts/levels-table.py LADDER_DIR...
 
-Prints the table of matches that docs/STRENGTH.md ("What a level is
-worth") shows, and the list of Elos, rounded to tens, that
-web/src/levels.ts holds. It stops at the first pair not yet played or
-not yet finished, or at the first level that did not beat the one below
-(the scale means nothing past a level that is not stronger).
+For each ladder (a folder ladder-VARIANT), prints the table of its matches
+that docs/LEVELS.md shows and the list of Elos, rounded to tens, that
+web/src/levels.ts holds; then one table of every ladder's Elos by level,
+LEVELS.md's first. A ladder's scale stops at the first pair not yet
+played or not yet finished, or at the first level that did not beat the
+one below (the scale means nothing past a level that is not stronger).
 """
 import json
 import math
@@ -18,17 +19,12 @@ import pathlib
 import sys
 
 
-def main(argv):
-    if len(argv) != 1:
-        sys.exit(__doc__)
-    ladder = pathlib.Path(argv[0])
-    elo, error, elos = 0.0, 0.0, [0]
-    print("| match | won–lost | Elo (pairs) | level's Elo, its error |")
-    print("|---|---|---|---|")
+def ladder(folder):
+    """The ladder's match rows and its levels' Elos, level 1 first."""
+    elo, error, elos, rows = 0.0, 0.0, [0], []
     for lower in range(1, 20):
-        path = ladder / f"L{lower + 1}-L{lower}.json"
         try:
-            result = json.loads(path.read_text())
+            result = json.loads((folder / f"L{lower + 1}-L{lower}.json").read_text())
         except (OSError, ValueError):
             break
         if result["wins"] + result["losses"] + result["draws"] < result["games"]:
@@ -36,16 +32,36 @@ def main(argv):
         step, step_error = result["pair_elo"], result["pair_elo_error"] or 0.0
         elo, error = elo + step, math.hypot(error, step_error)
         drawn = f"–{result['draws']}" if result["draws"] else ""
-        print(
+        rows.append(
             f"| {lower + 1} against {lower} | {result['wins']}–{result['losses']}{drawn} "
             f"| {step:+.0f} ± {step_error:.0f} | {round(elo, -1):,.0f} ± {error:.0f} |"
         )
         if result["wins"] <= result["losses"]:
-            print(f"level {lower + 1} did not beat level {lower}: the scale stops", file=sys.stderr)
+            print(f"{folder}: level {lower + 1} did not beat level {lower}", file=sys.stderr)
             break
         elos.append(int(round(elo, -1)))
-    print()
-    print(elos)
+    return rows, elos
+
+
+def main(argv):
+    if not argv:
+        sys.exit(__doc__)
+    columns = []
+    for folder in map(pathlib.Path, argv):
+        rows, elos = ladder(folder)
+        name = folder.name.removeprefix("ladder-")
+        columns.append((name, elos))
+        print(f"{name}:")
+        print("| match | won–lost | Elo (pairs) | level's Elo, its error |")
+        print("|---|---|---|---|")
+        print("\n".join(rows))
+        print(elos)
+        print()
+    print("| level | " + " | ".join(name for name, _ in columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    for level in range(max(len(elos) for _, elos in columns)):
+        cells = [f"{elos[level]:,}" if level < len(elos) else "" for _, elos in columns]
+        print(f"| {level + 1} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

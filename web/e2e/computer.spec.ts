@@ -7,6 +7,7 @@
 
 import type { Page, WebSocketRoute } from '@playwright/test';
 import type { GameState, Level } from '../src/api';
+import { levelElo } from '../src/levels';
 import { test, expect } from './fixtures';
 import {
   body,
@@ -71,6 +72,28 @@ async function someLegalMove(page: Page, preferred: string[]): Promise<{ from: s
   const parsed = /^([0-9][a-z])([0-9][a-z])/.exec(move!)!;
   return { from: parsed[1], to: parsed[2], usi: move! };
 }
+
+test('computer: the level shows its worth on its game’s scale, where measured', async ({ page }) => {
+  await page.selectOption('#opponent', 'computer');
+  const worth = page.locator('#level-elo');
+  for (const variant of ['shogi', 'minishogi', 'spear'] as const) {
+    await page.selectOption('#variant', variant);
+    await page.fill('#level', '6');
+    const elo = levelElo(variant, 6);
+    expect(elo, `${variant}'s level 6 was measured`).toBeDefined();
+    await expect(worth).toHaveText(`≈ ${elo!.toLocaleString('en-US')} on Koma’s scale`);
+  }
+  await page.selectOption('#variant', 'shogi');
+  await page.fill('#level', '8');
+  await expect(worth).toHaveText(`≈ ${levelElo('shogi', 8)!.toLocaleString('en-US')} on Koma’s scale`);
+  await screenshot(page, 'new-game-level', '#new-game');
+  // Full strength is no rung of the ladder, and a person has no level.
+  await page.fill('#level', '20');
+  await expect(worth).toHaveCount(0);
+  await page.fill('#level', '8');
+  await page.selectOption('#opponent', 'human');
+  await expect(worth).toHaveCount(0);
+});
 
 test('computer: level 1 replies to a mouse move, live, with the turn shown', async ({ page }) => {
   await newComputerGame(page, 'spear', 1, 'second');

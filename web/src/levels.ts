@@ -1,18 +1,18 @@
 // What a computer level is worth: each level's Elo on Koma's scale, per
-// game, as the ladder of matches in docs/STRENGTH.md ("What a level is
-// worth") measured it, each level against the one below over 100 games.
-// Level 1 is 0 on each game's scale; a difference of 200 means the
-// stronger level scores about 76 %, 400 about 91 %. A level the ladder has
-// not reached has no number, and the page shows none; nor does it for
-// minishogi, whose levels the ladder found not monotone.
-// web/test/levels.test.ts checks this table against STRENGTH.md's.
+// game, as the ladder of matches in docs/LEVELS.md measured it, each level
+// against the one below over 100 games. Level 1 is 0 on each game's scale;
+// a difference of 200 means the stronger level scores about 76 %, 400
+// about 91 %. A level the ladder has not reached has no number, and the
+// page shows none. web/test/levels.test.ts checks this table against
+// LEVELS.md's.
 
 import type { VariantId } from './variants';
 
 /** Each game's measured levels' Elo, level 1 first. */
 export const LEVEL_ELO: Readonly<Partial<Record<VariantId, readonly number[]>>> = {
-  shogi: [0, 90, 380, 480, 780, 850, 1060, 1080, 1260],
-  spear: [0, 90, 210, 250, 430, 490, 630, 670, 790],
+  shogi: [0, 190, 300, 380, 510, 750, 860, 980, 1180, 1350, 1470, 1620, 1840, 1960],
+  minishogi: [0, 190, 310, 420, 460, 540, 560, 580, 630, 650, 680, 690, 730, 760],
+  spear: [0, 240, 340, 410, 450, 480, 520, 590, 670, 730, 740, 780, 820, 890, 940, 970],
 };
 
 /** Level `level`'s Elo on Koma's scale for `variant`, if measured. */

@@ -1,6 +1,6 @@
 // The levels' worth shown beside the level (web/src/levels.ts) is the one
-// docs/STRENGTH.md reports: its table "What a level is worth" has a row per
-// level and a column per game, with the Elo on Koma's scale.
+// docs/LEVELS.md reports: the first table of its section "The ladder" has a
+// row per level and a column per game, with the Elo on Koma's scale.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,10 +11,10 @@ import type { VariantId } from '../src/variants';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** STRENGTH.md's table of levels: game → Elo by level, from its rows. */
+/** LEVELS.md's table of levels: game → Elo by level, from its rows. */
 function documented(): Partial<Record<VariantId, number[]>> {
-  const text = readFileSync(join(repo, 'docs', 'STRENGTH.md'), 'utf8');
-  const section = text.split('\n## What a level is worth')[1]?.split('\n## ')[0] ?? '';
+  const text = readFileSync(join(repo, 'docs', 'LEVELS.md'), 'utf8');
+  const section = text.split('\n## The ladder')[1]?.split('\n## ')[0] ?? '';
   // The section's first table: its lines up to the first that is not one.
   const lines = section.split('\n');
   const first = lines.findIndex((line) => line.startsWith('| '));
@@ -34,7 +34,7 @@ function documented(): Partial<Record<VariantId, number[]>> {
 }
 
 describe('the levels’ worth', () => {
-  it('is STRENGTH.md’s table', () => {
+  it('is LEVELS.md’s table', () => {
     expect(documented()).toEqual(LEVEL_ELO);
   });
 

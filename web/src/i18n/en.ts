@@ -76,7 +76,7 @@ export const en = {
     engineTitle: 'Koma’s own engine at the level chosen, or an engine the server registered (koma serve --engine), which plays at its own strength',
     level: 'Level',
     levelElo: '≈ {{elo}} on Koma’s scale',
-    levelEloTitle: 'Measured in matches of each level against the one below (docs/STRENGTH.md); level 1 is 0, and 200 more wins about three games in four',
+    levelEloTitle: 'Measured in matches of each level against the one below (docs/LEVELS.md); level 1 is 0, and 200 more wins about three games in four',
     perfect: 'perfect',
     perfectTitle: 'The solver’s moves: it never lets a win go, never loses a draw, and resists longest when lost',
     itPlays: 'It plays',

@@ -77,7 +77,7 @@ export const ja = {
     engineTitle: '指すエンジン：選んだレベルのKomaのエンジン、またはサーバーに登録されたエンジン（koma serve --engine、エンジン自身の強さで指します）',
     level: 'レベル',
     levelElo: 'Komaの尺度で約{{elo}}',
-    levelEloTitle: '各レベルを一つ下のレベルと対局させて測った値です（docs/STRENGTH.md）。レベル1が0で、200高いと4局に3局ほど勝ちます',
+    levelEloTitle: '各レベルを一つ下のレベルと対局させて測った値です（docs/LEVELS.md）。レベル1が0で、200高いと4局に3局ほど勝ちます',
     perfect: '完全',
     perfectTitle: 'ソルバーの手：勝ちを逃さず、引き分けを負けにせず、負けの局面では最も長く粘ります',
     itPlays: 'コンピュータは',
