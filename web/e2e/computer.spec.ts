@@ -92,7 +92,8 @@ test('computer: the level shows its worth on its game’s scale, where measured'
   await expect(worth).toHaveCount(0);
   await page.fill('#level', '8');
   await page.selectOption('#opponent', 'human');
-  await expect(worth).toHaveCount(0);
+  await expect(page.locator('#level')).toBeHidden();
+  await expect(worth).toBeHidden();
 });
 
 test('computer: level 1 replies to a mouse move, live, with the turn shown', async ({ page }) => {
