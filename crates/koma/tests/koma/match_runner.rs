@@ -466,17 +466,23 @@ fn mistakes_in_the_arguments_are_explained() {
     );
 }
 
+/// `--engineN` words that start Koma's own engine, named `name`.
+fn koma_usi(name: &str) -> Vec<String> {
+    vec![
+        format!("cmd={}", env!("CARGO_BIN_EXE_koma")),
+        "arg=usi".to_owned(),
+        format!("name={name}"),
+    ]
+}
+
 /// Each engine's own `nodes=` replaces the match's `--nodes` in its `go`,
 /// as the levels' anchors need (a fixed-node engine against a level).
 #[test]
 fn each_engine_searches_its_own_nodes() {
     let koma_usi = |name: &str, nodes: &str| {
-        vec![
-            format!("cmd={}", env!("CARGO_BIN_EXE_koma")),
-            "arg=usi".to_owned(),
-            format!("name={name}"),
-            format!("nodes={nodes}"),
-        ]
+        let mut words = koma_usi(name);
+        words.push(format!("nodes={nodes}"));
+        words
     };
     let dir = scratch("own-nodes");
     let _ = std::fs::remove_dir_all(&dir);
@@ -517,13 +523,6 @@ fn each_engine_searches_its_own_nodes() {
 /// Koma's own engine against itself: a few games of Spear at a fast control.
 #[test]
 fn koma_usi_against_itself() {
-    let koma_usi = |name: &str| {
-        vec![
-            format!("cmd={}", env!("CARGO_BIN_EXE_koma")),
-            "arg=usi".to_owned(),
-            format!("name={name}"),
-        ]
-    };
     let dir = scratch("koma-records");
     let _ = std::fs::remove_dir_all(&dir);
     let json = run_match(
