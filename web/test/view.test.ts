@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { VNode } from 'snabbdom';
 import { Ground, needsShow, type GroundConfig } from '../src/ground';
 import { VARIANTS } from '../src/variants';
+import { levelElo } from '../src/levels';
 import { controlsView, takebackView } from '../src/view/controls';
 import { resultView, view } from '../src/view/layout';
 import { moveList } from '../src/view/moves';
@@ -166,11 +167,12 @@ describe('the page', () => {
     const worth = () => allNodes(view(ctrl, new Ground(() => {}), 0)).find((node) => node.sel === 'span#level-elo.level-elo');
     ctrl.form.variant = 'shogi';
     ctrl.form.level = '8';
-    expect(worth()?.text).toBe(' ≈ 1,080 on Koma’s scale');
-    ctrl.form.level = '15';
-    expect(worth()).toBeUndefined();
+    expect(worth()?.text).toBe(` ≈ ${levelElo('shogi', 8)!.toLocaleString('en-US')} on Koma’s scale`);
     ctrl.form.level = '3';
     ctrl.form.variant = 'minishogi';
+    expect(worth()?.text).toBe(` ≈ ${levelElo('minishogi', 3)!.toLocaleString('en-US')} on Koma’s scale`);
+    // Full strength is no rung of the ladder.
+    ctrl.form.level = '20';
     expect(worth()).toBeUndefined();
   });
 });
