@@ -20,6 +20,12 @@ if [ $# -lt 2 ]; then
 fi
 from=$1
 to=$2
+if [ "$from" -lt 1 ] || [ "$to" -gt 19 ]; then
+  # Level 20 has no cap: with no clock it would search the match's 10^9
+  # nodes a move.
+  echo "$0: levels run from 1 to 19 (level 20 is the full engine, on a clock)" >&2
+  exit 2
+fi
 variant=${3:-shogi}
 koma=${KOMA:-target/release/koma}
 dir=${LADDER_DIR:-$HOME/.cache/koma/records/ladder-$variant}
