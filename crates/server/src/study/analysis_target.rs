@@ -8,6 +8,7 @@ use crate::external::registry::{ExternalEngine, BUILT_IN};
 use crate::games::live::{AnyGame, Served};
 use crate::games::refusal::Refusal;
 use crate::games::state::{EvaluationJson, MoveJson};
+use crate::workers::check::played_to;
 use koma_rules::{each_game, Game, Move};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -283,23 +284,13 @@ fn parse_variation<P: Served>(
     ply: usize,
     texts: &[String],
 ) -> Result<(Vec<Move>, Vec<String>), Refusal> {
-    let mut position = game.positions()[ply].clone();
-    let mut moves = Vec::with_capacity(texts.len());
-    for (index, text) in texts.iter().enumerate() {
-        let m = position
-            .parse_move(text)
-            .ok()
-            .filter(|&m| position.is_legal(m))
-            .ok_or_else(|| {
-                Refusal::bad_request(format!(
-                    "Move {} of the variation, {:?}, is not a legal move there.",
-                    index + 1,
-                    text.chars().take(16).collect::<String>()
-                ))
-            })?;
-        position.play_unchecked(m);
-        moves.push(m);
-    }
+    let (moves, position) = played_to(&game.positions()[ply], texts).map_err(|index| {
+        Refusal::bad_request(format!(
+            "Move {} of the variation, {:?}, is not a legal move there.",
+            index + 1,
+            texts[index].chars().take(16).collect::<String>()
+        ))
+    })?;
     let legal = position
         .legal_moves()
         .iter()

@@ -81,6 +81,11 @@ pub fn checked_score<P: Position>(score: &ScoreJson) -> Result<Evaluation, Strin
 /// The moves `texts` (USI/UCI) played one after another from `from`, or
 /// the index of the first that is not legal where it is played.
 pub fn played<P: Position>(from: &P, texts: &[String]) -> Result<Vec<Move>, usize> {
+    played_to(from, texts).map(|(moves, _)| moves)
+}
+
+/// [`played`], with the position the moves reach.
+pub fn played_to<P: Position>(from: &P, texts: &[String]) -> Result<(Vec<Move>, P), usize> {
     let mut at = from.clone();
     let mut moves = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
@@ -92,7 +97,7 @@ pub fn played<P: Position>(from: &P, texts: &[String]) -> Result<Vec<Move>, usiz
         at.play_unchecked(m);
         moves.push(m);
     }
-    Ok(moves)
+    Ok((moves, at))
 }
 
 fn judgement<P: Position>(position: &P, judged: &PositionJson) -> Result<StoredJudgement, String> {
