@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A measurement aid: how often each playing level errs, as the full
-engine judges its moves in the levels' ladder games (docs/STRENGTH.md,
-"What a level is worth").
+engine judges its moves in the levels' ladder games (docs/LEVELS.md).
 
     scripts/level-mistakes.py KOMA NODES GAMES DIR...
 
@@ -13,29 +12,17 @@ game as it goes, then a table per level: moves, accuracy (the mean over
 moves), and inaccuracies, mistakes and blunders per 100 moves. The random
 opening plies count with the side that played them.
 """
+import importlib.util
 import pathlib
-import re
-import subprocess
 import sys
 
-SIDE = re.compile(
-    r"^(?:Sente|Gote) \((level-\d+)\): (\d+) moves, accuracy ([\d.]+) %, "
-    r"(\d+) inaccurac(?:y|ies), (\d+) mistakes?, (\d+) blunders?"
+# review-blunders.py reads `koma analyze`'s summary lines; its name is no
+# module name, so it is loaded from its path.
+_spec = importlib.util.spec_from_file_location(
+    "review_blunders", pathlib.Path(__file__).with_name("review-blunders.py")
 )
-
-
-def review(koma, nodes, record):
-    """The two sides of one record: (level, moves, accuracy, counts...)."""
-    done = subprocess.run(
-        [koma, "analyze", "--nodes", str(nodes), str(record)],
-        capture_output=True,
-        text=True,
-    )
-    sides = [SIDE.match(line) for line in done.stdout.splitlines()]
-    sides = [side.groups() for side in sides if side]
-    if done.returncode != 0 or len(sides) != 2:
-        sys.exit(f"{record}: {done.stderr.strip() or 'no summary'}")
-    return sides
+review_blunders = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(review_blunders)
 
 
 def main(argv):
@@ -45,16 +32,16 @@ def main(argv):
     totals = {}
     for folder in dirs:
         for record in sorted(pathlib.Path(folder).glob("game-*.kif"))[:games]:
-            for level, moves, accuracy, inaccuracies, mistakes, blunders in review(
-                koma, nodes, record
-            ):
-                total = totals.setdefault(level, [0, 0.0, 0, 0, 0])
-                moves = int(moves)
-                total[0] += moves
-                total[1] += float(accuracy) * moves
-                total[2] += int(inaccuracies)
-                total[3] += int(mistakes)
-                total[4] += int(blunders)
+            sides, _, error = review_blunders.review(koma, nodes, str(record))
+            if sides is None:
+                sys.exit(f"{record}: {error}")
+            for side in sides:
+                total = totals.setdefault(side["name"], [0, 0.0, 0, 0, 0])
+                total[0] += side["moves"]
+                total[1] += side["accuracy"] * side["moves"]
+                total[2] += side["inaccuracies"]
+                total[3] += side["mistakes"]
+                total[4] += side["blunders"]
             print(f"{record}", flush=True)
     print()
     print("| level | moves | accuracy | inaccuracies | mistakes | blunders |")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ladder of docs/STRENGTH.md "What a level is worth": each level from
+# The ladder of docs/LEVELS.md: each level from
 # FROM+1 to TO plays the one below it, 100 games (50 random openings of 4
 # plies, both colours), with no clock. A level caps depth and nodes, so the
 # games do not depend on how busy the machine is; pin it with taskset if

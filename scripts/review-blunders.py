@@ -26,7 +26,7 @@ import sys
 import time
 
 SIDE = re.compile(
-    r"^(Sente|Gote|White|Black)[^:]*: (\d+) moves, accuracy ([\d.]+) %, "
+    r"^(Sente|Gote|White|Black)([^:]*): (\d+) moves, accuracy ([\d.]+) %, "
     r"(\d+) inaccurac(?:y|ies), (\d+) mistakes?, (\d+) blunders?"
 )
 
@@ -44,9 +44,11 @@ def review(koma, nodes, record):
     for line in done.stdout.splitlines():
         match = SIDE.match(line)
         if match:
-            moves, accuracy, inaccuracies, mistakes, blunders = match.groups()[1:]
+            player, moves, accuracy, inaccuracies, mistakes, blunders = match.groups()[1:]
             sides.append(
                 {
+                    # "Sente (level-4): ...": the player's name, if given.
+                    "name": player.strip().removeprefix("(").removesuffix(")"),
                     "moves": int(moves),
                     "accuracy": float(accuracy),
                     "inaccuracies": int(inaccuracies),
