@@ -105,6 +105,28 @@ impl OwnLimits {
     }
 }
 
+/// A match's time control as its records state it: the shared limits, or,
+/// where an engine has limits of its own, each engine's by name (for
+/// example `level-5: nodes 1000000000; YO: nodes 1000`), so that a record
+/// of a game against a fixed-node anchor says what each side searched.
+pub fn describe_match(limits: &Limits, engines: [(&str, OwnLimits); 2]) -> String {
+    if !engines.iter().any(|(_, own)| own.is_some()) {
+        return limits.describe();
+    }
+    let each: Vec<String> = engines
+        .iter()
+        .map(|(name, own)| {
+            let theirs = Limits {
+                depth: own.depth.or(limits.depth),
+                nodes: own.nodes.or(limits.nodes),
+                ..*limits
+            };
+            format!("{name}: {}", theirs.describe())
+        })
+        .collect();
+    each.join("; ")
+}
+
 /// Parses `--tc`: `SECONDS` or `SECONDS+INCREMENT`, e.g. `10+0.1`, `60`.
 pub fn parse_time_control(text: &str) -> Result<(Duration, Duration), TimeError> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
@@ -281,6 +303,17 @@ mod tests {
                 nodes: Some(5000)
             }
         );
+
+        let shared = Limits {
+            nodes: Some(1_000_000_000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            describe_match(&shared, [("K", OwnLimits::default()), ("Y", own)]),
+            "K: nodes 1000000000; Y: nodes 5000"
+        );
+        let none = [("K", OwnLimits::default()), ("Y", OwnLimits::default())];
+        assert_eq!(describe_match(&shared, none), "nodes 1000000000");
     }
 
     #[test]

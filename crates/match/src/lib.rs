@@ -358,7 +358,7 @@ fn run_generic<P: Position>(args: MatchArgs) -> Result<(), MatchError> {
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         event: args.event.clone(),
-        time_control: limits.describe(),
+        time_control: clock::describe_match(&limits, [(&name1, own[0]), (&name2, own[1])]),
         engine1_color: args.engine1_side.map(|side| side.color(variant)),
     });
     let make = |config: &EngineConfig, name: &str, label: &str, limits: OwnLimits| Player {

@@ -488,6 +488,7 @@ fn each_engine_searches_its_own_nodes() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let log = format!("{dir}/traffic.log");
+    let records = format!("{dir}/records");
     let json = run_match(
         &koma_usi("Small", "300"),
         &koma_usi("Large", "700"),
@@ -502,9 +503,20 @@ fn each_engine_searches_its_own_nodes() {
             "20",
             "--log",
             &log,
+            "--records",
+            &records,
         ],
     );
     assert_eq!(field(&json, "games"), "2", "{json}");
+    // Each record says what each side searched, not only the shared --nodes.
+    let (name, _) = &records_in(&records)[0];
+    // (A KIF in Shift_JIS: the names and numbers are ASCII.)
+    let bytes = std::fs::read(format!("{records}/{name}")).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        text.contains("Small: nodes 300; Large: nodes 700"),
+        "{name}: {text}"
+    );
     let traffic = std::fs::read_to_string(&log).unwrap();
     let goes = |label: &str| -> Vec<String> {
         traffic
