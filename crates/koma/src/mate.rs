@@ -43,6 +43,13 @@ pub struct MateArgs {
     /// e.g. "cmd=/path/to/engine option.USI_Hash=512", and compare.
     #[arg(long, requires = "suite")]
     against: Option<String>,
+    /// With --suite: the suite's lengths come from another solver (such as
+    /// cshogi's df-pn) and may be longer than the shortest. A mate no
+    /// longer than the label is right, a mate found but not proven the
+    /// shortest is counted apart, and only a false mate or no-mate, or a
+    /// "shortest" mate longer than the label, is wrong.
+    #[arg(long, requires = "suite")]
+    oracle: bool,
     /// The game of an SFEN (default: shogi for a 9×9 board, minishogi for 5×5).
     #[arg(long)]
     variant: Option<Variant>,
@@ -88,7 +95,12 @@ pub fn run(args: MateArgs) -> Result<(), String> {
         short_first: true,
     };
     if let Some(suite) = &args.suite {
-        return crate::mate_suite::run(suite, &limits, args.against.as_deref());
+        let labels = if args.oracle {
+            crate::mate_suite::Labels::UpperBounds
+        } else {
+            crate::mate_suite::Labels::Shortest
+        };
+        return crate::mate_suite::run(suite, &limits, args.against.as_deref(), labels);
     }
     solve_problem(
         args.problem.as_deref().unwrap_or_default(),

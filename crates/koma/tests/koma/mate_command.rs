@@ -158,11 +158,11 @@ fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     assert!(ok, "{out}{err}");
     assert!(out.contains(": 2 problems (1 mates, 1 without)"), "{out}");
     assert!(
-        out.contains("\nkoma: 2 right, 0 wrong, 0 unsolved;"),
+        out.contains("\nkoma: 2 right, 0 wrong, 0 unsolved (0.0 %);"),
         "{out}"
     );
     assert!(
-        out.contains("\nother: 2 right, 0 wrong, 0 unsolved;"),
+        out.contains("\nother: 2 right, 0 wrong, 0 unsolved (0.0 %);"),
         "{out}"
     );
     assert!(
@@ -186,6 +186,28 @@ fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     assert!(
         err.contains("koma got 1 wrong and left 0 unsolved"),
         "{err}"
+    );
+
+    // Read as an oracle's lengths, the 5 is only a bound: the mate in 3 is
+    // right; a label shorter than the proven shortest mate is not.
+    let (ok, out, err) = mate(&["--suite", &wrong, "--oracle"]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("lengths at most the labels'"), "{out}");
+    assert!(
+        out.contains("\nkoma: 1 right, 0 wrong, 0 unsolved"),
+        "{out}"
+    );
+    std::fs::write(
+        dir.join("too-short.txt"),
+        "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 1\n",
+    )
+    .unwrap();
+    let too_short = dir.join("too-short.txt").to_string_lossy().into_owned();
+    let (ok, out, _) = mate(&["--suite", &too_short, "--oracle"]);
+    assert!(!ok);
+    assert!(
+        out.contains("wrong: line 1: mate in 3 proven the shortest, but the label's line has 1"),
+        "{out}"
     );
 
     // A malformed suite is refused with its line.
