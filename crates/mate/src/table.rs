@@ -11,6 +11,7 @@
 
 use koma_rules::{Hand, Role};
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry as MapEntry;
 
 /// A proof or disproof number: how many more leaves must be solved, at
 /// least, to prove (or disprove) a position. [`INFINITE`] marks a solved
@@ -69,9 +70,10 @@ struct Entry {
     /// up to which no mate exists ([`UNLIMITED`]: none at all). Open: the
     /// remaining depth the numbers were found at.
     depth: Depth,
-    /// Nodes searched below this entry, the last time it was stored: what
-    /// the table keeps when it must forget.
-    work: u64,
+    /// Nodes searched below this entry, the last time it was stored (at
+    /// most `u32::MAX`): what the table keeps when it must forget. Four
+    /// bytes make an entry 24 bytes, not 32.
+    work: u32,
 }
 
 /// The state of a position as the table returns it.
@@ -132,30 +134,74 @@ impl Known {
 }
 
 /// The table: every position seen, by board key and attacker's hand.
+///
+/// Its size is reckoned from what it allocates (the map's buckets, each
+/// cluster's vector and the allocator's share of it), so that a table of
+/// N MiB takes about N MiB of the process's memory: reckoned at a flat 64
+/// bytes an entry, a 4 GiB table once grew the process to 9.3 GB.
 pub struct Table {
     clusters: FxHashMap<u64, Vec<Entry>>,
     entries: usize,
-    capacity: usize,
+    /// The entries the clusters' vectors have room for, used or not.
+    room: usize,
+    /// The clusters the map's buckets hold when full, the most its
+    /// `capacity()` has been: removing clusters leaves tombstones that
+    /// lower `capacity()`, but the buckets stay allocated.
+    full_capacity: usize,
+    /// The bytes the table may take.
+    budget: usize,
 }
 
-/// Roughly what one entry costs, its share of the map included.
-const BYTES_PER_ENTRY: usize = 64;
+/// A cluster's place in the map: its key, its vector's header and the
+/// map's control byte.
+const BUCKET_BYTES: usize = std::mem::size_of::<(u64, Vec<Entry>)>() + 1;
+
+/// What the allocator keeps beside each block it hands out (glibc's
+/// malloc: a 16-byte header, and blocks rounded to 16 bytes).
+const BLOCK_OVERHEAD: usize = 16;
+
+/// The bytes of a map that holds `capacity` clusters: hashbrown keeps an
+/// eighth of its buckets free.
+const fn map_bytes(capacity: usize) -> usize {
+    (capacity * 8).div_ceil(7) * BUCKET_BYTES
+}
 
 impl Table {
-    /// A table that keeps about `megabytes` MiB before it forgets the
+    /// A table that takes about `megabytes` MiB before it forgets the
     /// entries that cost least to find again.
     pub fn new(megabytes: usize) -> Table {
         Table {
             clusters: FxHashMap::default(),
             entries: 0,
-            capacity: (megabytes.max(1) << 20) / BYTES_PER_ENTRY,
+            room: 0,
+            full_capacity: 0,
+            budget: megabytes.max(1) << 20,
         }
     }
 
-    /// Forgets everything.
+    /// The bytes it takes now, as reckoned (see [`Table`]).
+    pub fn bytes(&self) -> usize {
+        map_bytes(self.full_capacity)
+            + self.room * std::mem::size_of::<Entry>()
+            + self.clusters.len() * BLOCK_OVERHEAD
+    }
+
+    /// Whether a new cluster would make the map grow past the budget. A
+    /// map with no free bucket left rehashes on its next new key: in place
+    /// while it is at most half full, else into twice the buckets, the old
+    /// ones freed only once the new are filled, so both must fit.
+    fn growth_would_overflow(&self) -> bool {
+        let clusters = self.clusters.len();
+        clusters == self.clusters.capacity()
+            && clusters + 1 > self.full_capacity / 2
+            && self.bytes() + map_bytes(2 * self.full_capacity + 2) > self.budget
+    }
+
+    /// Forgets everything (the map keeps its buckets).
     pub fn clear(&mut self) {
         self.clusters.clear();
         self.entries = 0;
+        self.room = 0;
     }
 
     /// How many entries it holds.
@@ -198,7 +244,19 @@ impl Table {
     /// nodes. A proof or disproof replaces the open entries of its hand
     /// that it settles.
     pub fn put(&mut self, board: u64, hand: HandKey, known: Known, work: u64) {
-        let cluster = self.clusters.entry(board).or_default();
+        if self.growth_would_overflow() && !self.clusters.contains_key(&board) {
+            while self.growth_would_overflow() && self.forget() {}
+        }
+        let (cluster, room_before) = match self.clusters.entry(board) {
+            MapEntry::Occupied(cluster) => {
+                let cluster = cluster.into_mut();
+                let room = cluster.capacity();
+                (cluster, room)
+            }
+            // Most positions keep one entry: room for one, not the four a
+            // vector's first push makes.
+            MapEntry::Vacant(place) => (place.insert(Vec::with_capacity(1)), 0),
+        };
         let before = cluster.len();
         if known.is_proven() {
             // Open entries of hands it covers, and proofs no shorter from
@@ -226,7 +284,7 @@ impl Table {
             proof: known.proof,
             disproof: known.disproof,
             depth: known.depth,
-            work,
+            work: u32::try_from(work).unwrap_or(u32::MAX),
         };
         match cluster
             .iter_mut()
@@ -236,16 +294,16 @@ impl Table {
             _ => cluster.push(entry),
         }
         self.entries = self.entries + cluster.len() - before;
-        if self.entries > self.capacity {
-            self.forget();
-        }
+        self.room = self.room + cluster.capacity() - room_before;
+        self.full_capacity = self.full_capacity.max(self.clusters.capacity());
+        while self.bytes() > self.budget && self.forget() {}
     }
 
     /// Makes room: drops the open entries that took least work to find,
     /// about half of them, and if that is not enough, the cheapest solved
-    /// ones too.
-    fn forget(&mut self) {
-        let mut works: Vec<u64> = self
+    /// ones too. Whether anything was dropped.
+    fn forget(&mut self) -> bool {
+        let mut works: Vec<u32> = self
             .clusters
             .values()
             .flatten()
@@ -257,20 +315,26 @@ impl Table {
             works = self.clusters.values().flatten().map(|e| e.work).collect();
         }
         if works.is_empty() {
-            return;
+            return false;
         }
         let middle = works.len() / 2;
         let (_, &mut threshold, _) = works.select_nth_unstable(middle);
-        let mut entries = 0;
+        let (mut entries, mut room) = (0, 0);
         self.clusters.retain(|_, cluster| {
             cluster.retain(|e| {
                 let solved = e.proof == 0 || e.disproof == 0;
                 (open_only && solved) || e.work > threshold
             });
+            // The room freed goes back to the allocator, to be used again.
+            cluster.shrink_to_fit();
             entries += cluster.len();
+            room += cluster.capacity();
             !cluster.is_empty()
         });
+        let dropped = entries < self.entries;
         self.entries = entries;
+        self.room = room;
+        dropped
     }
 }
 
@@ -334,15 +398,30 @@ mod tests {
     #[test]
     fn a_full_table_forgets_the_cheapest_open_entries() {
         let mut table = Table::new(1);
-        let capacity = table.capacity;
         let open = Known::open(1, 1, 1);
         table.put(0, hand(0, 0), Known::proven(1), 0);
-        for board in 1..=capacity as u64 {
+        let mut most = 0;
+        let mut forgot_at = None;
+        for board in 1..200_000u64 {
+            let before = table.len();
             table.put(board, hand(0, 0), open, board);
+            most = most.max(table.bytes());
+            if table.len() <= before {
+                forgot_at = Some(board);
+                break;
+            }
         }
-        assert!(table.len() <= capacity / 2 + 2);
+        let board = forgot_at.expect("a 1 MiB table forgets before 200,000 clusters");
+        assert!(most <= 1 << 20, "{most} bytes reckoned in a 1 MiB table");
+        assert!(board > 5_000, "forgot after only {board} clusters");
+        assert!(table.len() <= board as usize / 2 + 2);
         assert_eq!(table.get(0, hand(0, 0), 1), Some(Known::proven(1)));
-        assert!(table.get(capacity as u64, hand(0, 0), 1).is_some());
+        assert!(table.get(board, hand(0, 0), 1).is_some());
         assert!(table.get(1, hand(0, 0), 1).is_none());
+    }
+
+    #[test]
+    fn an_entry_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
     }
 }
