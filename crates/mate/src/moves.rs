@@ -117,7 +117,7 @@ pub fn checks<V: ShogiVariant>(
                     promote_forced: promote_forced & reach,
                 }
             }
-            discovering => discovering,
+            may_discover => may_discover,
         };
         set.for_each(|m| {
             // By discovery, or directly from the target square with the
