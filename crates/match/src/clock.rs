@@ -103,6 +103,16 @@ impl OwnLimits {
     pub fn is_some(self) -> bool {
         self.depth.is_some() || self.nodes.is_some()
     }
+
+    /// The limits one engine searches under: `shared`, its depth and nodes
+    /// replaced by these where given.
+    pub fn over(self, shared: &Limits) -> Limits {
+        Limits {
+            depth: self.depth.or(shared.depth),
+            nodes: self.nodes.or(shared.nodes),
+            ..*shared
+        }
+    }
 }
 
 /// A match's time control as its records state it: the shared limits, or,
@@ -115,14 +125,7 @@ pub fn describe_match(limits: &Limits, engines: [(&str, OwnLimits); 2]) -> Strin
     }
     let each: Vec<String> = engines
         .iter()
-        .map(|(name, own)| {
-            let theirs = Limits {
-                depth: own.depth.or(limits.depth),
-                nodes: own.nodes.or(limits.nodes),
-                ..*limits
-            };
-            format!("{name}: {}", theirs.describe())
-        })
+        .map(|(name, own)| format!("{name}: {}", own.over(limits).describe()))
         .collect();
     each.join("; ")
 }
@@ -218,7 +221,7 @@ impl Clocks {
     /// replace the match's depth and nodes.
     pub fn go_arguments(&self, dialect: Dialect, own: OwnLimits) -> String {
         let mut words: Vec<String> = Vec::new();
-        let limits = &self.limits;
+        let limits = &own.over(&self.limits);
         if limits.has_clock() {
             let first = self.remaining[0].as_millis();
             let second = self.remaining[1].as_millis();
@@ -243,10 +246,10 @@ impl Clocks {
         if let Some(movetime) = limits.movetime {
             words.push(format!("movetime {}", movetime.as_millis()));
         }
-        if let Some(depth) = own.depth.or(limits.depth) {
+        if let Some(depth) = limits.depth {
             words.push(format!("depth {depth}"));
         }
-        if let Some(nodes) = own.nodes.or(limits.nodes) {
+        if let Some(nodes) = limits.nodes {
             words.push(format!("nodes {nodes}"));
         }
         if words.is_empty() {
