@@ -26,6 +26,17 @@ pub enum Labels {
     UpperBounds,
 }
 
+impl Labels {
+    /// Whether a mate of `length`, proven the shortest, answers a label of
+    /// `label` plies.
+    fn accept(self, length: usize, label: u16) -> bool {
+        match self {
+            Labels::Shortest => length == usize::from(label),
+            Labels::UpperBounds => length <= usize::from(label),
+        }
+    }
+}
+
 /// One solver's results over the suite.
 #[derive(Default)]
 struct Tally {
@@ -245,19 +256,19 @@ fn solve_ours(
 fn judge(report: &MateReport, expected: Expected, labels: Labels) -> Verdict {
     match (&report.answer, expected) {
         (MateAnswer::Unknown, _) => Verdict::Unsolved,
-        (MateAnswer::Mate(_), Expected::Mate(n)) if report.length == n && report.shortest => {
+        (MateAnswer::Mate(_), Expected::Mate(n))
+            if report.shortest && labels.accept(usize::from(report.length), n) =>
+        {
             Verdict::Right
         }
         (MateAnswer::Mate(_), Expected::Mate(n)) if labels == Labels::UpperBounds => {
-            if !report.shortest {
-                Verdict::NotShortest(format!("mate in at most {}, label {n}", report.length))
-            } else if report.length < n {
-                Verdict::Right
-            } else {
+            if report.shortest {
                 Verdict::Wrong(format!(
                     "mate in {} proven the shortest, but the label's line has {n}",
                     report.length
                 ))
+            } else {
+                Verdict::NotShortest(format!("mate in at most {}, label {n}", report.length))
             }
         }
         (MateAnswer::NoMate, Expected::NoMate) => Verdict::Right,
@@ -306,10 +317,9 @@ fn solve_theirs(
             match line {
                 Some(line) if koma_mate::is_mate_line(&position, &line) => {
                     let length = counted_length(&position, &line);
-                    let right = match (expected, labels) {
-                        (Expected::Mate(n), Labels::Shortest) => length == usize::from(n),
-                        (Expected::Mate(n), Labels::UpperBounds) => length <= usize::from(n),
-                        (Expected::NoMate, _) => false,
+                    let right = match expected {
+                        Expected::Mate(n) => labels.accept(length, n),
+                        Expected::NoMate => false,
                     };
                     if right {
                         Verdict::Right
