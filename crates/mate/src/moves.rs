@@ -83,19 +83,19 @@ pub fn checks<V: ShogiVariant>(
     };
     let discovering = discoverers(position, king);
     let blockers = position.blockers();
+    // Only the squares from which the piece (or, promoted, its new role)
+    // would attack the king can check, bar a discovery: the king's own
+    // attacks by that role, seen from the other side. The sets shrink to
+    // those first (a drop's from some 60 squares to a few); each move left
+    // is then tested.
+    let reach = |role: Role, open: Bitboard| {
+        let mut reach = attacks(V::SPEC.movement(role), !us, king, open);
+        if let Some(promoted) = role.promoted() {
+            reach |= attacks(V::SPEC.movement(promoted), !us, king, open);
+        }
+        reach
+    };
     position.generate(|set| {
-        // Only the squares from which the piece (or, promoted, its new
-        // role) would attack the king can check, bar a discovery: the
-        // king's own attacks by that role, seen from the other side. The
-        // sets shrink to those first (a drop's from some 60 squares to a
-        // few); each move left is then tested.
-        let reach = |role: Role, open: Bitboard| {
-            let mut reach = attacks(V::SPEC.movement(role), !us, king, open);
-            if let Some(promoted) = role.promoted() {
-                reach |= attacks(V::SPEC.movement(promoted), !us, king, open);
-            }
-            reach
-        };
         let set = match set {
             MoveSet::Drop { role, to } => MoveSet::Drop {
                 role,

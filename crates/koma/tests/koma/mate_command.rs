@@ -143,15 +143,18 @@ fn a_table_of_no_size_or_beyond_the_machine_is_refused_with_the_range() {
 fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     let dir = std::env::temp_dir().join(format!("koma-mate-suite-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let suite = dir.join("suite.txt");
-    std::fs::write(
-        &suite,
+    // A suite file in `dir`, by its path.
+    let write_suite = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let suite = write_suite(
+        "suite.txt",
         "# two problems\n\
          9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 3\n\
          7nk/7l1/9/7N1/9/9/9/9/9 b P 1\tnomate\t12\n",
-    )
-    .unwrap();
-    let suite = suite.to_string_lossy().into_owned();
+    );
     // Koma against itself over USI: both get both right.
     let against = format!("cmd={} arg=usi name=other", env!("CARGO_BIN_EXE_koma"));
     let (ok, out, err) = mate(&["--suite", &suite, "--time", "30", "--against", &against]);
@@ -171,12 +174,10 @@ fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     );
 
     // A wrong expectation is reported, and the exit says so.
-    std::fs::write(
-        dir.join("wrong.txt"),
+    let wrong = write_suite(
+        "wrong.txt",
         "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 5\n",
-    )
-    .unwrap();
-    let wrong = dir.join("wrong.txt").to_string_lossy().into_owned();
+    );
     let (ok, out, err) = mate(&["--suite", &wrong]);
     assert!(!ok);
     assert!(
@@ -197,12 +198,10 @@ fn a_suite_is_checked_and_compared_with_another_usi_solver() {
         out.contains("\nkoma: 1 right, 0 wrong, 0 unsolved"),
         "{out}"
     );
-    std::fs::write(
-        dir.join("too-short.txt"),
+    let too_short = write_suite(
+        "too-short.txt",
         "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1\tmate 1\n",
-    )
-    .unwrap();
-    let too_short = dir.join("too-short.txt").to_string_lossy().into_owned();
+    );
     let (ok, out, _) = mate(&["--suite", &too_short, "--oracle"]);
     assert!(!ok);
     assert!(
@@ -211,8 +210,7 @@ fn a_suite_is_checked_and_compared_with_another_usi_solver() {
     );
 
     // A malformed suite is refused with its line.
-    std::fs::write(dir.join("bad.txt"), "9/9 b - 1\tmate three\n").unwrap();
-    let bad = dir.join("bad.txt").to_string_lossy().into_owned();
+    let bad = write_suite("bad.txt", "9/9 b - 1\tmate three\n");
     let (ok, _, err) = mate(&["--suite", &bad]);
     assert!(!ok);
     assert!(
