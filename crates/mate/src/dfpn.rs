@@ -16,6 +16,10 @@ use crate::estimate::{delay_key, first_numbers, Coverage, DelayKey};
 use crate::interposition::{captures, without_the_piece, Interposition};
 use crate::moves::{checks, defences, king_capture};
 use crate::path::{extended, Path};
+use crate::pieces::{
+    before_move, cluster_key, disproof_at_attack, disproof_of_any, disproof_without_checks, key_of,
+    larger, off_board, off_board_after, proof_at_defence, smaller, taken_by,
+};
 use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, NO_LOOP, UNLIMITED};
 use koma_rules::{Color, Move, Role, ShogiPosition, ShogiVariant, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,6 +62,8 @@ pub struct Child<V: ShogiVariant> {
     parent_path: u64,
     /// Known without search (a mate or a repetition), never looked up.
     fixed: Option<Known>,
+    /// The role the move takes, unpromoted, if it takes one.
+    taken: Option<Role>,
     /// The like move (see [`DelayKey`]) this one waits for: it is searched
     /// only once that one is settled the way that leaves the node open
     /// (proven at the defender's turn, disproven at the attacker's).
@@ -153,7 +159,8 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         // One call searches until the position is solved, the budget runs
         // out, or its numbers reach the largest there is (left open).
         let path = extended(0, position.hash());
-        self.mid(position, depth, path, LARGEST, LARGEST)
+        let board = cluster_key(position);
+        self.mid(position, board, depth, path, LARGEST, LARGEST)
     }
 
     /// [`Search::prove`] within `nodes` more nodes at most: open if they
@@ -183,7 +190,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
     /// What the table knows of `position` searched at `depth`.
     pub fn look(&self, position: &ShogiPosition<V>, depth: Depth) -> Option<Known> {
         self.table.get(
-            position.board_hash(),
+            cluster_key(position),
             HandKey::of(position.hand(self.attacker)),
             depth,
         )
@@ -205,7 +212,8 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 return Some(Known::proven(1));
             }
         }
-        (or_node && depth == 0).then_some(Known::disproven(0))
+        // No plies left: no hand mates.
+        (or_node && depth == 0).then_some(Known::disproven(0).with_pieces(disproof_of_any()))
     }
 
     fn tick(&mut self) {
@@ -264,6 +272,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         // The last move of each delay group so far.
         let mut groups: Vec<(DelayKey, u16)> = Vec::new();
         let mut coverage: Coverage = [None; Square::NUM];
+        let off_board = off_board(position);
         for (m, next) in moves {
             let after = delay_key(position, m, or_node, &mut coverage).and_then(|key| {
                 let index = children.len() as u16;
@@ -294,6 +303,14 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 ),
                 None => (next, None, next_depth, None),
             };
+            let taken = taken_by(position, m);
+            // Worked out from the node's, but for a capture standing for an
+            // interposition, which takes a piece out of the game.
+            let board = if capture.is_some() {
+                cluster_key(&target)
+            } else {
+                key_of(target.board_hash(), off_board_after(off_board, m, taken))
+            };
             let fixed = self.fixed_child(&target, child_depth, or_node);
             // A child known without search needs no first numbers.
             let last = fixed.unwrap_or_else(|| {
@@ -306,7 +323,8 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 capture,
                 depth: child_depth,
                 interposition,
-                board: target.board_hash(),
+                taken,
+                board,
                 hand: HandKey::of(target.hand(self.attacker)),
                 parent_path: path,
                 fixed,
@@ -331,7 +349,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         if fixed.is_none() && or_node && !V::KINGS_ARE_CAPTURED && !target.has_legal_move() {
             // Checked with no answer: mated. (A pawn drop that would do
             // this is not among the legal moves.)
-            fixed = Some(Known::proven(0));
+            fixed = Some(Known::proven(0).with_pieces(proof_at_defence(target, HandKey(0))));
         }
         fixed
     }
@@ -359,7 +377,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         child.position = target;
         child.capture = capture;
         child.depth = depth;
-        child.board = target.board_hash();
+        child.board = cluster_key(&target);
         child.hand = HandKey::of(target.hand(self.attacker));
         child.fixed = self.fixed_child(&target, depth, false);
         child.last = Known::open(1, 1, depth);
@@ -385,27 +403,33 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
 
     /// Where a node with no children ends.
     fn leaf(&self, position: &ShogiPosition<V>, or_node: bool) -> Known {
-        if or_node {
-            return Known::disproven(UNLIMITED);
+        if V::KINGS_ARE_CAPTURED {
+            // The defender cannot move: in Spear, the rules say who wins.
+            // (Spear's values keep the hand they were found with.)
+            let mated = !or_node
+                && koma_rules::Position::outcome(position)
+                    .is_some_and(|o| o.winner == Some(self.attacker));
+            return if mated {
+                Known::proven(0)
+            } else {
+                Known::disproven(UNLIMITED)
+            };
         }
-        // The defender cannot move: mated in the games with check; in
-        // Spear, the rules say who wins.
-        let mated = !V::KINGS_ARE_CAPTURED
-            || koma_rules::Position::outcome(position)
-                .is_some_and(|o| o.winner == Some(self.attacker));
-        if mated {
-            Known::proven(0)
+        if or_node {
+            Known::disproven(UNLIMITED).with_pieces(disproof_without_checks(position))
         } else {
-            Known::disproven(UNLIMITED)
+            // The defender cannot move: mated.
+            Known::proven(0).with_pieces(proof_at_defence(position, HandKey(0)))
         }
     }
 
-    /// Searches `position`, at the end of the path with key `path`, until
-    /// its proof number reaches `proof_limit` or its disproof number
-    /// `disproof_limit`, stores and returns what it found.
+    /// Searches `position` (its table key `board`), at the end of the path
+    /// with key `path`, until its proof number reaches `proof_limit` or its
+    /// disproof number `disproof_limit`, stores and returns what it found.
     fn mid(
         &mut self,
         position: &ShogiPosition<V>,
+        board: u64,
         depth: Depth,
         path: u64,
         proof_limit: Number,
@@ -413,7 +437,6 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
     ) -> Known {
         self.tick();
         let or_node = position.turn() == self.attacker;
-        let board = position.board_hash();
         let hand = HandKey::of(position.hand(self.attacker));
         if self.ply >= MAX_PLY {
             // Too deep to follow: no mate along this line, as far as this
@@ -423,7 +446,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         let mut children = self.expand_on(position, or_node, depth, path);
         if children.is_empty() {
             let known = self.leaf(position, or_node);
-            self.table.put(board, hand, known, 1);
+            self.table.put(board, known.pieces.or_exact(hand), known, 1);
             return known;
         }
         let start = self.nodes;
@@ -433,7 +456,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         self.path.enter(full, node_ply);
         self.ply += 1;
         let known = loop {
-            let summary = self.summarise(&mut children, or_node);
+            let summary = self.summarise(position, &mut children, or_node);
             if let Some(solved) = summary.solved {
                 break solved;
             }
@@ -459,6 +482,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             let (child, child_depth) = (children[best].position, children[best].depth);
             let found = self.mid(
                 &child,
+                children[best].board,
                 child_depth,
                 extended(path, child.hash()),
                 child_proof.min(LARGEST),
@@ -477,7 +501,12 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         if known.is_path_disproof() {
             self.path.keep(path, known);
         } else {
-            self.table.put(board, hand, known, self.nodes - start);
+            self.table.put(
+                board,
+                known.pieces.or_exact(hand),
+                known,
+                self.nodes - start,
+            );
         }
         known
     }
@@ -501,8 +530,14 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
 
     /// Reads every child's numbers and makes the node's of them: the
     /// smallest of the minimised number, and the sum (at an AND node, the
-    /// weak sum) of the other.
-    fn summarise(&self, children: &mut [Child<V>], or_node: bool) -> Summary {
+    /// weak sum) of the other. A node it settles gets its proof or
+    /// disproof pieces (see `crate::pieces`).
+    fn summarise(
+        &self,
+        position: &ShogiPosition<V>,
+        children: &mut [Child<V>],
+        or_node: bool,
+    ) -> Summary {
         let mut summary = Summary {
             proof: if or_node { INFINITE } else { 0 },
             disproof: if or_node { 0 } else { INFINITE },
@@ -521,6 +556,11 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
         // needs least (none, if one holds from any path).
         let mut loop_ply = if or_node { NO_LOOP } else { 0 };
         let mut open_children: Number = 0;
+        // The pieces of the proof or disproof the node would have: at an
+        // OR node, the shortest mate's and what every disproof allows; at
+        // an AND node, what every proof needs and the longest refutation's.
+        let mut proof_pieces = HandKey(0);
+        let mut disproof_pieces = disproof_of_any();
         for index in 0..children.len() {
             let mut known = self.known(&children[index]);
             while known.is_disproven() && children[index].interposition.is_some() {
@@ -577,14 +617,33 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                 UNLIMITED => i32::from(UNLIMITED),
                 depth => i32::from(depth) - i32::from(child.capture.is_some()),
             };
+            // The child's pieces as the node's hand sees them (the
+            // defender's moves leave the attacker's hand as it is).
+            let pieces = || {
+                let pieces = known.pieces.or_exact(child.hand);
+                match child.m {
+                    Move::Drop { role, .. } if or_node => before_move(pieces, Some(role), None),
+                    _ if or_node => before_move(pieces, None, child.taken),
+                    _ => pieces,
+                }
+            };
             if known.is_proven() {
+                if or_node && counted < shortest {
+                    proof_pieces = pieces();
+                } else if !or_node {
+                    proof_pieces = larger(proof_pieces, pieces());
+                }
                 shortest = shortest.min(counted);
                 longest = longest.max(counted);
             } else if known.is_disproven() {
                 if or_node {
                     disproof_depth = disproof_depth.min(counted);
                     loop_ply = loop_ply.min(known.loop_ply);
+                    disproof_pieces = smaller(disproof_pieces, pieces());
                 } else {
+                    if counted > disproof_depth {
+                        disproof_pieces = pieces();
+                    }
                     disproof_depth = disproof_depth.max(counted);
                     loop_ply = loop_ply.max(known.loop_ply);
                 }
@@ -612,21 +671,30 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
             loop_ply,
             ..Known::disproven(plus_one(disproof_depth))
         };
-        summary.solved = if or_node {
+        let solved = if or_node {
             if summary.proof == 0 {
-                Some(Known::proven(plus_one(shortest)))
+                Some(Known::proven(plus_one(shortest)).with_pieces(proof_pieces))
             } else if all_solved_sum == 0 {
-                Some(disproven)
+                Some(disproven.with_pieces(disproof_at_attack(position, disproof_pieces)))
             } else {
                 None
             }
         } else if summary.disproof == 0 {
-            Some(disproven)
+            Some(disproven.with_pieces(disproof_pieces))
         } else if all_solved_sum == 0 {
-            Some(Known::proven(plus_one(longest)))
+            let pieces = proof_at_defence(position, proof_pieces);
+            Some(Known::proven(plus_one(longest)).with_pieces(pieces))
         } else {
             None
         };
+        // Spear's values keep the hand they were found with.
+        summary.solved = solved.map(|known| {
+            if V::KINGS_ARE_CAPTURED {
+                known.with_pieces(HandKey::EXACT)
+            } else {
+                known
+            }
+        });
         summary
     }
 }

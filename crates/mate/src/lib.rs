@@ -51,6 +51,7 @@ mod interposition;
 mod mate_line;
 mod moves;
 mod path;
+mod pieces;
 mod solver;
 pub mod suite;
 mod table;

@@ -36,11 +36,24 @@ pub const UNLIMITED: Depth = Depth::MAX;
 /// An attacker's hand packed one byte a role, for dominance tests with a
 /// few instructions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct HandKey(u64);
+pub struct HandKey(pub(crate) u64);
 
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 impl HandKey {
+    /// Not a hand: a solved [`Known`]'s pieces when they are the very
+    /// hand it was found with, whatever that was.
+    pub const EXACT: HandKey = HandKey(u64::MAX);
+
+    /// `self`, or `hand` if `self` is [`HandKey::EXACT`].
+    pub fn or_exact(self, hand: HandKey) -> HandKey {
+        if self == HandKey::EXACT {
+            hand
+        } else {
+            self
+        }
+    }
+
     /// The packed form of `hand`.
     pub fn of(hand: &Hand) -> HandKey {
         let mut packed = 0u64;
@@ -91,6 +104,11 @@ pub struct Known {
     /// Such a disproof holds for this path only, and the table never keeps
     /// it (see `crate::path`). [`NO_LOOP`] for every other value.
     pub loop_ply: u16,
+    /// For a proof, the attacker's hand it needs (every hand covering it
+    /// mates); for a disproof, the hand it allows (no hand it covers
+    /// mates); see `crate::pieces`. [`HandKey::EXACT`]: the hand it was
+    /// found with, and open numbers.
+    pub pieces: HandKey,
 }
 
 /// [`Known::loop_ply`] of a value that holds whatever the path.
@@ -114,7 +132,13 @@ impl Known {
             disproof,
             depth,
             loop_ply: NO_LOOP,
+            pieces: HandKey::EXACT,
         }
+    }
+
+    /// The same, with `pieces` (see [`Known::pieces`]).
+    pub const fn with_pieces(self, pieces: HandKey) -> Known {
+        Known { pieces, ..self }
     }
 
     /// Whether it is a disproof that holds for the current path only.
@@ -224,14 +248,14 @@ impl Table {
                     && entry.depth <= depth
                     && found.is_none_or(|k| !k.is_proven() || entry.depth < k.depth)
                 {
-                    found = Some(Known::proven(entry.depth));
+                    found = Some(Known::proven(entry.depth).with_pieces(entry.hand));
                 }
             } else if entry.disproof == 0 {
                 if entry.hand.covers(hand)
                     && entry.depth >= depth
                     && found.is_none_or(|k| !k.is_proven() && !k.is_disproven())
                 {
-                    found = Some(Known::disproven(entry.depth));
+                    found = Some(Known::disproven(entry.depth).with_pieces(entry.hand));
                 }
             } else if entry.hand == hand && entry.depth == depth && found.is_none() {
                 found = Some(Known::open(entry.proof, entry.disproof, entry.depth));
@@ -240,9 +264,9 @@ impl Table {
         found
     }
 
-    /// Stores what is known of `board` with `hand`, found with `work`
-    /// nodes. A proof or disproof replaces the open entries of its hand
-    /// that it settles.
+    /// Stores what is known of `board` with `hand` (for a proof or
+    /// disproof, its pieces), found with `work` nodes. A proof or disproof
+    /// replaces the open entries of its hand that it settles.
     pub fn put(&mut self, board: u64, hand: HandKey, known: Known, work: u64) {
         if self.growth_would_overflow() && !self.clusters.contains_key(&board) {
             while self.growth_would_overflow() && self.forget() {}
@@ -361,8 +385,10 @@ mod tests {
     fn a_proof_answers_for_bigger_hands_and_longer_depths_only() {
         let mut table = Table::new(1);
         table.put(7, hand(1, 0), Known::proven(5), 10);
-        assert_eq!(table.get(7, hand(2, 0), 9), Some(Known::proven(5)));
-        assert_eq!(table.get(7, hand(1, 0), 5), Some(Known::proven(5)));
+        // The proof comes back with the pieces it needs.
+        let proof = Known::proven(5).with_pieces(hand(1, 0));
+        assert_eq!(table.get(7, hand(2, 0), 9), Some(proof));
+        assert_eq!(table.get(7, hand(1, 0), 5), Some(proof));
         assert_eq!(table.get(7, hand(1, 0), 3), None);
         assert_eq!(table.get(7, hand(0, 0), 9), None);
         assert_eq!(table.get(8, hand(1, 0), 9), None);
@@ -372,8 +398,9 @@ mod tests {
     fn a_disproof_answers_for_smaller_hands_and_shorter_depths_only() {
         let mut table = Table::new(1);
         table.put(7, hand(1, 1), Known::disproven(6), 10);
-        assert_eq!(table.get(7, hand(1, 0), 4), Some(Known::disproven(6)));
-        assert_eq!(table.get(7, hand(1, 1), 6), Some(Known::disproven(6)));
+        let disproof = Known::disproven(6).with_pieces(hand(1, 1));
+        assert_eq!(table.get(7, hand(1, 0), 4), Some(disproof));
+        assert_eq!(table.get(7, hand(1, 1), 6), Some(disproof));
         assert_eq!(table.get(7, hand(1, 1), 8), None);
         assert_eq!(table.get(7, hand(2, 1), 4), None);
     }
@@ -391,7 +418,10 @@ mod tests {
         assert_eq!(table.get(7, hand(1, 0), 9), Some(again));
         assert_eq!(table.len(), 1);
         table.put(7, hand(1, 0), Known::proven(3), 30);
-        assert_eq!(table.get(7, hand(1, 0), 9), Some(Known::proven(3)));
+        assert_eq!(
+            table.get(7, hand(1, 0), 9),
+            Some(Known::proven(3).with_pieces(hand(1, 0)))
+        );
         assert_eq!(table.len(), 1, "the proof settles the open entry");
     }
 
@@ -415,7 +445,7 @@ mod tests {
         assert!(most <= 1 << 20, "{most} bytes reckoned in a 1 MiB table");
         assert!(board > 5_000, "forgot after only {board} clusters");
         assert!(table.len() <= board as usize / 2 + 2);
-        assert_eq!(table.get(0, hand(0, 0), 1), Some(Known::proven(1)));
+        assert!(table.get(0, hand(0, 0), 1).is_some_and(Known::is_proven));
         assert!(table.get(board, hand(0, 0), 1).is_some());
         assert!(table.get(1, hand(0, 0), 1).is_none());
     }
