@@ -20,8 +20,8 @@ pub struct MateLimits {
     pub nodes: Option<u64>,
     /// The table's size in MiB.
     pub table_megabytes: usize,
-    /// Try a short mate first, within 7 then 15 plies and a share of the
-    /// nodes, before the unbounded proof (see `FIRST_TRIES`). On for
+    /// Try a short mate first, within 7, 15 then 31 plies and a share of
+    /// the nodes, before the unbounded proof (see `FIRST_TRIES`). On for
     /// problems; the engine's probe at the root turns it off until a
     /// self-play match says what it is worth there.
     pub short_first: bool,
@@ -98,8 +98,11 @@ pub struct Progress {
 }
 
 /// The depths (plies) the first proof tries before it searches without a
-/// bound, each within so many nodes.
-const FIRST_TRIES: [(Depth, u64); 2] = [(7, 20_000), (15, 200_000)];
+/// bound, each within so many nodes. The third keeps the search from the
+/// long sequences of checks it can follow unbounded: on cshogi-labelled
+/// positions it found mates in 21 to 31 plies that 10 s of unbounded
+/// search did not (docs/PERFORMANCE.md, "Mate: the oracle's set").
+const FIRST_TRIES: [(Depth, u64); 3] = [(7, 20_000), (15, 200_000), (31, 1_000_000)];
 
 /// The stack a solve runs on: the search recurses a frame per ply.
 const STACK_BYTES: usize = 512 << 20;
