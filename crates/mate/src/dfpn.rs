@@ -17,8 +17,9 @@ use crate::interposition::{captures, without_the_piece, Interposition};
 use crate::moves::{checks, defences, king_capture};
 use crate::path::{extended, Path};
 use crate::pieces::{
-    before_move, cluster_key, disproof_at_attack, disproof_of_any, disproof_without_checks, key_of,
-    larger, off_board, off_board_after, proof_at_defence, smaller, taken_by,
+    before_move, cluster_key, disproof_at_attack, disproof_at_defence, disproof_of_any,
+    disproof_without_checks, key_of, larger, off_board, off_board_after, proof_at_defence, smaller,
+    taken_by,
 };
 use crate::table::{Depth, HandKey, Known, Number, Table, INFINITE, LARGEST, NO_LOOP, UNLIMITED};
 use koma_rules::{Color, Move, Role, ShogiPosition, ShogiVariant, Square};
@@ -642,7 +643,7 @@ impl<'t, 'b, V: ShogiVariant> Search<'t, 'b, V> {
                     disproof_pieces = smaller(disproof_pieces, pieces());
                 } else {
                     if counted > disproof_depth {
-                        disproof_pieces = pieces();
+                        disproof_pieces = disproof_at_defence(position, child.m, pieces());
                     }
                     disproof_depth = disproof_depth.max(counted);
                     loop_ply = loop_ply.max(known.loop_ply);

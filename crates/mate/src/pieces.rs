@@ -158,6 +158,22 @@ pub fn disproof_at_attack<V: ShogiVariant>(
     })
 }
 
+/// The disproof pieces of `position`, the defender to move, refuted by
+/// its move `m` with the move's disproof `allowed`: no more than the
+/// pieces off the board, and for a drop, one fewer of its role, so that
+/// the defender still holds the piece it drops.
+pub fn disproof_at_defence<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    m: Move,
+    allowed: HandKey,
+) -> HandKey {
+    let mut most = off_board(position);
+    if let Move::Drop { role, .. } = m {
+        most = before_move(most, None, Some(role));
+    }
+    smaller(allowed, most)
+}
+
 /// The disproof pieces of `position`, the attacker to move with no check:
 /// every piece off the board of the roles it holds.
 pub fn disproof_without_checks<V: ShogiVariant>(position: &ShogiPosition<V>) -> HandKey {
@@ -275,6 +291,20 @@ mod tests {
             "8k/9/9/9/9/9/8P/9/4K4 b GPp 1",
         );
         assert!(!other.is_some_and(Known::is_disproven), "{other:?}");
+    }
+
+    #[test]
+    fn a_refuting_drop_leaves_the_defender_its_piece() {
+        // White, checked by the rook, blocks with the gold it holds.
+        let sfen = "4k4/9/9/9/4R4/9/9/9/4K4 w Gp 1";
+        let position = StandardShogiPosition::from_text(sfen).unwrap();
+        let drop = StandardShogiPosition::parse_move_syntax("G*5b").unwrap();
+        let pieces = disproof_at_defence(&position, drop, ALL);
+        // Black may hold the pawn, not the gold.
+        assert_eq!(pieces, hand_of("4k4/9/9/9/9/9/9/9/4K4 b P 1"));
+        let step = StandardShogiPosition::parse_move_syntax("5a4a").unwrap();
+        let pieces = disproof_at_defence(&position, step, ALL);
+        assert_eq!(pieces, hand_of("4k4/9/9/9/9/9/9/9/4K4 b GP 1"));
     }
 
     #[test]
