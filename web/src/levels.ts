@@ -10,7 +10,7 @@ import type { VariantId } from './variants';
 
 /** Each game's measured levels' Elo, level 1 first. */
 export const LEVEL_ELO: Readonly<Partial<Record<VariantId, readonly number[]>>> = {
-  shogi: [0, 190, 300, 380, 510, 750, 860, 980, 1180, 1350, 1470, 1620, 1840, 1960],
+  shogi: [0, 190, 300, 380, 510, 750, 860, 980, 1180, 1350, 1470, 1620, 1840, 1960, 2180, 2270],
   minishogi: [0, 190, 310, 420, 460, 540, 560, 580, 630, 650, 680, 690, 730, 760, 780],
   spear: [
     0, 240, 340, 410, 450, 480, 520, 590, 670, 730, 740, 780, 820, 890, 940, 970, 970, 1000, 1030,
