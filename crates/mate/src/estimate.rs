@@ -8,6 +8,7 @@
 //! gets its other pieces looked at only once the first is refuted, so
 //! that seven nearly equal answers do not count as seven proofs to find.
 
+use crate::pieces::taken_by;
 use crate::table::Number;
 use koma_rules::{attacks, Move, Role, ShogiPosition, ShogiVariant, Square};
 
@@ -30,7 +31,7 @@ pub fn first_numbers<V: ShogiVariant>(
 ) -> (Number, Number) {
     let us = position.turn();
     let to = m.to();
-    let captured = position.piece_at(to).map(|p| p.role.unpromoted());
+    let captured = taken_by(position, m);
     let (ours, theirs) = covering(position, to, coverage);
     let ours = u32::from(ours) + u32::from(m.is_drop());
     let theirs = u32::from(theirs);

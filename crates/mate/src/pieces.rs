@@ -107,10 +107,19 @@ pub fn before_move(pieces: HandKey, dropped: Option<Role>, taken: Option<Role>) 
 
 /// The unpromoted role the side to move takes with `m`, if it takes.
 pub fn taken_by<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> Option<Role> {
-    match m {
-        Move::Board { to, .. } => position.piece_at(to).map(|p| p.role.unpromoted()),
-        Move::Drop { .. } => None,
-    }
+    // A drop's square is empty.
+    position.piece_at(m.to()).map(|p| p.role.unpromoted())
+}
+
+/// `out` with each role that `hand` lacks set to its count in `with`.
+fn where_lacking(out: HandKey, hand: HandKey, with: HandKey) -> HandKey {
+    (0..Role::HAND.len()).fold(out, |out, index| {
+        if count(hand, index) == 0 {
+            with_count(out, index, count(with, index))
+        } else {
+            out
+        }
+    })
 }
 
 /// The proof pieces of `position`, the defender to move in check, from
@@ -131,13 +140,7 @@ pub fn proof_at_defence<V: ShogiVariant>(position: &ShogiPosition<V>, needed: Ha
     }
     let theirs = HandKey::of(position.hand(defender));
     let ours = HandKey::of(position.hand(!defender));
-    (0..Role::HAND.len()).fold(needed, |out, index| {
-        if count(theirs, index) == 0 {
-            with_count(out, index, count(ours, index))
-        } else {
-            out
-        }
-    })
+    where_lacking(needed, theirs, ours)
 }
 
 /// The disproof pieces of `position`, the attacker to move, from
@@ -149,13 +152,7 @@ pub fn disproof_at_attack<V: ShogiVariant>(
     allowed: HandKey,
 ) -> HandKey {
     let ours = HandKey::of(position.hand(position.turn()));
-    (0..Role::HAND.len()).fold(allowed, |out, index| {
-        if count(ours, index) == 0 {
-            with_count(out, index, 0)
-        } else {
-            out
-        }
-    })
+    where_lacking(allowed, ours, HandKey(0))
 }
 
 /// The disproof pieces of `position`, the defender to move, refuted by
