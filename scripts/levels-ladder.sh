@@ -12,6 +12,14 @@
 # ladder-VARIANT), one folder per pair, so that a stopped ladder resumes
 # where it stopped when run again. Each pair's result is one line of JSON
 # in PAIR.json beside its folder, and one line on standard output.
+#
+# OPENINGS=FILE plays every pair from the same openings, in order, each
+# opening twice (scripts/balanced-openings.py writes such a file), where
+# by default each pair draws its own random openings and the upper level
+# judges them even within 300 centipawns at depth 6. Minishogi's top
+# needs deeper, evener openings (docs/LEVELS.md, "The top of
+# minishogi"). Give such a run its own LADDER_DIR: a journal resumes only
+# with the settings it began with.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -30,6 +38,11 @@ variant=${3:-shogi}
 koma=${KOMA:-target/release/koma}
 dir=${LADDER_DIR:-$HOME/.cache/koma/records/ladder-$variant}
 games=${GAMES:-100}
+if [ -n "${OPENINGS:-}" ]; then
+  openings=(--openings "$OPENINGS")
+else
+  openings=(--random-plies 4)
+fi
 mkdir -p "$dir"
 
 for ((lower = from; lower < to; lower++)); do
@@ -37,7 +50,7 @@ for ((lower = from; lower < to; lower++)); do
   pair="L$upper-L$lower"
   "$koma" match --variant "$variant" --games "$games" \
     --nodes 1000000000 --hang-timeout 600 \
-    --random-plies 4 --seed $((8000 + lower)) \
+    "${openings[@]}" --seed $((8000 + lower)) \
     --max-plies 400 --resign-moves 4 --resign-score 2000 \
     --each "cmd=$koma usi" \
     --engine1 name="level-$upper" option.Skill=$upper \
