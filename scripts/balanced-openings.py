@@ -106,7 +106,9 @@ def main():
 
     engine = Engine(args.koma, args.variant)
     kept, judged, seed = [], 0, args.seed
-    while len(kept) < args.count:
+    for _batch in range(100):
+        if len(kept) == args.count:
+            break
         for position in random_openings(args.koma, args.variant, args.plies, args.count, seed):
             kind, value = engine.judge(position, args.depth) or ("none", 0)
             judged += 1
@@ -118,6 +120,9 @@ def main():
                     break
         seed += 1000
     engine.close()
+    if len(kept) < args.count:
+        sys.exit(f"only {len(kept)} of {judged} openings were within {args.cp} cp; "
+                 f"none written (try a wider --cp)")
     header = (f"# {args.count} random openings of {args.plies} plies ({args.variant}) "
               f"within {args.cp} cp at depth {args.depth}, kept of {judged} judged; "
               f"scripts/balanced-openings.py, seed {args.seed}\n")
