@@ -29,13 +29,16 @@ def random_openings(koma, variant, plies, count, seed):
     """`count` random openings as USI `position` lines, cut to `plies` moves."""
     with tempfile.TemporaryDirectory() as scratch:
         records = pathlib.Path(scratch) / "openings.usi"
-        subprocess.run(
+        # The match's games go to stderr too; kept only to say why it failed.
+        done = subprocess.run(
             [koma, "match", "--variant", variant, "--games", str(2 * count),
              "--depth", "1", "--random-plies", str(plies), "--balance-cp", "0",
              "--seed", str(seed), "--each", f"cmd={koma} usi",
              "--engine1", "name=a", "--engine2", "name=b",
              "--records-file", str(records)],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            sys.exit(f"koma match failed drawing openings:\n{done.stderr.strip()[-2000:]}")
         lines = records.read_text().splitlines()
     openings = []
     # Each opening was played twice, colours swapped: take every other game.
