@@ -13,6 +13,10 @@
 # where it stopped when run again. Each pair's result is one line of JSON
 # in PAIR.json beside its folder, and one line on standard output.
 #
+# CONCURRENCY=N plays N games of a pair at a time (default 1): a pair
+# that a core would need hours for can have both; the games are capped by
+# nodes, so sharing the machine does not change how they are played.
+#
 # OPENINGS=FILE plays every pair from the same openings, in order, each
 # opening twice (scripts/balanced-openings.py writes such a file), where
 # by default each pair draws its own random openings and the upper level
@@ -38,6 +42,7 @@ variant=${3:-shogi}
 koma=${KOMA:-target/release/koma}
 dir=${LADDER_DIR:-$HOME/.cache/koma/records/ladder-$variant}
 games=${GAMES:-100}
+concurrency=${CONCURRENCY:-1}
 if [ -n "${OPENINGS:-}" ]; then
   openings=(--openings "$OPENINGS")
 else
@@ -48,7 +53,7 @@ mkdir -p "$dir"
 for ((lower = from; lower < to; lower++)); do
   upper=$((lower + 1))
   pair="L$upper-L$lower"
-  "$koma" match --variant "$variant" --games "$games" \
+  "$koma" match --variant "$variant" --games "$games" --concurrency "$concurrency" \
     --nodes 1000000000 --hang-timeout 600 \
     "${openings[@]}" --seed $((8000 + lower)) \
     --max-plies 400 --resign-moves 4 --resign-score 2000 \
