@@ -1,9 +1,11 @@
 //! What earlier cutoffs teach about quiet moves: killer moves per ply, a
 //! history score per (side, kind of mover, target square), and a
 //! continuation history: how good a quiet move has been as the answer to
-//! the move just before it (that move's mover and square, this one's).
+//! the move just before it (that move's mover and square, this one's); and
+//! a capture history: how often a capture by this kind of mover, on this
+//! square, of this kind of piece has cut off.
 
-use crate::eval::MOVER_KINDS;
+use crate::eval::{CAPTURED_KINDS, MOVER_KINDS};
 use crate::score::MAX_PLY;
 use koma_rules::{Color, Move};
 
@@ -30,6 +32,16 @@ pub struct History {
     /// By the previous move's piece-square, then this move's (6 MB: on the
     /// heap, made zeroed).
     continuation: Box<[i16]>,
+    /// By mover kind, target square and captured kind.
+    capture: Box<[i16]>,
+}
+
+/// The capture history's index of a capture by `color`'s mover of kind
+/// `kind` taking a piece of kind `captured`.
+#[inline]
+fn capture_index(color: Color, kind: usize, m: Move, captured: usize) -> usize {
+    ((color.index() * MOVER_KINDS + kind) * 81 + m.to().index() as usize) * CAPTURED_KINDS
+        + captured
 }
 
 impl Default for History {
@@ -38,6 +50,7 @@ impl Default for History {
             killers: [[None; 2]; MAX_PLY + 2],
             quiet: Box::new([[[0; 81]; MOVER_KINDS]; 2]),
             continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
+            capture: vec![0; 2 * PIECE_SQUARES * CAPTURED_KINDS].into_boxed_slice(),
         }
     }
 }
@@ -106,5 +119,29 @@ impl History {
                 bonus,
             );
         }
+    }
+
+    /// The capture history's score of `m`, a capture by `color`'s mover of
+    /// kind `kind` of a piece of kind `captured`.
+    #[inline]
+    pub fn capture_score(&self, color: Color, kind: usize, m: Move, captured: usize) -> i32 {
+        self.capture[capture_index(color, kind, m, captured)] as i32
+    }
+
+    /// Rewards (positive `bonus`) or punishes a capture, as [`History::update`]
+    /// does a quiet move.
+    #[inline]
+    pub fn update_capture(
+        &mut self,
+        color: Color,
+        kind: usize,
+        m: Move,
+        captured: usize,
+        bonus: i32,
+    ) {
+        nudge(
+            &mut self.capture[capture_index(color, kind, m, captured)],
+            bonus,
+        );
     }
 }

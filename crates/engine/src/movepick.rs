@@ -4,6 +4,7 @@
 
 use crate::eval::Evaluate;
 use crate::history::{History, PieceSquare};
+use crate::params::capture_history_weight;
 use arrayvec::ArrayVec;
 use koma_rules::{Move, MoveList, MAX_MOVES};
 
@@ -46,8 +47,16 @@ impl MovePicker {
                 }
                 let captured = position.captured_value(m);
                 if captured > 0 {
-                    let order =
-                        captured * 8 - position.mover_value(m) / 16 + position.promotion_gain(m);
+                    let learned = history.capture_score(
+                        color,
+                        position.mover_kind(m),
+                        m,
+                        position.captured_kind(m),
+                    ) * capture_history_weight()
+                        / 16;
+                    let order = captured * 8 - position.mover_value(m) / 16
+                        + position.promotion_gain(m)
+                        + learned;
                     return if position.see_ge(m, 0) {
                         CAPTURE + order
                     } else {

@@ -55,6 +55,13 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// The value of the piece `m` captures; 0 for a non-capture.
     fn captured_value(&self, m: Move) -> Value;
 
+    /// A small index (below [`CAPTURED_KINDS`]) for the kind of piece `m`
+    /// captures, for the capture history: 0 for a non-capture. The default
+    /// tells only whether something is captured.
+    fn captured_kind(&self, m: Move) -> usize {
+        usize::from(self.captured_value(m) > 0)
+    }
+
     /// The value of the piece that moves (or is dropped).
     fn mover_value(&self, m: Move) -> Value;
 
@@ -126,3 +133,7 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
 /// How many kinds of movers [`Evaluate::mover_kind`] distinguishes: 14
 /// roles on the board and 8 in the hand.
 pub const MOVER_KINDS: usize = 22;
+
+/// How many kinds of captured pieces [`Evaluate::captured_kind`]
+/// distinguishes: none, and the 14 roles on the board.
+pub const CAPTURED_KINDS: usize = 15;

@@ -382,6 +382,13 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         }
     }
 
+    fn captured_kind(&self, m: Move) -> usize {
+        match m {
+            Move::Board { to, .. } => self.piece_at(to).map_or(0, |p| 1 + p.role.index()),
+            Move::Drop { .. } => 0,
+        }
+    }
+
     fn mover_kind(&self, m: Move) -> usize {
         match m {
             Move::Board { from, .. } => self.piece_at(from).map_or(0, |p| p.role.index()),

@@ -68,10 +68,26 @@ tunables! {
     /// ...when the evaluation beats beta by this much per ply.
     RFP_MARGIN, rfp_margin = 90, 40..=200, step 8;
     /// Null-move reduction before the depth- and margin-dependent part.
-    NULL_BASE_REDUCTION, null_base_reduction = 3, 1..=5, step 1;
+    NULL_BASE_REDUCTION, null_base_reduction = 3, 1..=8, step 1;
+    /// The null move's reduction grows by a ply per this many plies of depth.
+    NULL_DEPTH_DIVISOR, null_depth_divisor = 4, 2..=8, step 1;
     /// The null move's reduction grows by a ply per this much of the
     /// evaluation above beta (up to two).
     NULL_MARGIN_PER_PLY, null_margin_per_ply = 200, 80..=400, step 15;
+    /// Whether a node in check passes on the static evaluation of the node
+    /// two plies up (1), so that the nodes below a check still tell
+    /// whether the side improved, rather than none (0).
+    IMPROVING_THROUGH_CHECK, improving_through_check = 0, 0..=1, step 1;
+    /// Whether a promotion that captures nothing counts as a quiet move
+    /// (1: ordered by history, reduced and pruned as one) rather than a
+    /// tactical one (0).
+    PROMOTIONS_QUIET, promotions_quiet = 0, 0..=1, step 1;
+    /// How much the capture history counts in the order of captures, in
+    /// sixteenths of its score (0: captures by victim and attacker alone).
+    CAPTURE_HISTORY_WEIGHT, capture_history_weight = 0, 0..=32, step 2;
+    /// A quiet move tried before a cutoff loses this percentage of the
+    /// cutting move's reward from its history.
+    QUIET_MALUS_PERCENT, quiet_malus_percent = 100, 50..=400, step 20;
     /// Late move pruning applies up to this depth...
     LMP_MAX_DEPTH, lmp_max_depth = 4, 1..=8, step 1;
     /// ...after this many moves plus depth² (doubled when improving).

@@ -73,7 +73,14 @@ impl<P: Evaluate> Worker<'_, P> {
         } else {
             hit.map_or_else(|| self.evaluate(position, ply), |hit| hit.eval)
         };
-        self.evals[ply] = eval;
+        // In check there is no static evaluation; the one two plies up
+        // stands in, so that the nodes below still see whether their side
+        // is improving (with none, every one of them would count as such).
+        self.evals[ply] = if in_danger && improving_through_check() == 1 && ply >= 2 {
+            self.evals[ply - 2]
+        } else {
+            eval
+        };
         let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
 
         if !pv_node && !in_danger && !is_mate(beta) && excluded.is_none() {
@@ -88,7 +95,7 @@ impl<P: Evaluate> Worker<'_, P> {
             if P::NULL_MOVE && depth >= 3 && eval >= beta && !self.null_at[ply] {
                 if let Some(child) = position.null_move() {
                     let reduction = null_base_reduction()
-                        + depth / 4
+                        + depth / null_depth_divisor()
                         + ((eval - beta) / (null_margin_per_ply() * P::MARGIN_SCALE)).min(2);
                     self.count_node();
                     self.push(&child);
@@ -124,6 +131,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let mut searched = 0usize;
         let original_alpha = alpha;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         while let Some((m, order)) = picker.next() {
             if Some(m) == excluded {
                 continue;
@@ -139,7 +147,8 @@ impl<P: Evaluate> Worker<'_, P> {
                     return DRAW;
                 }
             }
-            let quiet = position.captured_value(m) == 0 && position.promotion_gain(m) == 0;
+            let quiet = position.captured_value(m) == 0
+                && (promotions_quiet() == 1 || position.promotion_gain(m) == 0);
             let mut child = *position;
             child.play_unchecked(m);
             let gives_check = child.in_danger();
@@ -223,15 +232,19 @@ impl<P: Evaluate> Worker<'_, P> {
                         self.update_pv(ply, m);
                     }
                     if value >= beta {
-                        if quiet {
-                            self.reward_quiet(position, m, &quiets_tried, depth, ply, previous);
-                        }
+                        let tried = Tried {
+                            quiets: &quiets_tried,
+                            captures: &captures_tried,
+                        };
+                        self.reward_cutoff(position, m, quiet, tried, depth, ply, previous);
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
+            } else if position.captured_value(m) > 0 && !captures_tried.is_full() {
+                captures_tried.push(m);
             }
         }
         let bound = if best >= beta {
@@ -256,25 +269,48 @@ impl<P: Evaluate> Worker<'_, P> {
         best
     }
 
-    fn reward_quiet(
+    /// Teaches the histories what a cutoff by `m` at `depth` says: the
+    /// move did well (a killer too, if quiet), the moves of its kind tried
+    /// before it did not, nor did the captures tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
         &mut self,
         position: &P,
         m: Move,
-        tried: &[Move],
+        quiet: bool,
+        tried: Tried,
         depth: i32,
         ply: usize,
         previous: Option<PieceSquare>,
     ) {
         let us: Color = position.turn();
         let bonus = (depth * depth * 16).min(2000);
-        self.history.add_killer(ply, m);
-        self.history
-            .update(us, position.mover_kind(m), m, bonus, previous);
-        for &other in tried {
+        if quiet {
+            let malus = bonus * quiet_malus_percent() / 100;
+            self.history.add_killer(ply, m);
             self.history
-                .update(us, position.mover_kind(other), other, -bonus, previous);
+                .update(us, position.mover_kind(m), m, bonus, previous);
+            for &other in tried.quiets {
+                self.history
+                    .update(us, position.mover_kind(other), other, -malus, previous);
+            }
+        } else if position.captured_value(m) > 0 {
+            let captured = position.captured_kind(m);
+            self.history
+                .update_capture(us, position.mover_kind(m), m, captured, bonus);
+        }
+        for &other in tried.captures {
+            let captured = position.captured_kind(other);
+            self.history
+                .update_capture(us, position.mover_kind(other), other, captured, -bonus);
         }
     }
+}
+
+/// The moves a node tried before the one that cut off.
+struct Tried<'a> {
+    quiets: &'a [Move],
+    captures: &'a [Move],
 }
 
 /// The late move reduction for the `searched`-th move at `depth`.
