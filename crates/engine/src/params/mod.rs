@@ -78,9 +78,9 @@ tunables! {
     /// two plies up (1), so that the nodes below a check still tell
     /// whether the side improved, rather than none (0).
     IMPROVING_THROUGH_CHECK, improving_through_check = 0, 0..=1, step 1;
-    /// Whether a promotion that captures nothing counts as a quiet move
-    /// (1: ordered by history, reduced and pruned as one) rather than a
-    /// tactical one (0).
+    /// Whether a promotion that captures nothing is reduced and pruned as a
+    /// quiet move (1) rather than spared as a tactical one (0); it is
+    /// ordered as a promotion either way.
     PROMOTIONS_QUIET, promotions_quiet = 0, 0..=1, step 1;
     /// How much the capture history counts in the order of captures, in
     /// sixteenths of its score (0: captures by victim and attacker alone).
