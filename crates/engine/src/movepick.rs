@@ -104,6 +104,12 @@ impl MovePicker {
         (KILLER..PROMOTION).contains(&score)
     }
 
+    /// Whether a score given by [`MovePicker::next`] is a quiet move's
+    /// history score (not the table move's, a killer's or a promotion's).
+    pub fn is_history_score(score: i32) -> bool {
+        (LOSING_CAPTURE / 2..KILLER).contains(&score)
+    }
+
     /// Whether a score given by [`MovePicker::next`] is that of a capture
     /// that loses nothing by static exchange (checked when ordering).
     pub fn is_winning_capture_score(score: i32) -> bool {

@@ -88,6 +88,10 @@ tunables! {
     /// A quiet move tried before a cutoff loses this percentage of the
     /// cutting move's reward from its history.
     QUIET_MALUS_PERCENT, quiet_malus_percent = 100, 50..=400, step 20;
+    /// A late quiet move is reduced a ply less (more) per this much of its
+    /// history score above (below) zero; 0 keeps the old steps instead, a
+    /// ply for a score beyond ±4,000.
+    LMR_HISTORY_DIVISOR, lmr_history_divisor = 0, 0..=32_768, step 512;
     /// Late move pruning applies up to this depth...
     LMP_MAX_DEPTH, lmp_max_depth = 4, 1..=8, step 1;
     /// ...after this many moves plus depth² (doubled when improving).

@@ -201,7 +201,11 @@ impl<P: Evaluate> Worker<'_, P> {
                     reduction += !improving as i32;
                     reduction -= pv_node as i32;
                     reduction -= MovePicker::is_killer_score(order) as i32;
-                    if order > 4_000 {
+                    let divisor = lmr_history_divisor();
+                    if divisor > 0 && MovePicker::is_history_score(order) {
+                        // A ply less or more per `divisor` of history.
+                        reduction -= order / divisor;
+                    } else if order > 4_000 {
                         reduction -= 1;
                     } else if order < -4_000 {
                         reduction += 1;
