@@ -145,3 +145,41 @@ impl History {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Square;
+
+    fn capture_to(square: u8) -> Move {
+        Move::Board {
+            from: Square::new(0).unwrap(),
+            to: Square::new(square).unwrap(),
+            promote: false,
+        }
+    }
+
+    /// A reward raises one capture's score and no other's (another
+    /// victim, square, mover or side); a punishment lowers it, and the
+    /// score stays within the limit however often it is rewarded.
+    #[test]
+    fn capture_history_keeps_each_capture_apart() {
+        let mut history = History::default();
+        let m = capture_to(40);
+        history.update_capture(Color::Sente, 3, m, 5, 1_000);
+        assert_eq!(history.capture_score(Color::Sente, 3, m, 5), 1_000);
+        assert_eq!(history.capture_score(Color::Sente, 3, m, 6), 0);
+        assert_eq!(history.capture_score(Color::Sente, 3, capture_to(41), 5), 0);
+        assert_eq!(history.capture_score(Color::Sente, 4, m, 5), 0);
+        assert_eq!(history.capture_score(Color::Gote, 3, m, 5), 0);
+        history.update_capture(Color::Sente, 3, m, 5, -3_000);
+        assert!(history.capture_score(Color::Sente, 3, m, 5) < 0);
+        for _ in 0..1_000 {
+            history.update_capture(Color::Gote, MOVER_KINDS - 1, capture_to(80), 14, 2_000);
+        }
+        let top = history.capture_score(Color::Gote, MOVER_KINDS - 1, capture_to(80), 14);
+        assert!((15_000..=HISTORY_MAX).contains(&top), "{top}");
+        history.clear();
+        assert_eq!(history.capture_score(Color::Sente, 3, m, 5), 0);
+    }
+}

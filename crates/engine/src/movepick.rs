@@ -47,13 +47,14 @@ impl MovePicker {
                 }
                 let captured = position.captured_value(m);
                 if captured > 0 {
-                    let learned = history.capture_score(
-                        color,
-                        position.mover_kind(m),
-                        m,
-                        position.captured_kind(m),
-                    ) * capture_history_weight()
-                        / 16;
+                    let weight = capture_history_weight();
+                    let learned = if weight > 0 {
+                        let kind = position.mover_kind(m);
+                        history.capture_score(color, kind, m, position.captured_kind(m)) * weight
+                            / 16
+                    } else {
+                        0
+                    };
                     let order = captured * 8 - position.mover_value(m) / 16
                         + position.promotion_gain(m)
                         + learned;

@@ -247,7 +247,10 @@ impl<P: Evaluate> Worker<'_, P> {
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
-            } else if position.captured_value(m) > 0 && !captures_tried.is_full() {
+            } else if capture_history_weight() > 0
+                && position.captured_value(m) > 0
+                && !captures_tried.is_full()
+            {
                 captures_tried.push(m);
             }
         }
@@ -298,7 +301,12 @@ impl<P: Evaluate> Worker<'_, P> {
                 self.history
                     .update(us, position.mover_kind(other), other, -malus, previous);
             }
-        } else if position.captured_value(m) > 0 {
+        }
+        // Unread at weight 0 (the default), so not kept up either.
+        if capture_history_weight() == 0 {
+            return;
+        }
+        if !quiet && position.captured_value(m) > 0 {
             let captured = position.captured_kind(m);
             self.history
                 .update_capture(us, position.mover_kind(m), m, captured, bonus);
