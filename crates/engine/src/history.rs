@@ -1,4 +1,4 @@
-//! What earlier cutoffs teach about quiet moves: killer moves per ply, a
+//! What earlier cutoffs teach about moves: killer moves per ply, a
 //! history score per (side, kind of mover, target square), and a
 //! continuation history: how good a quiet move has been as the answer to
 //! the move just before it (that move's mover and square, this one's); and
@@ -32,7 +32,8 @@ pub struct History {
     /// By the previous move's piece-square, then this move's (6 MB: on the
     /// heap, made zeroed).
     continuation: Box<[i16]>,
-    /// By mover kind, target square and captured kind.
+    /// By side, mover kind, target square and captured kind (read and
+    /// kept only at a `CAPTURE_HISTORY_WEIGHT` above 0).
     capture: Box<[i16]>,
 }
 

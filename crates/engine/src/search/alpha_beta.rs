@@ -2,7 +2,7 @@
 //! mate distance pruning, the transposition table, reverse futility and
 //! null-move pruning, singular extensions (see [`super::singular`]), static
 //! exchange, late move and futility pruning, late move reductions, and the
-//! history's reward for a quiet move that cuts off.
+//! histories' reward for a move that cuts off.
 
 use super::singular::Singular;
 use super::worker::Worker;
