@@ -152,7 +152,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "fd06c2cc83c060988488fe14b0565ef1042ff6d894b8c010c279d12ee3248173"
+        "2713167b1a6701ae8914780fbbe692acfdf1d44a5ab52b6189ac3cc3153c9b76"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
