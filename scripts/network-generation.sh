@@ -5,8 +5,8 @@
 #
 #   1. the last generation plays itself (`koma selfplay`) into
 #      $CACHE/data/VARIANT-genN until the directory holds POSITIONS;
-#   2. one epoch from the last generation on that data alone, half the
-#      target the game's result (λ 0.5, Adam's rate 1e-4): the network
+#   2. one epoch from the last generation on that data (and ALSO_DATA),
+#      half the target the game's result (λ 0.5, Adam's rate 1e-4): the network
 #      $CACHE/nnue/VARIANT-genN.nnue;
 #   3. an SPRT in self-play (elo0 0, elo1 10), the new network against
 #      the last one, journal and records in $CACHE/records/sprt-VARIANT-genN,
@@ -32,6 +32,10 @@
 #   NODES        self-play's nodes a move (shogi 10000, the small boards 4000)
 #   POSITIONS    self-play's target (shogi 370000, the small boards 170000)
 #   THREADS      self-play's threads (default: every core)
+#   ALSO_DATA    more data directories to train on beside this generation's,
+#                separated by spaces (for example the last generation's own
+#                data: each generation so far learned less from its own play
+#                alone than the one before)
 #   TC           the SPRT's clock (shogi 2+0.05, the small boards 1+0.02)
 #   CONCURRENCY  the SPRT's games at a time (default 2, one per core)
 #   GAMES        the SPRT's most games (default 800)
@@ -58,6 +62,14 @@ positions=${POSITIONS:-$positions}
 tc=${TC:-$tc}
 concurrency=${CONCURRENCY:-2}
 games=${GAMES:-800}
+also_data=()
+for dir in ${ALSO_DATA:-}; do
+  if [ ! -s "$dir/positions.bin" ]; then
+    echo "$0: ALSO_DATA names $dir, which holds no positions.bin" >&2
+    exit 1
+  fi
+  also_data+=(--data "$dir")
+done
 threads=()
 if [ -n "${THREADS:-}" ]; then
   threads=(--threads "$THREADS")
@@ -94,7 +106,7 @@ fi
 
 echo "== training: $network"
 if [ ! -s "$network" ]; then
-  "$koma" train "$variant" --data "$data" --init "$previous" --epochs 1 --batch 4096 \
+  "$koma" train "$variant" --data "$data" "${also_data[@]}" --init "$previous" --epochs 1 --batch 4096 \
     --rate 1e-4 --lambda 0.5 --state "$cache/train/$variant-gen$gen" --out "$network.part"
   mv "$network.part" "$network"
 fi
