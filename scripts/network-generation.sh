@@ -62,6 +62,8 @@ positions=${POSITIONS:-$positions}
 tc=${TC:-$tc}
 concurrency=${CONCURRENCY:-2}
 games=${GAMES:-800}
+# `koma train` checks its data too; this runs first so that a mistyped
+# directory stops the script before an hour of self-play, not after it.
 also_data=()
 for dir in ${ALSO_DATA:-}; do
   if [ ! -s "$dir/positions.bin" ]; then
