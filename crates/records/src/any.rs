@@ -64,6 +64,9 @@ pub fn read_any(
     variant: Option<Variant>,
 ) -> Result<AnyRecord, LoadError> {
     let text = decode(bytes)?;
+    if text.trim().is_empty() {
+        return Err(LoadError::Empty);
+    }
     let format = format.unwrap_or_else(|| Format::sniff(&text));
     let parse = |error: ParseError| LoadError::Parse {
         format,

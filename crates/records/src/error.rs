@@ -100,6 +100,10 @@ pub enum LoadError {
     /// The bytes are not text in an encoding records use.
     #[error(transparent)]
     Decode(#[from] DecodeError),
+    /// Nothing but white space: no record, where an empty game would be
+    /// read from any format and hide a wrong path or a failed download.
+    #[error("the record is empty")]
+    Empty,
     /// The text is not a valid record of the format it was read as.
     #[error("{format}: {source}")]
     Parse {

@@ -81,6 +81,26 @@ fn an_illegal_move_names_its_number_and_text() {
 }
 
 #[test]
+fn an_empty_text_is_no_record_in_any_format() {
+    // Every format would read it as a game of no moves from the start.
+    for (bytes, format) in [
+        (&b""[..], None),
+        (b" \r\n\t\n", None),
+        ("\u{3000}\n".as_bytes(), Some(Format::Kif)),
+        (b"\n", Some(Format::Csa)),
+        (b"", Some(Format::Usi)),
+        (b"\n\n", Some(Format::Pgn)),
+    ] {
+        let error = read_any(bytes, format, None).unwrap_err();
+        assert!(matches!(error, LoadError::Empty), "{bytes:?}: {error:?}");
+        assert_eq!(error.to_string(), "the record is empty");
+    }
+    // A record of headers only is a game not yet begun, and is read.
+    let record = read_any("先手：A\n後手：B\n".as_bytes(), Some(Format::Kif), None).unwrap();
+    assert_eq!(record.variant(), Variant::Shogi);
+}
+
+#[test]
 fn a_bad_start_wraps_the_rules_error() {
     // Gote, not to move, has no king: a position, but not one of the game.
     let error = read_any(b"position sfen 9/9/9/9/9/9/9/9/4K4 b - 1", None, None).unwrap_err();

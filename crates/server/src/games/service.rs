@@ -724,11 +724,9 @@ impl Games {
             ),
             None => None,
         };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(Refusal::unprocessable("The record is empty."));
-        }
         let record = read_any(bytes, format, variant).map_err(|e| {
             Refusal::unprocessable(match e {
+                LoadError::Empty => "The record is empty.".to_owned(),
                 LoadError::Parse { format, source } => format!(
                     "The record cannot be read as {}: {}",
                     format.name().to_uppercase(),

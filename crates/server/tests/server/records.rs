@@ -169,8 +169,17 @@ fn records_in_json_and_formats_that_do_not_fit() {
         error.contains("line") || error.contains("move 2"),
         "{error}"
     );
+    // White space is no record, whatever the format asked.
     for body in [
         json!({ "text": "" }),
+        json!({ "text": " \n\u{3000}\n", "format": "kif" }),
+        json!({ "text": "\n", "format": "csa" }),
+    ] {
+        let reply = server.post("/api/games/import", &body);
+        assert_eq!(reply.status, 422, "{body}");
+        assert_eq!(reply.json()["error"], "The record is empty.", "{body}");
+    }
+    for body in [
         json!({ "text": "garbage" }),
         json!({ "text": "x", "format": "doc" }),
     ] {
