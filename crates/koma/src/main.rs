@@ -9,6 +9,7 @@
 mod analyze;
 mod bench;
 mod check;
+mod closed_pipe;
 mod console_engine;
 mod convert;
 mod machine;
@@ -81,6 +82,26 @@ enum Command {
     Worker(koma_worker::WorkerArgs),
 }
 
+impl Command {
+    /// Whether the command writes nowhere but its own standard output,
+    /// error and files: a filter, which may die of SIGPIPE when a pipe's
+    /// reader leaves (`closed_pipe`). Not `check`, whose database may be
+    /// PostgreSQL's, behind a socket.
+    fn is_a_filter(&self) -> bool {
+        match self {
+            Command::Perft(_)
+            | Command::Bench(_)
+            | Command::Convert(_)
+            | Command::Analyze(_)
+            | Command::Solve(_)
+            | Command::VerifyProof(_) => true,
+            // With --against it talks to another solver's process.
+            Command::Mate(args) => !args.asks_another_engine(),
+            _ => false,
+        }
+    }
+}
+
 /// Options of `koma usi` / `koma uci`.
 #[derive(clap::Args)]
 struct ProtocolArgs {
@@ -92,6 +113,9 @@ struct ProtocolArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_a_filter() {
+        closed_pipe::die_quietly_when_the_reader_leaves();
+    }
     let result = match cli.command {
         Command::Spear(args) => spear_console::run(args),
         Command::Shogi(args) => shogi_console::run(args),

@@ -80,6 +80,13 @@ fn parse_hash(text: &str) -> Result<usize, String> {
         .map_err(|_| format!("{megabytes} MiB is out of range: give {}", range()))
 }
 
+impl MateArgs {
+    /// Whether the run starts another solver's process (`--against`).
+    pub fn asks_another_engine(&self) -> bool {
+        self.against.is_some()
+    }
+}
+
 /// Runs `koma mate`.
 pub fn run(args: MateArgs) -> Result<(), String> {
     let limits = MateLimits {

@@ -7,12 +7,18 @@ use koma_rules::{Position, Variant};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
+/// The deepest perft taken. Shogi's counts pass 10^18 by about depth 12
+/// and no run that deep ends; the recursion keeps a position a ply on the
+/// stack, and a depth in the thousands would overflow it rather than run.
+const MAX_DEPTH: u32 = 32;
+
 /// Arguments of `koma perft`.
 #[derive(Args)]
 pub struct PerftArgs {
     /// The game: spear, minishogi, shogi or pawns.
     variant: Variant,
-    /// Number of plies.
+    /// Number of plies (0 to 32).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     depth: u32,
     /// Start from this SFEN (FEN for pawns) instead of the start position.
     #[arg(long)]

@@ -7,6 +7,7 @@
 //! most of the tests' build time.
 
 mod analyze_command;
+mod command_line;
 mod common;
 mod console_computer;
 mod convert;
