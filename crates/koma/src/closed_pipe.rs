@@ -5,10 +5,11 @@
 //! `println!` turns that into a panic with a backtrace. Filters on Unix die
 //! of the signal instead, quietly, and a shell reports 141. The commands
 //! whose standard output is their whole product get that behaviour back.
-//! Those that write to an engine they started (`koma match`, a console
-//! against a USI engine, `koma mate --against`) or to sockets (`koma
-//! serve`, `csa`, `worker`, `load`) keep SIGPIPE ignored: a peer that
-//! dies must come back to them as an error they can report, not kill them.
+//! Those that write to an engine they started (`koma match`, `koma mate
+//! --against`, `koma csa`) or to sockets (`koma serve`, `worker`, `load`,
+//! `check` on PostgreSQL) keep SIGPIPE ignored: a peer that dies must come
+//! back to them as an error they can report, not kill them. The consoles
+//! and `koma usi` already end cleanly (status 0) when their output closes.
 
 /// Lets the process die of SIGPIPE, as other filters do, when its standard
 /// output is a pipe whose reader has gone.
