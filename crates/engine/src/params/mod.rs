@@ -130,7 +130,7 @@ tunables! {
     CLOCK_MOVES_LESS_PER_100_PLIES, clock_moves_less_per_100_plies = 15, 0..=30, step 2;
     /// ...and never fewer than this, so that a long game keeps a reserve.
     /// (35, 15 and 15 passed an SPRT against the constant 50 moves used
-    /// before: +33 Elo over 760 games, docs/STRENGTH.md "The clock by
-    /// ply".)
+    /// before: +33 Elo over 760 games, docs/strength/clock.md, "The clock
+    /// by ply".)
     CLOCK_MOVES_FLOOR, clock_moves_floor = 15, 5..=60, step 2;
 }

@@ -137,7 +137,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
             assert_eq!(network.variant(), variant);
         }
     }
-    // Each is the file docs/STRENGTH.md names, byte for byte.
+    // Each is the file docs/strength/networks.md names, byte for byte.
     let sha256 = |variant| {
         use sha2::{Digest, Sha256};
         let bytes = koma_engine::networks::embedded_file(variant).unwrap();
