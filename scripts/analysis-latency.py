@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How soon an analysis's first lines reach the board: the server's own
-engine against one `koma worker` (docs/PERFORMANCE.md, "Analysis by a
+engine against one `koma worker` (docs/performance/reviews.md, "Analysis by a
 worker").
 
 Starts `koma serve --memory` twice on loopback ports 18301 and 18302 (the

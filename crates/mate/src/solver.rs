@@ -101,7 +101,7 @@ pub struct Progress {
 /// bound, each within so many nodes. The third keeps the search from the
 /// long sequences of checks it can follow unbounded: on cshogi-labelled
 /// positions it found mates within 31 plies that 10 s of unbounded
-/// search did not (docs/PERFORMANCE.md, "Proof pieces and a third first
+/// search did not (docs/performance/mate.md, "Proof pieces and a third first
 /// try").
 const FIRST_TRIES: [(Depth, u64); 3] = [(7, 20_000), (15, 200_000), (31, 1_000_000)];
 
