@@ -39,6 +39,14 @@
 #   TC           the SPRT's clock (shogi 2+0.05, the small boards 1+0.02)
 #   CONCURRENCY  the SPRT's games at a time (default 2, one per core)
 #   GAMES        the SPRT's most games (default 800)
+#   OPENINGS     a file of the SPRT's openings (USI `position` lines, as
+#                scripts/balanced-openings.py writes them; cycled when
+#                there are fewer than the pairs), in place of random 4-ply
+#                openings: minishogi's random openings decide most games
+#                whoever plays them (docs/STRENGTH.md, "Minishogi's
+#                generation 3, tried"); the SPRT's journal and records then
+#                go to sprt-VARIANT-genN-NAME, NAME the file's without its
+#                extension, so that it never resumes one from other openings
 set -euo pipefail
 
 if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -lt 2 ]; then
@@ -76,10 +84,22 @@ threads=()
 if [ -n "${THREADS:-}" ]; then
   threads=(--threads "$THREADS")
 fi
+openings=(--random-plies 4)
+if [ -n "${OPENINGS:-}" ]; then
+  if [ ! -s "$OPENINGS" ]; then
+    echo "$0: OPENINGS names $OPENINGS, which is missing or empty" >&2
+    exit 1
+  fi
+  openings=(--openings "$OPENINGS")
+fi
 
 data="$cache/data/$variant-gen$gen"
 network="$cache/nnue/$variant-gen$gen.nnue"
 sprt="$cache/records/sprt-$variant-gen$gen"
+if [ -n "${OPENINGS:-}" ]; then
+  openings_name=$(basename "$OPENINGS")
+  sprt="$sprt-${openings_name%.*}"
+fi
 mkdir -p "$cache/data" "$cache/nnue" "$cache/records"
 
 if [ -n "${PREVIOUS:-}" ]; then
@@ -116,7 +136,7 @@ sha256sum "$network"
 
 echo "== SPRT: generation $gen against the last, $tc, $sprt"
 "$koma" match --variant "$variant" --games "$games" --tc "$tc" --concurrency "$concurrency" \
-  --random-plies 4 --seed $((gen * 100 + 1)) --resign-moves 4 --resign-score 2000 \
+  "${openings[@]}" --seed $((gen * 100 + 1)) --resign-moves 4 --resign-score 2000 \
   --sprt elo0=0 elo1=10 \
   --each "cmd=$koma usi" option.Threads=1 option.USI_Hash=32 \
   --engine1 name="gen$gen" option.EvalFile="$network" \
