@@ -43,7 +43,7 @@
 #                scripts/balanced-openings.py writes them; cycled when
 #                there are fewer than the pairs), in place of random 4-ply
 #                openings: minishogi's random openings decide most games
-#                whoever plays them (docs/STRENGTH.md, "Minishogi's
+#                whoever plays them (docs/strength/networks.md, "Minishogi's
 #                generation 3, tried"); the SPRT's journal and records then
 #                go to sprt-VARIANT-genN-NAME, NAME the file's without its
 #                extension, so that it never resumes one from other openings
