@@ -85,21 +85,20 @@ if [ -n "${THREADS:-}" ]; then
   threads=(--threads "$THREADS")
 fi
 openings=(--random-plies 4)
+sprt_suffix=
 if [ -n "${OPENINGS:-}" ]; then
   if [ ! -s "$OPENINGS" ]; then
     echo "$0: OPENINGS names $OPENINGS, which is missing or empty" >&2
     exit 1
   fi
   openings=(--openings "$OPENINGS")
+  openings_name=$(basename "$OPENINGS")
+  sprt_suffix="-${openings_name%.*}"
 fi
 
 data="$cache/data/$variant-gen$gen"
 network="$cache/nnue/$variant-gen$gen.nnue"
-sprt="$cache/records/sprt-$variant-gen$gen"
-if [ -n "${OPENINGS:-}" ]; then
-  openings_name=$(basename "$OPENINGS")
-  sprt="$sprt-${openings_name%.*}"
-fi
+sprt="$cache/records/sprt-$variant-gen$gen$sprt_suffix"
 mkdir -p "$cache/data" "$cache/nnue" "$cache/records"
 
 if [ -n "${PREVIOUS:-}" ]; then
