@@ -12,8 +12,8 @@ use std::sync::{Arc, OnceLock};
 /// `koma train` wrote has sha256 378eb656…ffc98f92; docs/STRENGTH.md).
 static MINISHOGI_ZSTD: &[u8] = include_bytes!("../nets/minishogi.nnue.zst");
 
-/// Shogi's network, generation 6, compressed by `zstd -19` (the file
-/// `koma train` wrote has sha256 2713167b…153c9b76; docs/STRENGTH.md).
+/// Shogi's network, generation 7, compressed by `zstd -19` (the file
+/// `koma train` wrote has sha256 c9df53b5…388ecc5d; docs/STRENGTH.md).
 static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 
 /// Spear's network, generation 1 with shared rows, compressed by `zstd

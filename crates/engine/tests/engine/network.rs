@@ -152,7 +152,7 @@ fn the_embedded_networks_read_and_belong_to_their_games() {
     );
     assert_eq!(
         sha256(koma_rules::Variant::Shogi),
-        "2713167b1a6701ae8914780fbbe692acfdf1d44a5ab52b6189ac3cc3153c9b76"
+        "c9df53b5ee6987a3d16e17a8364f53d7c869fbdf1b38980202eece20388ecc5d"
     );
     assert_eq!(
         sha256(koma_rules::Variant::Spear),
