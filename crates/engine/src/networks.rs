@@ -1,6 +1,6 @@
 //! The networks built into Koma, one per game that has earned one: a
 //! game's network is embedded only once it beats the classical
-//! evaluation in self-play (docs/STRENGTH.md has the generations, and
+//! evaluation in self-play (docs/strength/networks.md has the generations, and
 //! docs/TRAINING.md the commands that make each file).
 
 use koma_nnue::Network;
@@ -9,16 +9,16 @@ use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
 /// Minishogi's network, generation 2, compressed by `zstd -19` (the file
-/// `koma train` wrote has sha256 378eb656…ffc98f92; docs/STRENGTH.md).
+/// `koma train` wrote has sha256 378eb656…ffc98f92; docs/strength/networks.md).
 static MINISHOGI_ZSTD: &[u8] = include_bytes!("../nets/minishogi.nnue.zst");
 
 /// Shogi's network, generation 7, compressed by `zstd -19` (the file
-/// `koma train` wrote has sha256 c9df53b5…388ecc5d; docs/STRENGTH.md).
+/// `koma train` wrote has sha256 c9df53b5…388ecc5d; docs/strength/networks.md).
 static SHOGI_ZSTD: &[u8] = include_bytes!("../nets/shogi.nnue.zst");
 
 /// Spear's network, generation 1 with shared rows, compressed by `zstd
 /// -19` (the file `koma train` wrote has sha256 4772256a…c8f5079;
-/// docs/STRENGTH.md).
+/// docs/strength/networks.md).
 static SPEAR_ZSTD: &[u8] = include_bytes!("../nets/spear.nnue.zst");
 
 /// The embedded network file of `variant`, if it has one, as `koma train`
