@@ -102,6 +102,10 @@ tunables! {
     FUTILITY_MARGIN, futility_margin = 100, 40..=250, step 8;
     /// See [`futility_margin`].
     FUTILITY_BASE, futility_base = 120, 0..=300, step 10;
+    /// Whether futility and the static-exchange test judge a late quiet
+    /// move at the depth its reduction would leave it (1), as Stockfish's
+    /// `lmrDepth` does, rather than at the node's depth (0).
+    PRUNE_AT_REDUCED_DEPTH, prune_at_reduced_depth = 0, 0..=1, step 1;
     /// Moves losing material by static exchange are pruned up to this depth...
     SEE_MAX_DEPTH, see_max_depth = 6, 1..=10, step 1;
     /// ...captures losing more than this per ply (in exchange values, which

@@ -153,6 +153,16 @@ impl<P: Evaluate> Worker<'_, P> {
             child.play_unchecked(m);
             let gives_check = child.in_danger();
             let quiet_non_check = quiet && !gives_check;
+            // Stockfish's `lmrDepth`: with `PRUNE_AT_REDUCED_DEPTH`, a late
+            // quiet move is judged by futility and by its exchange at the
+            // depth its reduction would leave it, so that a move the search
+            // would reduce anyway is pruned sooner. (The first move is never
+            // pruned, and `lmr` needs a move before it.)
+            let prune_depth = if quiet_non_check && searched > 0 && prune_at_reduced_depth() == 1 {
+                (depth - 1 - quiet_reduction(depth, searched, improving, pv_node, order)).max(0)
+            } else {
+                depth
+            };
             if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
                 // Late move pruning and futility: at shallow depth, late
                 // quiet moves rarely matter.
@@ -160,8 +170,8 @@ impl<P: Evaluate> Worker<'_, P> {
                 if depth <= lmp_max_depth() && searched as i32 >= late {
                     continue;
                 }
-                if depth <= futility_max_depth()
-                    && eval + (futility_margin() * depth + futility_base()) * P::MARGIN_SCALE
+                if prune_depth <= futility_max_depth()
+                    && eval + (futility_margin() * prune_depth + futility_base()) * P::MARGIN_SCALE
                         <= alpha
                 {
                     continue;
@@ -175,10 +185,10 @@ impl<P: Evaluate> Worker<'_, P> {
                 && !in_danger
                 && best > -MATE_BOUND
                 && searched > 0
-                && depth <= see_max_depth()
+                && prune_depth <= see_max_depth()
             {
-                let margin = if quiet && !gives_check {
-                    see_quiet_margin() * P::MARGIN_SCALE * depth * depth
+                let margin = if quiet_non_check {
+                    see_quiet_margin() * P::MARGIN_SCALE * prune_depth * prune_depth
                 } else {
                     see_capture_margin() * P::MARGIN_SCALE * depth
                 };
@@ -197,20 +207,8 @@ impl<P: Evaluate> Worker<'_, P> {
             } else {
                 let mut reduction = 0;
                 if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
-                    reduction = lmr(depth, searched);
-                    reduction += !improving as i32;
-                    reduction -= pv_node as i32;
-                    reduction -= MovePicker::is_killer_score(order) as i32;
-                    let divisor = lmr_history_divisor();
-                    if divisor > 0 && MovePicker::is_history_score(order) {
-                        // A ply less or more per `divisor` of history.
-                        reduction -= order / divisor;
-                    } else if order > 4_000 {
-                        reduction -= 1;
-                    } else if order < -4_000 {
-                        reduction += 1;
-                    }
-                    reduction = reduction.clamp(0, depth - 2);
+                    reduction = quiet_reduction(depth, searched, improving, pv_node, order)
+                        .clamp(0, depth - 2);
                 }
                 let mut value =
                     -self.search(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
@@ -323,6 +321,28 @@ impl<P: Evaluate> Worker<'_, P> {
 struct Tried<'a> {
     quiets: &'a [Move],
     captures: &'a [Move],
+}
+
+/// The reduction of a late quiet move, the `searched`-th at `depth` whose
+/// place in the move order scored `order`: the base [`lmr`], a ply more
+/// where the side is not improving, less at a principal-variation node,
+/// for a killer and for a good history, more for a bad one. Unclamped:
+/// the caller bounds it by the depth.
+fn quiet_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool, order: i32) -> i32 {
+    let mut reduction = lmr(depth, searched);
+    reduction += !improving as i32;
+    reduction -= pv_node as i32;
+    reduction -= MovePicker::is_killer_score(order) as i32;
+    let divisor = lmr_history_divisor();
+    if divisor > 0 && MovePicker::is_history_score(order) {
+        // A ply less or more per `divisor` of history.
+        reduction -= order / divisor;
+    } else if order > 4_000 {
+        reduction -= 1;
+    } else if order < -4_000 {
+        reduction += 1;
+    }
+    reduction
 }
 
 /// The late move reduction for the `searched`-th move at `depth`.
