@@ -115,6 +115,13 @@ tunables! {
     SEE_QUIET_MARGIN, see_quiet_margin = 60, 10..=150, step 5;
     /// Quiescence skips a capture that cannot lift the value this close to alpha.
     DELTA_MARGIN, delta_margin = 200, 50..=500, step 15;
+    /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
+    /// that beats beta by [`probcut_margin`] in a shallower search (1).
+    PROBCUT, probcut = 0, 0..=1, step 1;
+    /// ProbCut applies from this depth...
+    PROBCUT_MIN_DEPTH, probcut_min_depth = 5, 3..=10, step 1;
+    /// ...with this margin above beta.
+    PROBCUT_MARGIN, probcut_margin = 200, 50..=500, step 15;
     /// Singular extension: from this depth, a table move (a lower bound or
     /// exact, searched at least this depth less [`singular_depth_slack`])...
     SINGULAR_MIN_DEPTH, singular_min_depth = 7, 4..=12, step 1;

@@ -1,8 +1,9 @@
 //! The search of a node below the root: a principal variation search with
 //! mate distance pruning, the transposition table, reverse futility and
-//! null-move pruning, singular extensions (see [`super::singular`]), static
-//! exchange, late move and futility pruning, late move reductions, and the
-//! histories' reward for a move that cuts off.
+//! null-move pruning, ProbCut (see [`super::probcut`]), singular
+//! extensions (see [`super::singular`]), static exchange, late move and
+//! futility pruning, late move reductions, and the histories' reward for
+//! a move that cuts off.
 
 use super::singular::Singular;
 use super::worker::Worker;
@@ -120,6 +121,11 @@ impl<P: Evaluate> Worker<'_, P> {
         position.legal_moves_into(&mut moves);
         if moves.is_empty() {
             return Self::terminal(position, ply);
+        }
+        if !pv_node && !in_danger && excluded.is_none() {
+            if let Some(value) = self.probcut(position, &moves, hit, eval, depth, beta, ply) {
+                return value;
+            }
         }
         let table_move = hit
             .and_then(|hit| hit.best_move)

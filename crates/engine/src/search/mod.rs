@@ -20,6 +20,7 @@ mod info;
 mod mate;
 mod network_stack;
 mod nnue;
+mod probcut;
 mod quiescence;
 mod root;
 mod singular;

@@ -11,7 +11,14 @@ use crate::score::*;
 use koma_rules::MoveList;
 
 impl<P: Evaluate> Worker<'_, P> {
-    fn quiescence(&mut self, position: &P, alpha: Value, beta: Value, ply: usize) -> Value {
+    /// Quiescence from a position the caller has not looked at.
+    pub(super) fn quiescence(
+        &mut self,
+        position: &P,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
         if let Some(value) = self.known(position, ply) {
             return value;
         }
