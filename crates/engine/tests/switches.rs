@@ -1,0 +1,88 @@
+//! The search's switches, the tunables off by default that a self-play
+//! test has still to decide (`PRUNE_AT_REDUCED_DEPTH`, `PROBCUT` and the
+//! others below): each, switched on, changes the tree (it is wired in)
+//! and keeps the search sound (it still finds known mates at their
+//! distance and plays legal moves). Only the `tune` build can switch them:
+//! `cargo test -p koma-engine --features tune --test switches`. One test,
+//! as the tunables are the process's own and a second test running beside
+//! it would search under another's switch.
+
+use koma_engine::{params, Engine, Limits, Score, SearchControl};
+use koma_rules::{Position, StandardShogiPosition};
+
+/// Two middle games of Koma against FSF (the first two lines of
+/// `scripts/tree-size-shogi.txt`), as the games' positions.
+const MIDDLE_GAMES: [&str; 2] = [
+    "6i7h 8c8d 6g6f 3c3d 7g7f 4a5b 6f6e 5a4a 2h6h 7a6b 8h2b 3a2b B*9h 8d8e 7h7g 8b8d 4i3h 6a5a \
+     7i8h",
+    "6i7h 8c8d 6g6f 3c3d 7h6g 8d8e 7i7h 8e8f 8g8f 8b8f P*8g 8f8d 3i4h 9c9d 5g5f 9d9e 7g7f 9a9d \
+     8h7g 7c7d 6f6e 8d8c 5f5e 4a5b 6g5f 8a7c 4h5g 5a6b 2h6h 4c4d 6e6d 7a7b 6d6c+ 7b6c 9g9f \
+     9e9f P*9e P*8h 7g8h",
+];
+
+/// The positions of a game from the start, by its moves.
+fn game(moves: &str) -> Vec<StandardShogiPosition> {
+    let mut line = vec![StandardShogiPosition::start()];
+    for text in moves.split_whitespace() {
+        let position = *line.last().unwrap();
+        let m = position.parse_move(text).expect("the line is legal");
+        line.push(position.play(m).expect("the line is legal"));
+    }
+    line
+}
+
+/// The best move, its score and the nodes of a search to `depth`.
+fn search(line: &[StandardShogiPosition], depth: u32) -> (String, Score, u64) {
+    let mut engine = Engine::<StandardShogiPosition>::new(16);
+    let result = engine.search(
+        line,
+        &Limits::depth(depth),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let best = result.best_move.expect("a move");
+    assert!(line.last().unwrap().is_legal(best));
+    (
+        StandardShogiPosition::move_to_text(best),
+        result.score,
+        result.nodes,
+    )
+}
+
+fn position(text: &str) -> Vec<StandardShogiPosition> {
+    vec![StandardShogiPosition::from_text(text).expect("test positions parse")]
+}
+
+#[test]
+fn each_switch_changes_the_tree_and_keeps_the_mates() {
+    let switches = [
+        ("PRUNE_AT_REDUCED_DEPTH", "1"),
+        ("PROBCUT", "1"),
+        ("IMPROVING_THROUGH_CHECK", "1"),
+        ("PROMOTIONS_QUIET", "1"),
+        ("CAPTURE_HISTORY_WEIGHT", "16"),
+        ("LMR_HISTORY_DIVISOR", "4096"),
+    ];
+    let games: Vec<_> = MIDDLE_GAMES.iter().map(|moves| game(moves)).collect();
+    // The nodes to depth 9 summed over the middle games.
+    let tree = || -> u64 { games.iter().map(|line| search(line, 9).2).sum() };
+    let nodes_off = tree();
+    for (name, value) in switches {
+        let tunable = params::set(name, value).expect("a tunable in range");
+        let default = tunable.default.to_string();
+        assert_ne!(tree(), nodes_off, "{name} {value} changes nothing");
+        // Mate distances confirmed by Fairy-Stockfish (plies).
+        assert_eq!(
+            search(&position("7nl/7k1/9/7P1/9/9/9/9/4K4 b 2G 1"), 7).1,
+            Score::MatePlies(3),
+            "{name} {value}"
+        );
+        assert_eq!(
+            search(&position("8l/7k1/6ppp/9/9/9/9/9/4K4 b RS 1"), 9).1,
+            Score::MatePlies(5),
+            "{name} {value}"
+        );
+        params::set(name, &default).expect("the default is in range");
+    }
+    assert_eq!(tree(), nodes_off, "every switch back off");
+}
