@@ -58,6 +58,7 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
     let switches = [
         ("PRUNE_AT_REDUCED_DEPTH", "1"),
         ("PROBCUT", "1"),
+        ("LMR_CAPTURES", "1"),
         ("IMPROVING_THROUGH_CHECK", "1"),
         ("PROMOTIONS_QUIET", "1"),
         ("CAPTURE_HISTORY_WEIGHT", "16"),

@@ -92,6 +92,10 @@ tunables! {
     /// history score above (below) zero; 0 keeps the old steps instead, a
     /// ply for a score beyond ±4,000.
     LMR_HISTORY_DIVISOR, lmr_history_divisor = 0, 0..=32_768, step 512;
+    /// Whether a late capture or promotion that move ordering does not
+    /// count as winning is reduced as a late quiet move's base reduction
+    /// (1), where today only quiet moves are (0).
+    LMR_CAPTURES, lmr_captures = 0, 0..=1, step 1;
     /// Late move pruning applies up to this depth...
     LMP_MAX_DEPTH, lmp_max_depth = 4, 1..=8, step 1;
     /// ...after this many moves plus depth² (doubled when improving).

@@ -212,9 +212,15 @@ impl<P: Evaluate> Worker<'_, P> {
                 -self.search(&child, depth - 1 + extension, -beta, -alpha, ply + 1)
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
-                    reduction = quiet_reduction(depth, searched, improving, pv_node, order)
-                        .clamp(0, depth - 2);
+                if depth >= 3 && searched >= if pv_node { 3 } else { 2 } {
+                    if quiet {
+                        reduction = quiet_reduction(depth, searched, improving, pv_node, order);
+                    } else if lmr_captures() == 1 && !MovePicker::is_winning_capture_score(order) {
+                        // A late capture the exchange does not call winning,
+                        // as YaneuraOu and Stockfish reduce every late move.
+                        reduction = lmr(depth, searched) + !improving as i32 - pv_node as i32;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
                 }
                 let mut value =
                     -self.search(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
