@@ -13,7 +13,9 @@ use crate::score::*;
 use crate::tt::{Bound, Hit};
 use koma_rules::MoveList;
 
-/// How much shallower than the node ProbCut's searches go.
+/// How much shallower than the node ProbCut's searches go: a capture's
+/// reply is searched to the node's depth less this (Stockfish's
+/// `probCutDepth`), and the cutoff is stored a ply deeper.
 const PROBCUT_REDUCTION: i32 = 4;
 
 impl<P: Evaluate> Worker<'_, P> {
@@ -21,7 +23,8 @@ impl<P: Evaluate> Worker<'_, P> {
     /// `eval`: the value that cuts the node off, if one of the captures in
     /// `moves` (legal moves) that wins at least the margin by static
     /// exchange beats `beta` plus the margin, first in quiescence and
-    /// then in a search [`PROBCUT_REDUCTION`] plies shallower.
+    /// then in a search [`PROBCUT_REDUCTION`] plies shallower than the
+    /// node's.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn probcut(
         &mut self,
@@ -63,9 +66,11 @@ impl<P: Evaluate> Worker<'_, P> {
             self.push(&child);
             let mut value = -self.quiescence(&child, -raised_beta, -raised_beta + 1, ply + 1);
             if value >= raised_beta {
+                // The node's depth less the reduction, so that the table's
+                // entry below (a ply more than the child's) is what was searched.
                 value = -self.search(
                     &child,
-                    depth - 1 - PROBCUT_REDUCTION,
+                    depth - PROBCUT_REDUCTION,
                     -raised_beta,
                     -raised_beta + 1,
                     ply + 1,
