@@ -218,7 +218,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     } else if lmr_captures() == 1 && !MovePicker::is_winning_capture_score(order) {
                         // A late capture the exchange does not call winning,
                         // as YaneuraOu and Stockfish reduce every late move.
-                        reduction = lmr(depth, searched) + !improving as i32 - pv_node as i32;
+                        reduction = base_reduction(depth, searched, improving, pv_node);
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
@@ -335,15 +335,18 @@ struct Tried<'a> {
     captures: &'a [Move],
 }
 
-/// The reduction of a late quiet move, the `searched`-th at `depth` whose
-/// place in the move order scored `order`: the base [`lmr`], a ply more
-/// where the side is not improving, less at a principal-variation node,
-/// for a killer and for a good history, more for a bad one. Unclamped:
-/// the caller bounds it by the depth.
+/// The reduction of any late move, the `searched`-th at `depth`: the base
+/// [`lmr`], a ply more where the side is not improving, a ply less at a
+/// principal-variation node. Unclamped: the caller bounds it by the depth.
+fn base_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool) -> i32 {
+    lmr(depth, searched) + !improving as i32 - pv_node as i32
+}
+
+/// The reduction of a late quiet move whose place in the move order
+/// scored `order`: [`base_reduction`], a ply less for a killer and for a
+/// good history, more for a bad one. Unclamped.
 fn quiet_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool, order: i32) -> i32 {
-    let mut reduction = lmr(depth, searched);
-    reduction += !improving as i32;
-    reduction -= pv_node as i32;
+    let mut reduction = base_reduction(depth, searched, improving, pv_node);
     reduction -= MovePicker::is_killer_score(order) as i32;
     let divisor = lmr_history_divisor();
     if divisor > 0 && MovePicker::is_history_score(order) {
