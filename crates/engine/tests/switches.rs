@@ -1,6 +1,7 @@
-//! The search's switches, the tunables off by default that a self-play
-//! test has still to decide (`PRUNE_AT_REDUCED_DEPTH`, `PROBCUT` and the
-//! others below): each, switched on, changes the tree (it is wired in)
+//! The search's switches, the tunables that a self-play test has still
+//! to decide (`PRUNE_AT_REDUCED_DEPTH`, `PROBCUT` and the others below;
+//! most off by default, the last two on): each, switched from its
+//! default, changes the tree (it is wired in)
 //! and keeps the search sound (it still finds known mates at their
 //! distance and plays legal moves). Only the `tune` build can switch them:
 //! `cargo test -p koma-engine --features tune --test switches`. One test,
@@ -59,6 +60,8 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         ("PROMOTIONS_QUIET", "1"),
         ("CAPTURE_HISTORY_WEIGHT", "16"),
         ("LMR_HISTORY_DIVISOR", "4096"),
+        ("QUIESCENCE_CHECKS", "0"),
+        ("CHECK_EXTENSION", "0"),
     ];
     let games: Vec<_> = MIDDLE_GAMES.iter().map(|moves| game(moves)).collect();
     // The nodes to depth 9 summed over the middle games.
@@ -81,5 +84,5 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         );
         params::set(name, &default).expect("the default is in range");
     }
-    assert_eq!(tree(), nodes_off, "every switch back off");
+    assert_eq!(tree(), nodes_off, "every switch back at its default");
 }

@@ -119,6 +119,13 @@ tunables! {
     SEE_QUIET_MARGIN, see_quiet_margin = 60, 10..=150, step 5;
     /// Quiescence skips a capture that cannot lift the value this close to alpha.
     DELTA_MARGIN, delta_margin = 200, 50..=500, step 15;
+    /// Whether quiescence tries quiet checks that lose nothing at the
+    /// main search's horizon (1), or captures alone (0), as YaneuraOu's.
+    QUIESCENCE_CHECKS, quiescence_checks = 1, 0..=1, step 1;
+    /// Whether a node in check is searched a ply deeper (1; while the line
+    /// is shorter than twice the root's depth), or at its depth (0), as
+    /// YaneuraOu's is.
+    CHECK_EXTENSION, check_extension = 1, 0..=1, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

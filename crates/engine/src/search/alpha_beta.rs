@@ -43,7 +43,7 @@ impl<P: Evaluate> Worker<'_, P> {
             return alpha;
         }
         let in_danger = position.in_danger();
-        if in_danger && (ply as i32) < 2 * self.root_depth {
+        if in_danger && check_extension() == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {

@@ -80,7 +80,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     }
                 }
                 m
-            } else if horizon && !in_danger {
+            } else if horizon && !in_danger && quiescence_checks() == 1 {
                 if !checks_generated {
                     position.quiet_checks_into(&mut checks);
                     checks_generated = true;
