@@ -155,4 +155,16 @@ tunables! {
     /// before: +33 Elo over 760 games, docs/strength/clock.md, "The clock
     /// by ply".)
     CLOCK_MOVES_FLOOR, clock_moves_floor = 15, 5..=60, step 2;
+    /// On trial (`search::stopping`), 0 is off: a timed search goes on
+    /// longer as its value falls, by the fall (twice that from this side's
+    /// last search, once that over the last four iterations) over this
+    /// many centipawns, within 0.7 to 1.5 times (Stockfish's
+    /// `fallingEval`).
+    CLOCK_FALLING_EVAL, clock_falling_eval = 0, 0..=600, step 25;
+    /// On trial, 0 is off: a timed search stops sooner once its best move
+    /// took at least this percentage of the nodes searched...
+    CLOCK_EFFORT_PERCENT, clock_effort_percent = 0, 0..=99, step 2;
+    /// ...at this percentage of the time it would otherwise stop at
+    /// (Stockfish's 0.739).
+    CLOCK_EFFORT_STOP_PERCENT, clock_effort_stop_percent = 74, 30..=100, step 4;
 }

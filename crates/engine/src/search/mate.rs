@@ -85,6 +85,7 @@ impl<P: Evaluate> Worker<'_, P> {
             m: first,
             value,
             previous_value: value,
+            effort: self.root_moves[0].effort,
             pv: line,
         };
         let pv = self.root_moves[0].pv.clone();

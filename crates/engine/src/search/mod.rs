@@ -5,7 +5,8 @@
 //! [`Engine`] holds what lasts from move to move and starts each search;
 //! a `Worker` (`worker`) holds one search's state, and the search is its
 //! methods, one concern to a file: the root (`root`: iterative deepening,
-//! aspiration, MultiPV), a node below it (`alpha_beta`: pruning,
+//! aspiration, MultiPV), when a timed search stops deepening
+//! (`stopping`), a node below it (`alpha_beta`: pruning,
 //! reductions, extensions), the singular extension's test (`singular`),
 //! quiescence (`quiescence`) and the mate solver beside it (`mate`).
 //!
@@ -25,6 +26,7 @@ mod quiescence;
 mod root;
 mod singular;
 mod solvers;
+mod stopping;
 mod worker;
 
 pub use control::SearchControl;
@@ -127,6 +129,10 @@ pub struct Engine<P: Evaluate> {
     /// Options; change them between searches.
     pub options: EngineOptions,
     random: u64,
+    /// The length of the game the last search was given and the root's
+    /// value it found, which the next search's clock compares with its
+    /// own (`search::stopping`).
+    last_search: Option<(usize, Value)>,
     game: std::marker::PhantomData<P>,
 }
 
@@ -144,6 +150,7 @@ impl<P: Evaluate> Engine<P> {
             network: crate::networks::embedded(P::VARIANT),
             options: EngineOptions::default(),
             random: seed | 1,
+            last_search: None,
             game: std::marker::PhantomData,
         }
     }
@@ -189,6 +196,7 @@ impl<P: Evaluate> Engine<P> {
         self.history.clear();
         self.helper_histories.clear();
         self.mate.clear();
+        self.last_search = None;
     }
 
     /// Searches the last of `positions` (the game so far, for repetitions)
@@ -238,6 +246,7 @@ impl<P: Evaluate> Engine<P> {
                 m,
                 value: -INFINITE,
                 previous_value: -INFINITE,
+                effort: 0,
                 pv: vec![m],
             })
             .collect::<Vec<_>>();
@@ -273,6 +282,11 @@ impl<P: Evaluate> Engine<P> {
         let table = &self.table;
         let impasse = self.options.impasse;
         let network = self.network.as_deref().filter(|_| self.options.use_nnue);
+        // This side's last search, if it was of the position two plies ago.
+        let previous_value = self
+            .last_search
+            .filter(|&(length, _)| length + 2 == positions.len())
+            .map(|(_, value)| value);
         let (depth, value, nodes, root_moves) = std::thread::scope(|scope| {
             let running = self.helper_histories[..helpers]
                 .iter_mut()
@@ -311,6 +325,7 @@ impl<P: Evaluate> Engine<P> {
                 pool(0),
                 network,
             );
+            worker.last_search_value = previous_value;
             let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
             done.store(true, Ordering::Relaxed);
             let helped: u64 = running
@@ -323,6 +338,7 @@ impl<P: Evaluate> Engine<P> {
                 .sum();
             (depth, value, worker.nodes + helped, worker.root_moves)
         });
+        self.last_search = Some((positions.len(), value));
         let mut chosen = root_moves.first().cloned();
         if skill.is_limited() {
             let lines = multipv.min(root_moves.len() as u32) as usize;

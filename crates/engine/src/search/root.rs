@@ -5,6 +5,7 @@
 
 use super::info::Info;
 use super::mate;
+use super::stopping::{Iteration, Stopping};
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::history::piece_square;
@@ -39,7 +40,7 @@ impl<P: Evaluate> Worker<'_, P> {
             .clamp(1, MAX_PLY as u32 - 8);
         let multipv = multipv.clamp(1, self.root_moves.len());
         let mut completed = (0, -INFINITE);
-        let mut best_changes = 0u32;
+        let mut stopping = Stopping::new(self.last_search_value);
         // A timed search plays a mate the solver proves at once; an
         // analysis (infinite, pondering, several lines) goes on from it.
         let plays_proven_mate =
@@ -83,9 +84,14 @@ impl<P: Evaluate> Worker<'_, P> {
                     }
                 }
             }
-            if self.root_moves[0].m != previous_best {
-                best_changes += 1;
-            }
+            let iteration = Iteration {
+                depth,
+                value: self.root_moves[0].value,
+                best_changed: self.root_moves[0].m != previous_best,
+                best_effort: self.root_moves[0].effort,
+                nodes: self.nodes,
+            };
+            stopping.count(&iteration);
             // Timed searches stop early: one legal move, a mate found, or
             // too little time left for another iteration.
             if limits.infinite || self.control.is_pondering() {
@@ -101,12 +107,10 @@ impl<P: Evaluate> Worker<'_, P> {
                 }
             }
             if let (Some(soft), Some(clock_start)) = (self.plan.soft, self.clock_start) {
-                let instability = 1.0 + 0.3 * best_changes.min(3) as f64;
-                let soft = soft.mul_f64(instability);
-                if clock_start.elapsed() > soft.mul_f64(0.6) {
+                let elapsed = clock_start.elapsed();
+                if stopping.after_iteration(&iteration, soft, elapsed, P::MARGIN_SCALE) {
                     break;
                 }
-                best_changes = best_changes.saturating_sub(1);
             }
         }
         // Stopped inside the first iteration: no searched value; the static
@@ -188,6 +192,7 @@ impl<P: Evaluate> Worker<'_, P> {
             let mut child = *root;
             child.play_unchecked(m);
             self.network_move(root, m, &child, 0);
+            let nodes_before = self.nodes;
             self.count_node();
             self.push(&child);
             let value = if index == line {
@@ -200,6 +205,7 @@ impl<P: Evaluate> Worker<'_, P> {
                 value
             };
             self.pop();
+            self.root_moves[index].effort += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

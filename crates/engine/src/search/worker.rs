@@ -20,6 +20,8 @@ pub(super) struct RootMove {
     pub(super) m: Move,
     pub(super) value: Value,
     pub(super) previous_value: Value,
+    /// Nodes searched under this move, over every iteration.
+    pub(super) effort: u64,
     pub(super) pv: Vec<Move>,
 }
 
@@ -55,6 +57,9 @@ pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) root_moves: Vec<RootMove>,
     pub(super) root_depth: i32,
+    /// The root's value this side's last search found, two plies ago,
+    /// for the clock (`search::stopping`).
+    pub(super) last_search_value: Option<Value>,
     /// The impasse rule a declaration wins under (shogi only); a node
     /// where the side to move may declare is won on the spot.
     pub(super) impasse: Option<ImpasseRule>,
@@ -120,6 +125,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
                 .collect(),
             root_moves,
             root_depth: 0,
+            last_search_value: None,
             impasse: impasse.filter(|_| P::VARIANT == Variant::Shogi),
             pool,
             network: network.map(super::network_stack::NetworkStack::new),
