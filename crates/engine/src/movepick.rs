@@ -3,7 +3,7 @@
 //! captures that lose material by static exchange.
 
 use crate::eval::Evaluate;
-use crate::history::{History, PieceSquare};
+use crate::history::{Before, History};
 use crate::params::capture_history_weight;
 use arrayvec::ArrayVec;
 use koma_rules::{Move, MoveList, MAX_MOVES};
@@ -28,14 +28,14 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Orders `moves` of `position` at `ply`, reached by `previous`.
+    /// Orders `moves` of `position` at `ply`, reached by the moves `before`.
     pub fn new<P: Evaluate>(
         position: &P,
         moves: MoveList,
         table_move: Option<Move>,
         history: &History,
         ply: usize,
-        previous: Option<PieceSquare>,
+        before: Before,
     ) -> MovePicker {
         let killers = history.killers(ply);
         let color = position.turn();
@@ -74,7 +74,7 @@ impl MovePicker {
                 if killers[1] == Some(m) {
                     return KILLER;
                 }
-                history.score(color, position.mover_kind(m), m, previous)
+                history.score(color, position.mover_kind(m), m, before)
             })
             .collect();
         MovePicker {

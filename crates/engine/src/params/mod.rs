@@ -85,6 +85,11 @@ tunables! {
     /// How much the capture history counts in the order of captures, in
     /// sixteenths of its score (0: captures by victim and attacker alone).
     CAPTURE_HISTORY_WEIGHT, capture_history_weight = 0, 0..=32, step 2;
+    /// Whether a quiet move's order and reduction also count how well it
+    /// followed this side's own move two plies before (1: a follow-up
+    /// history, as Stockfish's and YaneuraOu's continuation histories
+    /// look back more than one ply), or only the move just before it (0).
+    FOLLOWUP_HISTORY, followup_history = 0, 0..=1, step 1;
     /// A quiet move tried before a cutoff loses this percentage of the
     /// cutting move's reward from its history.
     QUIET_MALUS_PERCENT, quiet_malus_percent = 100, 50..=400, step 20;

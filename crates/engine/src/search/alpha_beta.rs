@@ -8,7 +8,7 @@
 use super::singular::Singular;
 use super::worker::Worker;
 use crate::eval::Evaluate;
-use crate::history::{piece_square, PieceSquare};
+use crate::history::{piece_square, Before};
 use crate::movepick::MovePicker;
 use crate::params::*;
 use crate::score::*;
@@ -130,8 +130,16 @@ impl<P: Evaluate> Worker<'_, P> {
         let table_move = hit
             .and_then(|hit| hit.best_move)
             .filter(|m| moves.contains(m));
-        let previous = ply.checked_sub(1).and_then(|parent| self.moved[parent]);
-        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply, previous);
+        let before = Before {
+            one: ply.checked_sub(1).and_then(|parent| self.moved[parent]),
+            two: if followup_history() == 1 {
+                ply.checked_sub(2)
+                    .and_then(|grandparent| self.moved[grandparent])
+            } else {
+                None
+            },
+        };
+        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply, before);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -250,7 +258,7 @@ impl<P: Evaluate> Worker<'_, P> {
                             quiets: &quiets_tried,
                             captures: &captures_tried,
                         };
-                        self.reward_cutoff(position, m, quiet, tried, depth, ply, previous);
+                        self.reward_cutoff(position, m, quiet, tried, depth, ply, before);
                         break;
                     }
                 }
@@ -298,7 +306,7 @@ impl<P: Evaluate> Worker<'_, P> {
         tried: Tried,
         depth: i32,
         ply: usize,
-        previous: Option<PieceSquare>,
+        before: Before,
     ) {
         let us: Color = position.turn();
         let bonus = (depth * depth * 16).min(2000);
@@ -306,10 +314,10 @@ impl<P: Evaluate> Worker<'_, P> {
             let malus = bonus * quiet_malus_percent() / 100;
             self.history.add_killer(ply, m);
             self.history
-                .update(us, position.mover_kind(m), m, bonus, previous);
+                .update(us, position.mover_kind(m), m, bonus, before);
             for &other in tried.quiets {
                 self.history
-                    .update(us, position.mover_kind(other), other, -malus, previous);
+                    .update(us, position.mover_kind(other), other, -malus, before);
             }
         }
         // Unread at weight 0 (the default), so not kept up either.
