@@ -1,8 +1,8 @@
-//! The search's switches, the tunables that a self-play test has still
-//! to decide (`PRUNE_AT_REDUCED_DEPTH`, `PROBCUT` and the others below;
-//! most off by default, the last two on): each, switched from its
-//! default, changes the tree (it is wired in)
-//! and keeps the search sound (it still finds known mates at their
+//! The search's switches, the tunables that a self-play test has decided
+//! or has still to decide (`PROBCUT` and most of the others below are
+//! off by default; `PRUNE_AT_REDUCED_DEPTH`, on since its SPRT, and the
+//! checks' two are on): each, switched from its default, changes the
+//! tree (it is wired in) and keeps the search sound (it still finds known mates at their
 //! distance and plays legal moves). Only the `tune` build can switch them:
 //! `cargo test -p koma-engine --features tune --test switches`. One test,
 //! as the tunables are the process's own and a second test running beside
@@ -53,7 +53,7 @@ fn position(text: &str) -> Vec<StandardShogiPosition> {
 #[test]
 fn each_switch_changes_the_tree_and_keeps_the_mates() {
     let switches = [
-        ("PRUNE_AT_REDUCED_DEPTH", "1"),
+        ("PRUNE_AT_REDUCED_DEPTH", "0"),
         ("PROBCUT", "1"),
         ("LMR_CAPTURES", "1"),
         ("IMPROVING_THROUGH_CHECK", "1"),

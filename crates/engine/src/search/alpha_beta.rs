@@ -170,14 +170,16 @@ impl<P: Evaluate> Worker<'_, P> {
             // Stockfish's `lmrDepth`: with `PRUNE_AT_REDUCED_DEPTH`, a late
             // quiet move is judged by futility and by its exchange at the
             // depth its reduction would leave it, so that a move the search
-            // would reduce anyway is pruned sooner. (The first move is never
-            // pruned, and `lmr` needs a move before it.)
-            let prune_depth = if quiet_non_check && searched > 0 && prune_at_reduced_depth() == 1 {
+            // would reduce anyway is pruned sooner. Only where the tests
+            // below may prune: off the principal variation, not in check,
+            // after the first move (`lmr` needs a move before it).
+            let prunable = !pv_node && !in_danger && searched > 0;
+            let prune_depth = if prunable && quiet_non_check && prune_at_reduced_depth() == 1 {
                 (depth - 1 - quiet_reduction(depth, searched, improving, pv_node, order)).max(0)
             } else {
                 depth
             };
-            if !pv_node && !in_danger && quiet_non_check && best > -MATE_BOUND && searched > 0 {
+            if prunable && quiet_non_check && best > -MATE_BOUND {
                 // Late move pruning and futility: at shallow depth, late
                 // quiet moves rarely matter.
                 let late = lmp_base() + depth * depth * if improving { 2 } else { 1 };
@@ -195,12 +197,7 @@ impl<P: Evaluate> Worker<'_, P> {
             // captures and checks past a margin growing with depth, other
             // quiet moves past one growing with its square. (After the
             // tests above: the exchange costs more than they do.)
-            if !pv_node
-                && !in_danger
-                && best > -MATE_BOUND
-                && searched > 0
-                && prune_depth <= see_max_depth()
-            {
+            if prunable && best > -MATE_BOUND && prune_depth <= see_max_depth() {
                 let margin = if quiet_non_check {
                     see_quiet_margin() * P::MARGIN_SCALE * prune_depth * prune_depth
                 } else {
