@@ -61,6 +61,7 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         ("CAPTURE_HISTORY_WEIGHT", "16"),
         ("LMR_HISTORY_DIVISOR", "4096"),
         ("FOLLOWUP_HISTORY", "1"),
+        ("LMR_RESEARCH_ADJUST", "1"),
         ("QUIESCENCE_CHECKS", "0"),
         ("CHECK_EXTENSION", "0"),
     ];

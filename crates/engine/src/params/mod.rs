@@ -101,6 +101,17 @@ tunables! {
     /// count as winning is reduced as a late quiet move's base reduction
     /// (1), where today only quiet moves are (0).
     LMR_CAPTURES, lmr_captures = 0, 0..=1, step 1;
+    /// Whether a reduced move that beat alpha is searched again a ply
+    /// deeper when it beat the best value so far by [`lmr_deeper_margin`]
+    /// and twice the depth, and a ply shallower (so not again, at a
+    /// reduction of one) when by less than [`lmr_shallower_margin`] (1),
+    /// as Stockfish's `doDeeperSearch` and `doShallowerSearch`; or always
+    /// at the node's depth less one (0).
+    LMR_RESEARCH_ADJUST, lmr_research_adjust = 0, 0..=1, step 1;
+    /// See [`lmr_research_adjust`].
+    LMR_DEEPER_MARGIN, lmr_deeper_margin = 40, 0..=200, step 5;
+    /// See [`lmr_research_adjust`].
+    LMR_SHALLOWER_MARGIN, lmr_shallower_margin = 10, 0..=60, step 2;
     /// Late move pruning applies up to this depth...
     LMP_MAX_DEPTH, lmp_max_depth = 4, 1..=8, step 1;
     /// ...after this many moves plus depth² (doubled when improving).

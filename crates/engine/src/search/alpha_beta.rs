@@ -230,7 +230,10 @@ impl<P: Evaluate> Worker<'_, P> {
                 let mut value =
                     -self.search(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if value > alpha && reduction > 0 {
-                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    let full = depth - 1 + research_change::<P>(value, best, depth);
+                    if full > depth - 1 - reduction {
+                        value = -self.search(&child, full, -alpha - 1, -alpha, ply + 1);
+                    }
                 }
                 if value > alpha && value < beta && pv_node {
                     value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
@@ -363,6 +366,20 @@ fn quiet_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool, 
         reduction += 1;
     }
     reduction
+}
+
+/// How much deeper (1) or shallower (−1) than the node's depth less one
+/// to search again a reduced move that beat alpha: with
+/// `LMR_RESEARCH_ADJUST`, as Stockfish's `doDeeperSearch` and
+/// `doShallowerSearch`, deeper when the reduced search beat the best
+/// value so far by far, shallower when only just; else 0.
+fn research_change<P: Evaluate>(value: Value, best: Value, depth: i32) -> i32 {
+    if lmr_research_adjust() == 0 || is_mate(value) || is_mate(best) {
+        return 0;
+    }
+    let deeper = (lmr_deeper_margin() + 2 * depth) * P::MARGIN_SCALE;
+    let shallower = lmr_shallower_margin() * P::MARGIN_SCALE;
+    i32::from(value > best + deeper) - i32::from(value < best + shallower)
 }
 
 /// The late move reduction for the `searched`-th move at `depth`.
