@@ -54,6 +54,8 @@ enum Command {
     Uci(ProtocolArgs),
     /// Engine-vs-engine matches between two USI or UCI engines.
     Match(Box<koma_match::MatchArgs>),
+    /// Pool one match played in parts (journals of `koma match`, counts of pairs): Elo, SPRT.
+    Pool(koma_match::pool::PoolArgs),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench::BenchArgs),
     /// Review a game record with the engine: evaluations, mistakes, annotated record.
@@ -91,6 +93,7 @@ impl Command {
         match self {
             Command::Perft(_)
             | Command::Bench(_)
+            | Command::Pool(_)
             | Command::Convert(_)
             | Command::Analyze(_)
             | Command::Solve(_)
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
             koma_usi::engine::run(Dialect::Uci, args.variant).map_err(|e| e.to_string())
         }
         Command::Match(args) => koma_match::run(*args).map_err(|e| e.to_string()),
+        Command::Pool(args) => koma_match::pool::run(args).map_err(|e| e.to_string()),
         Command::Convert(args) => convert::run(args),
         Command::Mate(args) => mate::run(args),
         Command::Analyze(args) => analyze::run(args),

@@ -2,7 +2,8 @@
 //! cannot work ([`SettingsError`], and the engines' own
 //! [`koma_usi::ConfigError`]), an openings file that cannot be used
 //! ([`OpeningsError`]), an engine that fails ([`EngineError`]), the
-//! journal ([`JournalError`]) and the records ([`RecordsError`]).
+//! journal ([`JournalError`]) and the records ([`RecordsError`]); and why
+//! `koma pool` cannot pool ([`PoolError`]).
 
 use koma_records::{DecodeError, FileError, Format, LoadError};
 use koma_rules::{Handicap, Variant};
@@ -179,6 +180,43 @@ pub enum SprtError {
     /// alpha or beta outside (0, 0.5).
     #[error("--sprt: alpha and beta must lie between 0 and 0.5")]
     ErrorRate,
+}
+
+/// Why `koma pool` cannot pool.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    /// Neither a journal nor counts.
+    #[error("give records directories of koma match (--records DIR), or --pairs")]
+    Nothing,
+    /// A directory without a journal.
+    #[error("{}: no journal there (koma match --records DIR writes one)", path.display())]
+    NoJournal {
+        /// Where the journal was looked for.
+        path: PathBuf,
+    },
+    /// A journal of another game, clock or handicap than the first.
+    #[error(
+        "{} is another test than {}: its {setting} differs (pool parts of one test only)",
+        other.display(),
+        first.display()
+    )]
+    OtherGame {
+        /// The first journal's directory.
+        first: PathBuf,
+        /// The other's.
+        other: PathBuf,
+        /// The setting that differs.
+        setting: &'static str,
+    },
+    /// Journals and counts without a finished pair.
+    #[error("no finished pairs to pool")]
+    NoPairs,
+    /// A journal that cannot be read.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// `--sprt` words that make no test.
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
 }
 
 /// Why the openings file (`--openings`) cannot be used.

@@ -10,6 +10,7 @@
 //! threads, [`records_out`] saves them, [`journal`] keeps the finished
 //! games so that an interrupted match resumes, [`stats`] and [`report`] say
 //! what the results mean; [`error`] says why a match cannot be played.
+//! [`pool`] is `koma pool`, one match played in parts, pooled.
 
 mod adjudication;
 mod clock;
@@ -18,6 +19,7 @@ mod journal;
 pub mod label;
 mod openings;
 mod play;
+pub mod pool;
 mod records_out;
 mod report;
 mod schedule;

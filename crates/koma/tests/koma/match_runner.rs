@@ -572,3 +572,75 @@ fn koma_usi_against_itself() {
         assert!(record.to_game().unwrap().outcome().is_some(), "{name}");
     }
 }
+
+/// `koma pool` counts the finished pairs of two parts of one test (other
+/// seeds) and counts given by hand, as `koma match` would have; a part of
+/// another game is refused.
+#[test]
+fn parts_of_one_match_are_pooled() {
+    let (alpha, beta) = (fake("Alpha", ""), fake("Beta", "resign@1"));
+    let part = |name: &str, variant: &'static str, seed: &'static str| {
+        let dir = scratch(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        let json = run_match(
+            &alpha,
+            &beta,
+            &[
+                "--variant",
+                variant,
+                "--games",
+                "4",
+                "--movetime",
+                "0.02",
+                "--seed",
+                seed,
+                "--records",
+                &dir,
+            ],
+        );
+        assert_eq!(field(&json, "games"), "4", "{json}");
+        dir
+    };
+    let first = part("pool-first", "spear", "1");
+    let second = part("pool-second", "spear", "2");
+    let pool = |extra: &[&str]| {
+        let mut args = vec!["pool".to_owned()];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = koma(&args, b"");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.success(),
+            text,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, text, errors) = pool(&[
+        &first,
+        &format!("{second}/match.jsonl"),
+        "--pairs",
+        "1,0,0,0,0",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+    ]);
+    assert!(ok, "{errors}");
+    // Alpha wins every game: four pairs of 2 points, and the lost pair.
+    assert!(
+        text.contains("Pairs: 5 (0, 0.5, 1, 1.5, 2 points: [1, 0, 0, 0, 4])"),
+        "{text}"
+    );
+    assert!(text.contains("W-L-D 8-0-0"), "{text}");
+    assert!(text.contains("SPRT (elo0 0, elo1 100"), "{text}");
+    assert!(
+        !errors.contains("differs"),
+        "only the seed differs: {errors}"
+    );
+
+    let other = part("pool-other", "minishogi", "1");
+    let (ok, _, errors) = pool(&[&first, &other]);
+    assert!(!ok);
+    assert!(errors.contains("its variant differs"), "{errors}");
+    let (ok, _, errors) = pool(&[&scratch("pool-nowhere")]);
+    assert!(!ok);
+    assert!(errors.contains("no journal there"), "{errors}");
+}
