@@ -3,8 +3,9 @@
 //! continuation history: how good a quiet move has been as the answer to
 //! the move just before it (that move's mover and square, this one's); a
 //! follow-up history, the same for this side's own move two plies before
-//! (kept only while `FOLLOWUP_HISTORY` is on); and a capture history: how often a capture by this kind of mover, on this
-//! square, of this kind of piece has cut off.
+//! (kept only while `FOLLOWUP_HISTORY` is on); and a capture history: how
+//! often a capture by this kind of mover, on this square, of this kind of
+//! piece has cut off.
 
 use crate::eval::{CAPTURED_KINDS, MOVER_KINDS};
 use crate::score::MAX_PLY;

@@ -102,9 +102,10 @@ tunables! {
     /// (1), where today only quiet moves are (0).
     LMR_CAPTURES, lmr_captures = 0, 0..=1, step 1;
     /// Whether a reduced move that beat alpha is searched again a ply
-    /// deeper when it beat the best value so far by [`lmr_deeper_margin`]
-    /// and twice the depth, and a ply shallower (so not again, at a
-    /// reduction of one) when by less than [`lmr_shallower_margin`] (1),
+    /// deeper when it beat the best value so far by more than
+    /// [`lmr_deeper_margin`] plus two per ply of depth, and a ply
+    /// shallower (so not again, at a reduction of one) when by less than
+    /// [`lmr_shallower_margin`] (1),
     /// as Stockfish's `doDeeperSearch` and `doShallowerSearch`; or always
     /// at the node's depth less one (0).
     LMR_RESEARCH_ADJUST, lmr_research_adjust = 0, 0..=1, step 1;
