@@ -9,9 +9,9 @@
 
 use crate::error::PoolError;
 use crate::journal::{self, Identity, JournalGame};
-use crate::stats::{GameScore, Pentanomial, Sprt, Tally};
+use crate::report::Standing;
+use crate::stats::{GameScore, Pentanomial, Sprt};
 use clap::Args;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -45,14 +45,26 @@ pub struct PoolArgs {
 const DECISIVE: [&str; 3] = ["variant", "time control", "handicap"];
 
 /// The parts pooled, counted.
-#[derive(Debug, Default, PartialEq)]
 struct Pooled {
-    /// Every finished pair.
-    pairs: Pentanomial,
-    /// The journals' games of finished pairs.
-    tally: Tally,
+    /// Every finished pair (the journals' and the counts given), the
+    /// journals' games of finished pairs, and the SPRT asked for.
+    standing: Standing,
     /// Games of the journals left out: the first of a pair never finished.
     unpaired: u64,
+    /// Pairs numbered so far: a journal's pairs are counted after the
+    /// earlier journals', so that pair 0 of one never meets pair 0 of
+    /// another.
+    pairs_seen: usize,
+}
+
+impl Pooled {
+    fn new(sprt: Option<Sprt>) -> Pooled {
+        Pooled {
+            standing: Standing::new(String::new(), String::new(), sprt),
+            unpaired: 0,
+            pairs_seen: 0,
+        }
+    }
 }
 
 /// Runs `koma pool`: prints the pooled result on standard output, and the
@@ -66,7 +78,7 @@ pub fn run(args: PoolArgs) -> Result<(), PoolError> {
     } else {
         Some(Sprt::parse(&args.sprt)?)
     };
-    let mut pooled = Pooled::default();
+    let mut pooled = Pooled::new(sprt);
     let mut first: Option<(PathBuf, Identity)> = None;
     for path in &args.journals {
         let dir = directory_of(path);
@@ -101,13 +113,13 @@ pub fn run(args: PoolArgs) -> Result<(), PoolError> {
     }
     for counts in &args.pairs {
         for (kind, count) in counts.0.iter().enumerate() {
-            pooled.pairs.0[kind] += count;
+            pooled.standing.pairs.0[kind] += count;
         }
     }
-    if pooled.pairs.pairs() == 0 {
+    if pooled.standing.pairs.pairs() == 0 {
         return Err(PoolError::NoPairs);
     }
-    print!("{}", report(&pooled, sprt));
+    print!("{}", report(&pooled));
     Ok(())
 }
 
@@ -125,43 +137,35 @@ fn directory_of(path: &Path) -> PathBuf {
 }
 
 /// Counts a journal's finished pairs (a pair's two games, whatever their
-/// order in the journal).
+/// order in the journal), as `koma match --resume` counts them.
 fn add_games(pooled: &mut Pooled, games: &[JournalGame]) {
-    let mut by_pair: BTreeMap<usize, Vec<&JournalGame>> = BTreeMap::new();
-    for game in games {
-        by_pair.entry(game.pair).or_default().push(game);
-    }
-    for played in by_pair.values() {
-        let scores: Vec<GameScore> = played
-            .iter()
-            .map(|game| GameScore::of(game.winner_color(), game.engine1_color()))
-            .collect();
-        match scores[..] {
-            [first, second] => {
-                pooled.pairs.add(first, second);
-                pooled.tally.add(first);
-                pooled.tally.add(second);
-            }
-            _ => pooled.unpaired += scores.len() as u64,
-        }
+    // Every pair of a match of unbounded length: only pairs of two games.
+    let finished = journal::finished_pairs(games, usize::MAX);
+    pooled.unpaired += (games.len() - finished.len()) as u64;
+    let offset = pooled.pairs_seen;
+    for game in &finished {
+        let score = GameScore::of(game.winner_color(), game.engine1_color());
+        pooled.standing.add(offset + game.pair, score, &game.ending);
+        pooled.pairs_seen = pooled.pairs_seen.max(offset + game.pair + 1);
     }
 }
 
 /// The pooled result as text.
-fn report(pooled: &Pooled, sprt: Option<Sprt>) -> String {
+fn report(pooled: &Pooled) -> String {
     let mut out = String::new();
-    let p = pooled.pairs.0;
+    let pairs = &pooled.standing.pairs;
+    let p = pairs.0;
     let _ = write!(
         out,
         "Pairs: {} (0, 0.5, 1, 1.5, 2 points: [{}, {}, {}, {}, {}])",
-        pooled.pairs.pairs(),
+        pairs.pairs(),
         p[0],
         p[1],
         p[2],
         p[3],
         p[4]
     );
-    if let Some(estimate) = pooled.pairs.estimate() {
+    if let Some(estimate) = pairs.estimate() {
         let _ = write!(
             out,
             ", score {:.1} %, Elo {estimate} (95 %)",
@@ -169,7 +173,7 @@ fn report(pooled: &Pooled, sprt: Option<Sprt>) -> String {
         );
     }
     out.push('\n');
-    let t = &pooled.tally;
+    let t = &pooled.standing.tally;
     if t.games() > 0 {
         let _ = write!(
             out,
@@ -185,18 +189,8 @@ fn report(pooled: &Pooled, sprt: Option<Sprt>) -> String {
         }
         out.push('\n');
     }
-    if let Some(sprt) = sprt {
-        let llr = sprt.llr(&pooled.tally, &pooled.pairs);
-        let (lower, upper) = sprt.bounds();
-        let _ = writeln!(
-            out,
-            "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}): LLR {llr:.2} [{lower:.2}, {upper:.2}], {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            sprt.decide(llr)
-        );
+    if let Some(line) = pooled.standing.sprt_line() {
+        let _ = writeln!(out, "{line}");
     }
     out
 }
@@ -240,11 +234,16 @@ mod tests {
             game(4, "gote", None),           //
             game(5, "sente", Some("sente")), // pair 2: not finished
         ];
-        let mut pooled = Pooled::default();
+        let mut pooled = Pooled::new(None);
         add_games(&mut pooled, &games);
-        assert_eq!(pooled.pairs, Pentanomial([0, 1, 0, 0, 1]));
-        assert_eq!((pooled.tally.wins, pooled.tally.losses), (2, 1));
-        assert_eq!(pooled.tally.draws, 1);
+        let standing = &pooled.standing;
+        assert_eq!(standing.pairs, Pentanomial([0, 1, 0, 0, 1]));
+        assert_eq!((standing.tally.wins, standing.tally.losses), (2, 1));
+        assert_eq!(standing.tally.draws, 1);
+        assert_eq!(pooled.unpaired, 1);
+        // A second journal's pair 0 is a pair of its own.
+        add_games(&mut pooled, &games[..2]);
+        assert_eq!(pooled.standing.pairs, Pentanomial([0, 1, 0, 0, 2]));
         assert_eq!(pooled.unpaired, 1);
     }
 
@@ -252,12 +251,10 @@ mod tests {
     /// match` printed for them: +13.2 ± 21.2, LLR 0.71.
     #[test]
     fn counts_alone_give_koma_matchs_figures() {
-        let pooled = Pooled {
-            pairs: parse_pairs("110,4,253,4,129").unwrap(),
-            ..Pooled::default()
-        };
         let sprt = Sprt::parse(&["elo0=0".to_owned(), "elo1=10".to_owned()]).unwrap();
-        let text = report(&pooled, Some(sprt));
+        let mut pooled = Pooled::new(Some(sprt));
+        pooled.standing.pairs = parse_pairs("110,4,253,4,129").unwrap();
+        let text = report(&pooled);
         assert!(text.contains("Pairs: 500 "), "{text}");
         assert!(text.contains("score 51.9 %, Elo +13.2 ± 21.2"), "{text}");
         assert!(text.contains("LLR 0.71 [-2.94, 2.94], continue"), "{text}");

@@ -60,6 +60,17 @@ impl Standing {
         })
     }
 
+    /// The SPRT's test and state, `SPRT (elo0 0, elo1 10, alpha 0.05, beta
+    /// 0.05): LLR 1.20 [-2.94, 2.94], continue`, if one was asked for.
+    pub fn sprt_line(&self) -> Option<String> {
+        let (sprt, (llr, decision)) = (self.sprt?, self.sprt_state()?);
+        let (lower, upper) = sprt.bounds();
+        Some(format!(
+            "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}): LLR {llr:.2} [{lower:.2}, {upper:.2}], {decision}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ))
+    }
+
     /// `W-L-D 4-3-3, Elo +34.9 ± 180.2` for the progress display.
     pub fn brief(&self) -> String {
         let t = &self.tally;
@@ -111,13 +122,8 @@ impl Standing {
             }
             out.push('\n');
         }
-        if let (Some(sprt), Some((llr, decision))) = (self.sprt, self.sprt_state()) {
-            let (lower, upper) = sprt.bounds();
-            let _ = writeln!(
-                out,
-                "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}): LLR {llr:.2} [{lower:.2}, {upper:.2}], {decision}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
+        if let Some(line) = self.sprt_line() {
+            let _ = writeln!(out, "{line}");
         }
         let endings: Vec<String> = self
             .endings
