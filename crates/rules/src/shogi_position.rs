@@ -314,6 +314,25 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// as in [`ShogiPosition::blockers`]). Pieces off `blockers` are left
     /// out: static exchange evaluation takes captured pieces off this way.
     pub fn attackers_to(&self, square: Square, blockers: Bitboard) -> Bitboard {
+        self.attackers_moving(square, blockers, false)
+    }
+
+    /// The attackers of [`ShogiPosition::attackers_to`] whose reach depends
+    /// on `blockers`: the sliders and Spear's two-step piece (a horse or a
+    /// dragon counts whole). Taking a piece off `blockers` can only add
+    /// attackers of these kinds, so static exchange asks for these alone
+    /// after each capture rather than for every attacker again.
+    pub fn blockable_attackers_to(&self, square: Square, blockers: Bitboard) -> Bitboard {
+        self.attackers_moving(square, blockers, true)
+    }
+
+    #[inline(always)]
+    fn attackers_moving(
+        &self,
+        square: Square,
+        blockers: Bitboard,
+        blockable_only: bool,
+    ) -> Bitboard {
         const MOVEMENTS: [Movement; Movement::NUM] = [
             Movement::Pawn,
             Movement::Lance,
@@ -343,7 +362,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         };
         let mut result = Bitboard::EMPTY;
         for movement in MOVEMENTS {
-            if !has(movement) {
+            if !has(movement) || (blockable_only && !movement.is_blockable()) {
                 continue;
             }
             // Every pattern is symmetric: a piece attacks `square` exactly

@@ -126,6 +126,21 @@ impl Movement {
             _ => 0,
         }
     }
+
+    /// Whether a piece moving this way can be blocked: whether what it
+    /// reaches depends on which squares are occupied.
+    pub const fn is_blockable(self) -> bool {
+        matches!(
+            self,
+            Movement::Lance
+                | Movement::Bishop
+                | Movement::Rook
+                | Movement::Horse
+                | Movement::Dragon
+                | Movement::ForwardBishop
+                | Movement::TwoStep
+        )
+    }
 }
 
 /// Movements of the standard shogi pieces, shared by shogi and minishogi.

@@ -59,8 +59,16 @@ pub fn see_ge<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move, threshold: 
         occupied.remove(from);
     }
     occupied.insert(to);
-    let mut attackers = position.attackers_to(to, occupied);
     let mut side: Color = position.turn();
+    // Most moves the search asks about go where nothing of the opponent's
+    // reaches: that is known without listing every attacker of the square.
+    // (The test counts the opponent's pieces wherever they stand; none is
+    // off `occupied` yet but one taken on `to`, which cannot attack its own
+    // square.)
+    if !position.is_attacked(to, !side, occupied) {
+        return true;
+    }
+    let mut attackers = position.attackers_to(to, occupied);
     // 1 while the side that made `m` is ahead of the threshold.
     let mut result = 1;
     loop {
@@ -84,8 +92,9 @@ pub fn see_ge<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move, threshold: 
             break;
         }
         occupied.remove(square);
-        // Sliders behind the piece that took now reach the square.
-        attackers |= position.attackers_to(to, occupied);
+        // Sliders behind the piece that took now reach the square; no
+        // other attacker can appear.
+        attackers |= position.blockable_attackers_to(to, occupied);
     }
     result == 1
 }

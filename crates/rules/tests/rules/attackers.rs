@@ -1,6 +1,7 @@
 //! `attackers_to` lists exactly the pieces whose moves reach a square, on
 //! positions reached by random play, also with pieces taken off the board
-//! (as static exchange evaluation does).
+//! (as static exchange evaluation does); `blockable_attackers_to` lists
+//! exactly those of them that a piece between could block.
 
 use koma_rules::{Bitboard, Position, ShogiPosition, ShogiVariant, Square};
 use proptest::prelude::*;
@@ -8,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The attackers by definition: every piece whose attack set holds `square`.
-fn attackers_by_definition<V: ShogiVariant>(
+pub(crate) fn attackers_by_definition<V: ShogiVariant>(
     position: &ShogiPosition<V>,
     square: Square,
 ) -> Bitboard {
@@ -22,6 +23,18 @@ fn attackers_by_definition<V: ShogiVariant>(
             .contains(square)
         {
             result.insert(from);
+        }
+    }
+    result
+}
+
+/// The pieces on `squares` whose movement a piece between could block.
+fn blockable_pieces<V: ShogiVariant>(position: &ShogiPosition<V>, squares: Bitboard) -> Bitboard {
+    let mut result = Bitboard::EMPTY;
+    for square in squares {
+        let piece = position.piece_at(square).expect("attackers are pieces");
+        if V::SPEC.movement(piece.role).is_blockable() {
+            result.insert(square);
         }
     }
     result
@@ -51,10 +64,17 @@ fn attackers_agree<V: ShogiVariant>(seed: u64, plies: usize) {
         let mut blockers = position.blockers();
         blockers.remove(removed);
         for &square in &squares {
+            let expected = attackers_by_definition(&without, square);
             assert_eq!(
                 position.attackers_to(square, blockers),
-                attackers_by_definition(&without, square),
+                expected,
                 "attackers of {square:?} without {removed:?} in {}",
+                position.to_text()
+            );
+            assert_eq!(
+                position.blockable_attackers_to(square, blockers),
+                blockable_pieces(&without, expected),
+                "blockable attackers of {square:?} without {removed:?} in {}",
                 position.to_text()
             );
         }
