@@ -20,63 +20,70 @@ const LOSING_CAPTURE: i32 = -2_000_000;
 /// one pass per pick over a hundred shogi moves would cost more than a sort.
 const PICKED_BEFORE_SORT: usize = 3;
 
+/// The ordering scores of a node's moves, one for each move of its list.
+pub type ScoreList = ArrayVec<i32, MAX_MOVES>;
+
 /// The legal moves of a node, handed out best-looking first.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: ArrayVec<i32, MAX_MOVES>,
+///
+/// The picker orders the node's own lists in place rather than owning
+/// them: a list holds room for [`MAX_MOVES`] moves, and moving two such
+/// lists into a picker at every node cost the search a few per cent in
+/// copies.
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
+    scores: &'a mut ScoreList,
     next: usize,
 }
 
-impl MovePicker {
-    /// Orders `moves` of `position` at `ply`, reached by the moves `before`.
+impl<'a> MovePicker<'a> {
+    /// Orders `moves` of `position` at `ply`, reached by the moves `before`,
+    /// writing their scores to `scores`.
     pub fn new<P: Evaluate>(
         position: &P,
-        moves: MoveList,
+        moves: &'a mut MoveList,
+        scores: &'a mut ScoreList,
         table_move: Option<Move>,
         history: &History,
         ply: usize,
         before: Before,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         let killers = history.killers(ply);
         let color = position.turn();
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == table_move {
-                    return TABLE_MOVE;
-                }
-                let captured = position.captured_value(m);
-                if captured > 0 {
-                    let weight = capture_history_weight();
-                    let learned = if weight > 0 {
-                        let kind = position.mover_kind(m);
-                        history.capture_score(color, kind, m, position.captured_kind(m)) * weight
-                            / 16
-                    } else {
-                        0
-                    };
-                    let order = captured * 8 - position.mover_value(m) / 16
-                        + position.promotion_gain(m)
-                        + learned;
-                    return if position.see_ge(m, 0) {
-                        CAPTURE + order
-                    } else {
-                        LOSING_CAPTURE + order
-                    };
-                }
-                let gain = position.promotion_gain(m);
-                if gain > 0 {
-                    return PROMOTION + gain;
-                }
-                if killers[0] == Some(m) {
-                    return KILLER + 1;
-                }
-                if killers[1] == Some(m) {
-                    return KILLER;
-                }
-                history.score(color, position.mover_kind(m), m, before)
-            })
-            .collect();
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if Some(m) == table_move {
+                return TABLE_MOVE;
+            }
+            let captured = position.captured_value(m);
+            if captured > 0 {
+                let weight = capture_history_weight();
+                let learned = if weight > 0 {
+                    let kind = position.mover_kind(m);
+                    history.capture_score(color, kind, m, position.captured_kind(m)) * weight / 16
+                } else {
+                    0
+                };
+                let order = captured * 8 - position.mover_value(m) / 16
+                    + position.promotion_gain(m)
+                    + learned;
+                return if position.see_ge(m, 0) {
+                    CAPTURE + order
+                } else {
+                    LOSING_CAPTURE + order
+                };
+            }
+            let gain = position.promotion_gain(m);
+            if gain > 0 {
+                return PROMOTION + gain;
+            }
+            if killers[0] == Some(m) {
+                return KILLER + 1;
+            }
+            if killers[1] == Some(m) {
+                return KILLER;
+            }
+            history.score(color, position.mover_kind(m), m, before)
+        }));
         MovePicker {
             moves,
             scores,
@@ -85,14 +92,16 @@ impl MovePicker {
     }
 
     /// Orders only by what a move captures or promotes (quiescence).
-    pub fn tactical<P: Evaluate>(position: &P, moves: MoveList) -> MovePicker {
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                position.captured_value(m) * 8 - position.mover_value(m) / 16
-                    + position.promotion_gain(m)
-            })
-            .collect();
+    pub fn tactical<P: Evaluate>(
+        position: &P,
+        moves: &'a mut MoveList,
+        scores: &'a mut ScoreList,
+    ) -> MovePicker<'a> {
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            position.captured_value(m) * 8 - position.mover_value(m) / 16
+                + position.promotion_gain(m)
+        }));
         MovePicker {
             moves,
             scores,
@@ -173,8 +182,9 @@ mod tests {
     use super::*;
     use koma_rules::Square;
 
-    /// A picker over `scores`, its moves told apart by their target square.
-    fn picker(scores: &[i32]) -> MovePicker {
+    /// The lists of a node whose moves have `scores`, the moves told
+    /// apart by their target square.
+    fn lists(scores: &[i32]) -> (MoveList, ScoreList) {
         let moves = (0..scores.len())
             .map(|i| Move::Board {
                 from: Square::new(0).unwrap(),
@@ -182,9 +192,14 @@ mod tests {
                 promote: false,
             })
             .collect();
+        (moves, scores.iter().copied().collect())
+    }
+
+    /// A picker over `lists`, as scored.
+    fn picker(lists: &mut (MoveList, ScoreList)) -> MovePicker<'_> {
         MovePicker {
-            moves,
-            scores: scores.iter().copied().collect(),
+            moves: &mut lists.0,
+            scores: &mut lists.1,
             next: 0,
         }
     }
@@ -209,7 +224,8 @@ mod tests {
             -3,
             7,
         ];
-        let mut picker = picker(&scores);
+        let mut lists = lists(&scores);
+        let mut picker = picker(&mut lists);
         let mut picked = Vec::new();
         while let Some((m, score)) = picker.next() {
             let place = usize::from(m.to().index());
@@ -228,7 +244,8 @@ mod tests {
     /// After the first picks, moves of equal score keep their order.
     #[test]
     fn sorted_ties_keep_their_order() {
-        let mut picker = picker(&[9, 8, 7, 1, 3, 1, 3, 1]);
+        let mut lists = lists(&[9, 8, 7, 1, 3, 1, 3, 1]);
+        let mut picker = picker(&mut lists);
         let order: Vec<u8> = std::iter::from_fn(|| picker.next())
             .map(|(m, _)| m.to().index())
             .collect();
@@ -237,8 +254,9 @@ mod tests {
 
     #[test]
     fn short_and_empty_lists() {
-        assert!(picker(&[]).next().is_none());
-        let mut two = picker(&[1, 2]);
+        assert!(picker(&mut lists(&[])).next().is_none());
+        let mut lists = lists(&[1, 2]);
+        let mut two = picker(&mut lists);
         assert_eq!(two.next().map(|(m, s)| (m.to().index(), s)), Some((1, 2)));
         assert_eq!(two.next().map(|(m, s)| (m.to().index(), s)), Some((0, 1)));
         assert!(two.next().is_none());

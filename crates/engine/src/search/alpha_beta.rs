@@ -9,7 +9,7 @@ use super::singular::Singular;
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::history::{piece_square, Before};
-use crate::movepick::MovePicker;
+use crate::movepick::{MovePicker, ScoreList};
 use crate::params::*;
 use crate::score::*;
 use crate::tt::Bound;
@@ -139,7 +139,16 @@ impl<P: Evaluate> Worker<'_, P> {
                 None
             },
         };
-        let mut picker = MovePicker::new(position, moves, table_move, self.history, ply, before);
+        let mut scores = ScoreList::new();
+        let mut picker = MovePicker::new(
+            position,
+            &mut moves,
+            &mut scores,
+            table_move,
+            self.history,
+            ply,
+            before,
+        );
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;

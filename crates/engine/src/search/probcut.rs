@@ -7,7 +7,7 @@
 use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::history::piece_square;
-use crate::movepick::MovePicker;
+use crate::movepick::{MovePicker, ScoreList};
 use crate::params::*;
 use crate::score::*;
 use crate::tt::{Bound, Hit};
@@ -55,7 +55,8 @@ impl<P: Evaluate> Worker<'_, P> {
                 .filter(|&m| position.captured_value(m) > 0)
                 .filter(|&m| position.see_ge(m, raised_beta - eval)),
         );
-        let mut picker = MovePicker::tactical(position, captures);
+        let mut scores = ScoreList::new();
+        let mut picker = MovePicker::tactical(position, &mut captures, &mut scores);
         while let Some((m, _)) = picker.next() {
             let mut child = *position;
             child.play_unchecked(m);

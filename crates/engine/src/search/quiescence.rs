@@ -5,7 +5,7 @@
 
 use super::worker::Worker;
 use crate::eval::Evaluate;
-use crate::movepick::MovePicker;
+use crate::movepick::{MovePicker, ScoreList};
 use crate::params::*;
 use crate::score::*;
 use koma_rules::MoveList;
@@ -64,7 +64,8 @@ impl<P: Evaluate> Worker<'_, P> {
         } else {
             position.tactical_moves_into(&mut moves);
         }
-        let mut picker = MovePicker::tactical(position, moves);
+        let mut scores = ScoreList::new();
+        let mut picker = MovePicker::tactical(position, &mut moves, &mut scores);
         // Captures first; then, at the horizon, quiet checks.
         let mut checks = MoveList::new();
         let mut checks_generated = false;
