@@ -3,7 +3,8 @@
 //! changes a position in place; the previous position is just a clone.
 
 use crate::attacks::{
-    attacks, attacks_given_slides, between, bishop_attacks, pseudo_slides, rook_attacks, Movement,
+    aligned, attacks, attacks_given_slides, between, bishop_attacks, pseudo_slides, reaches,
+    rook_attacks, Movement,
 };
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -373,6 +374,47 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             }
         }
         result & blockers & V::BOARD
+    }
+
+    /// Whether `m` leaves the opponent's king attacked, told without
+    /// playing it: whether it gives check, or in Spear, where kings are
+    /// captured, whether it threatens the king (a move that takes the king
+    /// does not: no king is left to threaten).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.turn;
+        let Some(king) = self.king(!us) else {
+            return false;
+        };
+        let Some(standing) = self.role_after(m) else {
+            return false;
+        };
+        let mut occupied = self.blockers();
+        if let Move::Board { from, .. } = m {
+            occupied.remove(from);
+        }
+        let to = m.to();
+        if to == king {
+            return false;
+        }
+        occupied.insert(to);
+        if reaches(V::SPEC.movement(standing), us, to, king, occupied) {
+            return true;
+        }
+        // The rest of our pieces, where they stand. The moved piece's old
+        // square has left `occupied`, and a piece taken on `to` is the
+        // opponent's.
+        if V::KINGS_ARE_CAPTURED {
+            return (self.attackers_to(king, occupied) & self.by_color[us.index()]).any();
+        }
+        // Where a king may not be left in check, nothing of ours attacked
+        // the opponent's king before the move, so only a line that the
+        // moved piece opened can attack it now.
+        match m {
+            Move::Board { from, .. } if aligned(from, king) => {
+                (self.blockable_attackers_to(king, occupied) & self.by_color[us.index()]).any()
+            }
+            _ => false,
+        }
     }
 
     /// Whether `color` attacks `square`, with `blockers` as occupancy.

@@ -83,6 +83,16 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// or in Spear a king that can be captured next move.
     fn in_danger(&self) -> bool;
 
+    /// Whether `m` leaves the side then to move in danger
+    /// ([`Evaluate::in_danger`] of the position after it). Games that can
+    /// tell without playing the move say so more cheaply: the search asks
+    /// before it prunes, so a pruned move costs no position.
+    fn gives_danger(&self, m: Move) -> bool {
+        let mut child = *self;
+        child.play_unchecked(m);
+        child.in_danger()
+    }
+
     /// Whether the evaluation can be trusted here without a search: the
     /// king is not in danger, the result is not already known, and no
     /// capture wins material by static exchange. Training data keeps only

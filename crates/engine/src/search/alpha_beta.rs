@@ -172,9 +172,7 @@ impl<P: Evaluate> Worker<'_, P> {
             }
             let quiet = position.captured_value(m) == 0
                 && (promotions_quiet() == 1 || position.promotion_gain(m) == 0);
-            let mut child = *position;
-            child.play_unchecked(m);
-            let gives_check = child.in_danger();
+            let gives_check = position.gives_danger(m);
             let quiet_non_check = quiet && !gives_check;
             // Stockfish's `lmrDepth`: with `PRUNE_AT_REDUCED_DEPTH`, a late
             // quiet move is judged by futility and by its exchange at the
@@ -217,6 +215,8 @@ impl<P: Evaluate> Worker<'_, P> {
                     continue;
                 }
             }
+            let mut child = *position;
+            child.play_unchecked(m);
             self.table.prefetch(child.hash());
             self.network_move(position, m, &child, ply);
             self.moved[ply] = Some(piece_square(position.mover_kind(m), m));

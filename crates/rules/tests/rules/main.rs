@@ -9,6 +9,7 @@ mod attackers;
 mod captures;
 mod edge_cases;
 mod fuzz_notation;
+mod gives_check;
 mod perft;
 mod properties;
 mod reference;
