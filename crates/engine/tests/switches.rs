@@ -11,14 +11,17 @@
 use koma_engine::{params, Engine, Limits, Score, SearchControl};
 use koma_rules::{Position, StandardShogiPosition};
 
-/// Two middle games of Koma against FSF (the first two lines of
-/// `scripts/tree-size-shogi.txt`), as the games' positions.
-const MIDDLE_GAMES: [&str; 2] = [
+/// Three middle games of Koma against FSF (the first three lines of
+/// `scripts/tree-size-shogi.txt`; in the third, mates in one come up
+/// in the tree), as the games' positions.
+const MIDDLE_GAMES: [&str; 3] = [
     "6i7h 8c8d 6g6f 3c3d 7g7f 4a5b 6f6e 5a4a 2h6h 7a6b 8h2b 3a2b B*9h 8d8e 7h7g 8b8d 4i3h 6a5a \
      7i8h",
     "6i7h 8c8d 6g6f 3c3d 7h6g 8d8e 7i7h 8e8f 8g8f 8b8f P*8g 8f8d 3i4h 9c9d 5g5f 9d9e 7g7f 9a9d \
      8h7g 7c7d 6f6e 8d8c 5f5e 4a5b 6g5f 8a7c 4h5g 5a6b 2h6h 4c4d 6e6d 7a7b 6d6c+ 7b6c 9g9f \
      9e9f P*9e P*8h 7g8h",
+    "5i6h 5a6b 6i7h 3a4b 7g7f 6c6d 2g2f 1c1d 2f2e 2b1c 1g1f 1c2b 2e2d 2c2d 2h2d 4a3b 6h6i 6b6c \
+     2d2b",
 ];
 
 /// The positions of a game from the start, by its moves.
@@ -64,6 +67,7 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         ("LMR_RESEARCH_ADJUST", "1"),
         ("QUIESCENCE_CHECKS", "0"),
         ("CHECK_EXTENSION", "0"),
+        ("MATE_ONE", "1"),
     ];
     let games: Vec<_> = MIDDLE_GAMES.iter().map(|moves| game(moves)).collect();
     // The nodes to depth 9 summed over the middle games.

@@ -115,6 +115,12 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// default.
     fn quiet_checks_into(&self, _moves: &mut MoveList) {}
 
+    /// A legal move that mates at once: it gives check and leaves no
+    /// legal reply. None by default, and where kings are captured.
+    fn mate_in_one(&self) -> Option<Move> {
+        None
+    }
+
     /// The position with the turn passed, if the game allows pretending so.
     fn null_move(&self) -> Option<Self>;
 

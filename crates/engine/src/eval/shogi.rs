@@ -451,6 +451,27 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         });
     }
 
+    fn mate_in_one(&self) -> Option<Move> {
+        if V::KINGS_ARE_CAPTURED {
+            return None;
+        }
+        // The legal moves exclude a pawn drop that mates, as the rules do.
+        let mut mate = None;
+        self.generate(|set| {
+            set.for_each(|m| {
+                if mate.is_none() && self.gives_check(m) {
+                    let mut child = *self;
+                    child.play_unchecked(m);
+                    if !child.has_legal_move() {
+                        mate = Some(m);
+                    }
+                }
+            });
+            mate.is_some()
+        });
+        mate
+    }
+
     fn null_move(&self) -> Option<Self> {
         let mut next = *self;
         next.set_turn(!self.turn());
@@ -482,6 +503,22 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
 mod tests {
     use super::*;
     use koma_rules::{Position, SpearPosition, StandardShogiPosition};
+
+    #[test]
+    fn a_mate_in_one_is_found_but_never_by_a_pawn_drop() {
+        let parse = |text| StandardShogiPosition::from_text(text).expect("test positions parse");
+        // The corner king, its knight beside it, a gold of Sente's two
+        // squares below: a gold dropped next to the king mates.
+        let gold = parse("7nk/9/7G1/9/9/9/9/9/4K4 b G 1");
+        let m = gold.mate_in_one().expect("a gold drop mates");
+        let mated = gold.play(m).expect("the mate is legal");
+        assert!(mated.in_danger() && mated.legal_moves().is_empty());
+        // With a pawn in hand the same drop would mate, which the rules
+        // forbid; no other move mates.
+        assert_eq!(parse("7nk/9/7G1/9/9/9/9/9/4K4 b P 1").mate_in_one(), None);
+        assert_eq!(StandardShogiPosition::start().mate_in_one(), None);
+        assert_eq!(SpearPosition::start().mate_in_one(), None);
+    }
 
     #[test]
     fn start_positions_are_level_but_for_the_tempo() {

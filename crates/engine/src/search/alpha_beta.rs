@@ -83,6 +83,21 @@ impl<P: Evaluate> Worker<'_, P> {
             eval
         };
         let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
+        if mate_one() == 1 && !pv_node && !in_danger && excluded.is_none() {
+            if let Some(m) = position.mate_in_one() {
+                // Nothing beats a mate in one: the value is exact at any depth.
+                let value = mate_in(ply + 1);
+                self.table.store(
+                    hash,
+                    Some(m),
+                    to_table(value, ply),
+                    eval,
+                    depth,
+                    Bound::Exact,
+                );
+                return value;
+            }
+        }
 
         if !pv_node && !in_danger && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move
