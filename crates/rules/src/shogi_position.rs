@@ -376,12 +376,21 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         result & blockers & V::BOARD
     }
 
-    /// Whether `m` leaves the opponent's king attacked, told without
-    /// playing it: whether it gives check, or in Spear, where kings are
+    /// Whether `m` leaves the opponent's king attacked: whether it gives
+    /// check, told without playing it, or in Spear, where kings are
     /// captured, whether it threatens the king (a move that takes the king
     /// does not: no king is left to threaten).
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.turn;
+        if V::KINGS_ARE_CAPTURED {
+            // Spear keeps no checkers up to date, so playing the move on a
+            // copy and tracing attacks on the king is the cheaper way there.
+            let mut child = *self;
+            child.play_unchecked(m);
+            return child
+                .king(!us)
+                .is_some_and(|king| child.is_attacked(king, us, child.blockers()));
+        }
         let Some(king) = self.king(!us) else {
             return false;
         };
@@ -393,22 +402,14 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             occupied.remove(from);
         }
         let to = m.to();
-        if to == king {
-            return false;
-        }
         occupied.insert(to);
         if reaches(V::SPEC.movement(standing), us, to, king, occupied) {
             return true;
         }
-        // The rest of our pieces, where they stand. The moved piece's old
-        // square has left `occupied`, and a piece taken on `to` is the
-        // opponent's.
-        if V::KINGS_ARE_CAPTURED {
-            return (self.attackers_to(king, occupied) & self.by_color[us.index()]).any();
-        }
-        // Where a king may not be left in check, nothing of ours attacked
-        // the opponent's king before the move, so only a line that the
-        // moved piece opened can attack it now.
+        // The rest of our pieces, where they stand (the moved piece's old
+        // square has left `occupied`). A king may not be left in check, so
+        // nothing of ours attacked the opponent's king before the move:
+        // only a line that the moved piece opened can attack it now.
         match m {
             Move::Board { from, .. } if aligned(from, king) => {
                 (self.blockable_attackers_to(king, occupied) & self.by_color[us.index()]).any()

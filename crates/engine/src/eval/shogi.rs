@@ -411,14 +411,6 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
     }
 
     fn gives_danger(&self, m: Move) -> bool {
-        if V::KINGS_ARE_CAPTURED {
-            // Spear's positions keep no checkers up to date, so playing the
-            // move and asking is cheaper there than listing the attackers
-            // of the king with the move's squares changed.
-            let mut child = *self;
-            child.play_unchecked(m);
-            return child.in_danger();
-        }
         self.gives_check(m)
     }
 
