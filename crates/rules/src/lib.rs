@@ -28,6 +28,7 @@
 
 mod attacks;
 mod bitboard;
+mod checks;
 mod color;
 mod declaration;
 mod dispatch;

@@ -65,30 +65,42 @@ fn generate_drops<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
     if targets.is_empty() {
         return false;
     }
-    let us = position.turn();
-    let hand = position.hand(us);
+    let hand = position.hand(position.turn());
     for &role in V::SPEC.hand_roles {
         if hand.count(role) == 0 {
             continue;
         }
-        let movement = V::SPEC.movement(role);
-        let mut to = targets & !V::FAR_RANKS[us.index()][movement.immobile_ranks() as usize];
-        if role == Role::Pawn {
-            to &= !files_of(position.pieces(us, Role::Pawn));
-            if let Some(enemy_king) = position.king(!us) {
-                let checking = attacks(Movement::Pawn, !us, enemy_king, Bitboard::EMPTY) & to;
-                if let Some(square) = checking.first() {
-                    if pawn_drop_mates(position, square) {
-                        to.remove(square);
-                    }
-                }
-            }
-        }
+        let to = legal_drop_squares(position, role, targets);
         if to.any() && listener(MoveSet::Drop { role, to }) {
             return true;
         }
     }
     false
+}
+
+/// The squares of `targets` where the side to move may drop `role` (held
+/// in hand): none where the piece could never move again, no second pawn
+/// on a file, no pawn drop that mates.
+pub(crate) fn legal_drop_squares<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    role: Role,
+    targets: Bitboard,
+) -> Bitboard {
+    let us = position.turn();
+    let movement = V::SPEC.movement(role);
+    let mut to = targets & !V::FAR_RANKS[us.index()][movement.immobile_ranks() as usize];
+    if role == Role::Pawn {
+        to &= !files_of(position.pieces(us, Role::Pawn));
+        if let Some(enemy_king) = position.king(!us) {
+            let checking = attacks(Movement::Pawn, !us, enemy_king, Bitboard::EMPTY) & to;
+            if let Some(square) = checking.first() {
+                if pawn_drop_mates(position, square) {
+                    to.remove(square);
+                }
+            }
+        }
+    }
+    to
 }
 
 /// Whether dropping a pawn on `square` (which checks) leaves no reply.

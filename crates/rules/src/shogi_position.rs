@@ -273,7 +273,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// between and pin the one piece that does. `blockers` matters only to
     /// Spear's two-step piece, which is neither.
     #[inline(always)]
-    fn near_attackers_and_snipers(
+    pub(crate) fn near_attackers_and_snipers(
         &self,
         square: Square,
         color: Color,

@@ -1,9 +1,10 @@
 //! `gives_check` tells, without playing a move, what playing it shows: the
 //! opponent's king attacked (in check, or in Spear threatened), on every
-//! legal move of positions reached by random play.
+//! legal move of positions reached by random play; and `generate_checks`
+//! lists exactly those moves, in the order `generate` gives them.
 
 use crate::attackers::attackers_by_definition;
-use koma_rules::{Position, ShogiPosition, ShogiVariant};
+use koma_rules::{Move, Position, ShogiPosition, ShogiVariant};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,8 +34,36 @@ fn gives_check_agrees<V: ShogiVariant>(seed: u64, plies: usize) {
                 assert_eq!(child.checkers().any(), attacked, "checkers agree");
             }
         }
+        assert_eq!(
+            checks_generated(&position),
+            checks_filtered(&position),
+            "the checks of {}",
+            position.to_text()
+        );
         position.play_unchecked(legal[rng.random_range(0..legal.len())]);
     }
+}
+
+fn checks_generated<V: ShogiVariant>(position: &ShogiPosition<V>) -> Vec<Move> {
+    let mut checks = Vec::new();
+    position.generate_checks(|m| {
+        checks.push(m);
+        false
+    });
+    checks
+}
+
+fn checks_filtered<V: ShogiVariant>(position: &ShogiPosition<V>) -> Vec<Move> {
+    let mut checks = Vec::new();
+    position.generate(|set| {
+        set.for_each(|m| {
+            if position.gives_check(m) {
+                checks.push(m);
+            }
+        });
+        false
+    });
+    checks
 }
 
 proptest! {
