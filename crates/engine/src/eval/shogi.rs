@@ -426,19 +426,17 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         let Some(king) = self.king(!us) else {
             return;
         };
-        self.generate(|set| {
-            set.for_each(|m| {
-                let to = m.to();
-                if self.piece_at(to).is_some() {
-                    return;
-                }
-                let Some(role) = self.role_after(m) else {
-                    return;
-                };
-                if self.attacks_from(role, us, to).contains(king) {
-                    moves.push(m);
-                }
-            });
+        // Of the checks, those onto an empty square by the moved piece
+        // itself (an uncovered line's check is left out).
+        self.generate_checks(|m| {
+            let to = m.to();
+            if self.piece_at(to).is_none()
+                && self
+                    .role_after(m)
+                    .is_some_and(|role| self.attacks_from(role, us, to).contains(king))
+            {
+                moves.push(m);
+            }
             false
         });
     }
@@ -447,19 +445,17 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         if V::KINGS_ARE_CAPTURED {
             return None;
         }
-        // The legal moves exclude a pawn drop that mates, as the rules do.
+        // The checks exclude a pawn drop that mates, as the rules do.
         let mut mate = None;
-        self.generate(|set| {
-            set.for_each(|m| {
-                if mate.is_none() && self.gives_check(m) {
-                    let mut child = *self;
-                    child.play_unchecked(m);
-                    if !child.has_legal_move() {
-                        mate = Some(m);
-                    }
-                }
-            });
-            mate.is_some()
+        self.generate_checks(|m| {
+            let mut child = *self;
+            child.play_unchecked(m);
+            if child.has_legal_move() {
+                false
+            } else {
+                mate = Some(m);
+                true
+            }
         });
         mate
     }
