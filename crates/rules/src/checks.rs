@@ -2,7 +2,7 @@
 //! search asks for them at every node that looks for a mate in one, and at
 //! the horizon, where it tries quiet checks.
 
-use crate::attacks::{attacks, between, king_attacks};
+use crate::attacks::{attacks, between, king_attacks, line};
 use crate::bitboard::Bitboard;
 use crate::movegen::legal_drop_squares;
 use crate::moves::{Move, MoveSet};
@@ -43,10 +43,14 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let own = self.by_color(us);
         let discoverers = self.discovered_checkers(enemy_king);
 
-        // A king gives check only by uncovering a line.
+        // A king gives check only by uncovering a line, on leaving it.
         if discoverers.contains(own_king) {
-            let safe = self.safe_king_steps(own_king, king_attacks(own_king) & V::BOARD & !own);
-            if safe.any() && self.checks_among(Self::king_moves(own_king, safe), &mut listener) {
+            let off_line = !line(enemy_king, own_king);
+            let safe = self.safe_king_steps(
+                own_king,
+                king_attacks(own_king) & V::BOARD & !own & off_line,
+            );
+            if safe.any() && Self::each_move(Self::king_moves(own_king, safe), &mut listener) {
                 return true;
             }
         }
@@ -56,24 +60,41 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                 continue;
             }
             let movement = V::SPEC.movement(role);
-            // The squares from which the piece, promoted or not, would
-            // attack the king: those a piece of the other colour reaches
-            // from the king's square.
-            let mut checking = attacks(movement, !us, enemy_king, blockers);
-            if let Some(promoted) = role.promoted() {
-                checking |= attacks(V::SPEC.movement(promoted), !us, enemy_king, blockers);
-            }
+            // The squares from which the piece, promoted or not, attacks
+            // the king: those a piece of the other colour reaches from the
+            // king's square. The square the piece leaves still blocks
+            // here, and rightly: if it stood between its target and the
+            // king, the piece came along that line, so it would have had
+            // the king in check already.
+            let direct = attacks(movement, !us, enemy_king, blockers);
+            let direct_promoted = role.promoted().map_or(Bitboard::EMPTY, |promoted| {
+                attacks(V::SPEC.movement(promoted), !us, enemy_king, blockers)
+            });
             for from in self.pieces(us, role) {
-                let mut to = attacks(movement, us, from, blockers) & !own & V::BOARD;
-                if !discoverers.contains(from) {
-                    to &= checking;
-                }
+                let uncovered = if discoverers.contains(from) {
+                    !line(enemy_king, from)
+                } else {
+                    Bitboard::EMPTY
+                };
+                let mut to = attacks(movement, us, from, blockers)
+                    & !own
+                    & V::BOARD
+                    & (direct | direct_promoted | uncovered);
                 if self.pinned().contains(from) {
-                    to &= crate::attacks::line(own_king, from);
+                    to &= line(own_king, from);
                 }
-                if to.any()
-                    && self.checks_among(self.promotion_split(role, from, to), &mut listener)
-                {
+                if to.is_empty() {
+                    continue;
+                }
+                let mut stopped = false;
+                self.promotion_split(role, from, to).for_each(|m| {
+                    let promotes = matches!(m, Move::Board { promote: true, .. });
+                    let checking = uncovered | if promotes { direct_promoted } else { direct };
+                    if !stopped && checking.contains(m.to()) {
+                        stopped = listener(m);
+                    }
+                });
+                if stopped {
                     return true;
                 }
             }
@@ -97,8 +118,21 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         false
     }
 
+    /// Passes each move of `set` to `listener` until it returns `true`;
+    /// returns whether it did.
+    fn each_move<F: FnMut(Move) -> bool>(set: MoveSet, listener: &mut F) -> bool {
+        let mut stopped = false;
+        set.for_each(|m| {
+            if !stopped {
+                stopped = listener(m);
+            }
+        });
+        stopped
+    }
+
     /// Passes the moves of `set` that give check to `listener` until it
-    /// returns `true`; returns whether it did.
+    /// returns `true`; returns whether it did. For the rare positions that
+    /// take the full list; the others know their checking squares.
     fn checks_among<F: FnMut(Move) -> bool>(&self, set: MoveSet, listener: &mut F) -> bool {
         let mut stopped = false;
         set.for_each(|m| {
