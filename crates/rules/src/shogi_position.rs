@@ -3,7 +3,7 @@
 //! changes a position in place; the previous position is just a clone.
 
 use crate::attacks::{
-    aligned, attacks, attacks_given_slides, between, bishop_attacks, pseudo_slides, reaches,
+    aligned, attacks, attacks_given_slides, between, bishop_attacks, line, pseudo_slides, reaches,
     rook_attacks, Movement,
 };
 use crate::bitboard::Bitboard;
@@ -409,10 +409,23 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         // The rest of our pieces, where they stand (the moved piece's old
         // square has left `occupied`). A king may not be left in check, so
         // nothing of ours attacked the opponent's king before the move:
-        // only a line that the moved piece opened can attack it now.
+        // only a line that the moved piece opened can attack it now, by a
+        // slider of ours on that line.
         match m {
             Move::Board { from, .. } if aligned(from, king) => {
-                (self.blockable_attackers_to(king, occupied) & self.by_color[us.index()]).any()
+                let sliders = self.movement_pieces(Movement::Lance, us)
+                    | self.movement_pieces(Movement::Bishop, us)
+                    | self.movement_pieces(Movement::Rook, us)
+                    | self.movement_pieces(Movement::Horse, us)
+                    | self.movement_pieces(Movement::Dragon, us)
+                    | self.movement_pieces(Movement::ForwardBishop, us);
+                (line(king, from) & sliders & occupied)
+                    .iter()
+                    .any(|square| {
+                        self.piece_at(square).is_some_and(|piece| {
+                            reaches(V::SPEC.movement(piece.role), us, square, king, occupied)
+                        })
+                    })
             }
             _ => false,
         }
