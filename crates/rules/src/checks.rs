@@ -2,7 +2,7 @@
 //! search asks for them at every node that looks for a mate in one, and at
 //! the horizon, where it tries quiet checks.
 
-use crate::attacks::{attacks, between, king_attacks, line};
+use crate::attacks::{attacks, king_attacks, line};
 use crate::bitboard::Bitboard;
 use crate::movegen::legal_drop_squares;
 use crate::moves::{Move, MoveSet};
@@ -86,15 +86,12 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                 if to.is_empty() {
                     continue;
                 }
-                let mut stopped = false;
-                self.promotion_split(role, from, to).for_each(|m| {
+                let moves = self.promotion_split(role, from, to);
+                if Self::each_move(moves, &mut |m| {
                     let promotes = matches!(m, Move::Board { promote: true, .. });
                     let checking = uncovered | if promotes { direct_promoted } else { direct };
-                    if !stopped && checking.contains(m.to()) {
-                        stopped = listener(m);
-                    }
-                });
-                if stopped {
+                    checking.contains(m.to()) && listener(m)
+                }) {
                     return true;
                 }
             }
@@ -134,28 +131,15 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// returns `true`; returns whether it did. For the rare positions that
     /// take the full list; the others know their checking squares.
     fn checks_among<F: FnMut(Move) -> bool>(&self, set: MoveSet, listener: &mut F) -> bool {
-        let mut stopped = false;
-        set.for_each(|m| {
-            if !stopped && self.gives_check(m) {
-                stopped = listener(m);
-            }
-        });
-        stopped
+        Self::each_move(set, &mut |m| self.gives_check(m) && listener(m))
     }
 
     /// The side to move's pieces that alone stand between one of its
     /// sliders and `enemy_king`: moving one off the line gives check.
     fn discovered_checkers(&self, enemy_king: Square) -> Bitboard {
         let us = self.turn();
-        let occupied = self.occupied();
         let (_, snipers) = self.near_attackers_and_snipers(enemy_king, us, self.blockers());
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blocking = between(enemy_king, sniper) & occupied;
-            if !blocking.has_more_than_one() {
-                discoverers |= blocking & self.by_color(us);
-            }
-        }
-        discoverers
+        let (_, lone_blockers) = self.lone_blockers(enemy_king, snipers);
+        lone_blockers & self.by_color(us)
     }
 }

@@ -266,6 +266,18 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         pieces & self.by_color[color.index()]
     }
 
+    /// `color`'s pieces that slide along lines ([`Movement::SLIDERS`]).
+    #[inline(always)]
+    pub fn slider_pieces(&self, color: Color) -> Bitboard {
+        let mut pieces = Bitboard::EMPTY;
+        for movement in Movement::SLIDERS {
+            if V::MOVEMENT_ROLES[movement as usize] != 0 {
+                pieces |= self.movement_pieces(movement, color);
+            }
+        }
+        pieces
+    }
+
     /// `color`'s attackers of `square` split the way legality needs them:
     /// pieces that attack it from next door or by a jump (whatever else
     /// stands around), and sliders on a line through it that would attack it
@@ -294,18 +306,17 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         // A king, horse or dragon next door always attacks.
         let mut adjacent = self.movement_pieces(Movement::King, color);
         let mut snipers = Bitboard::EMPTY;
-        macro_rules! sliders {
-            ($($movement:ident)*) => {$(
-                if V::MOVEMENT_ROLES[Movement::$movement as usize] != 0 {
-                    let pieces = self.movement_pieces(Movement::$movement, color);
-                    if matches!(Movement::$movement, Movement::Horse | Movement::Dragon) {
-                        adjacent |= pieces;
-                    }
-                    snipers |= pseudo_slides(Movement::$movement, !color, square) & pieces;
+        // The game's movements are constants: the loop unrolls and the
+        // tests fold away.
+        for movement in Movement::SLIDERS {
+            if V::MOVEMENT_ROLES[movement as usize] != 0 {
+                let pieces = self.movement_pieces(movement, color);
+                if matches!(movement, Movement::Horse | Movement::Dragon) {
+                    adjacent |= pieces;
                 }
-            )*};
+                snipers |= pseudo_slides(movement, !color, square) & pieces;
+            }
         }
-        sliders!(Lance Bishop Rook Horse Dragon ForwardBishop);
         near |= attacks(Movement::King, color, square, Bitboard::EMPTY) & adjacent;
         (near, snipers)
     }
@@ -413,13 +424,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         // slider of ours on that line.
         match m {
             Move::Board { from, .. } if aligned(from, king) => {
-                let sliders = self.movement_pieces(Movement::Lance, us)
-                    | self.movement_pieces(Movement::Bishop, us)
-                    | self.movement_pieces(Movement::Rook, us)
-                    | self.movement_pieces(Movement::Horse, us)
-                    | self.movement_pieces(Movement::Dragon, us)
-                    | self.movement_pieces(Movement::ForwardBishop, us);
-                (line(king, from) & sliders & occupied)
+                (line(king, from) & self.slider_pieces(us) & occupied)
                     .iter()
                     .any(|square| {
                         self.piece_at(square).is_some_and(|piece| {
@@ -600,18 +605,31 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let Some(king) = self.king(us) else {
             return;
         };
-        let (mut checkers, snipers) = self.near_attackers_and_snipers(king, them, self.blockers());
+        let (near, snipers) = self.near_attackers_and_snipers(king, them, self.blockers());
+        let (unblocked, lone_blockers) = self.lone_blockers(king, snipers);
+        self.checkers = near | unblocked;
+        self.pinned = lone_blockers & self.by_color(us);
+    }
+
+    /// Of `snipers` (sliders on lines through `king`), those with nothing
+    /// between them and `king`, and the pieces, of either colour, that
+    /// stand alone between a sniper and `king`. Those of the king's side
+    /// are pinned; those of the snipers' side uncover a check by moving
+    /// off the line.
+    #[inline(always)]
+    pub(crate) fn lone_blockers(&self, king: Square, snipers: Bitboard) -> (Bitboard, Bitboard) {
         let occupied = self.occupied();
-        let ours = self.by_color(us);
+        let mut unblocked = Bitboard::EMPTY;
+        let mut lone = Bitboard::EMPTY;
         for sniper in snipers {
             let blocking = between(king, sniper) & occupied;
             if blocking.is_empty() {
-                checkers.insert(sniper);
-            } else if !blocking.has_more_than_one() && (blocking & ours).any() {
-                self.pinned |= blocking;
+                unblocked.insert(sniper);
+            } else if !blocking.has_more_than_one() {
+                lone |= blocking;
             }
         }
-        self.checkers = checkers;
+        (unblocked, lone)
     }
 
     /// Calls `listener` with each group of legal captures until it returns

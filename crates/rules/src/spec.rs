@@ -117,6 +117,16 @@ impl Spec {
 impl Movement {
     /// Number of movements.
     pub const NUM: usize = 12;
+    /// The movements that slide along lines, as far as nothing blocks:
+    /// pieces that give check from afar, and pin what stands between.
+    pub const SLIDERS: [Movement; 6] = [
+        Movement::Lance,
+        Movement::Bishop,
+        Movement::Rook,
+        Movement::Horse,
+        Movement::Dragon,
+        Movement::ForwardBishop,
+    ];
     /// How many of the furthest ranks leave a piece moving this way with no
     /// move at all, on an empty board.
     pub const fn immobile_ranks(self) -> u8 {
