@@ -10,8 +10,9 @@ const MOST: usize = 2;
 /// What a move does to one perspective's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Update {
-    /// Its own king moved (or was taken): its view changed, so its
-    /// accumulator is computed afresh from the new position.
+    /// Its own king moved into another bucket or across the middle file
+    /// (or was taken): its view changed, so its accumulator is computed
+    /// afresh from the new position.
     Refresh,
     /// These inputs go off and these come on.
     Delta(Delta),
@@ -66,7 +67,13 @@ impl Layout {
                     let Some(piece) = parent.piece_at(from) else {
                         return Update::Refresh;
                     };
-                    if piece.role == Role::King && piece.color == perspective {
+                    // A king move keeps every other input where it was
+                    // while the view stays: the king's own input moves,
+                    // like any piece's.
+                    if piece.role == Role::King
+                        && piece.color == perspective
+                        && self.view(perspective, Some(to)) != view
+                    {
                         return Update::Refresh;
                     }
                     let captured = parent.piece_at(to);

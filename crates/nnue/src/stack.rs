@@ -8,9 +8,9 @@
 //! those too. The stack records what each move changes (cheap: a few
 //! input numbers) and applies the changes only when
 //! [`AccumulatorStack::evaluate`] asks for a ply, from the nearest ply
-//! above it that is up to date. A side whose own king moved is refreshed
-//! at once, since that needs the position after the move, which the stack
-//! does not keep.
+//! above it that is up to date. A side whose own king moved into another
+//! view (see [`crate::Layout`]) is refreshed at once, since that needs the
+//! position after the move, which the stack does not keep.
 
 use crate::accumulator::Accumulator;
 use crate::changes::{Delta, Update};
