@@ -45,27 +45,12 @@ impl Accumulator {
         position: &ShogiPosition<V>,
         perspective: Color,
     ) {
-        // The rows are summed a batch at a time (a shogi position has at
-        // most 40 inputs on, so one batch or two), each lane kept in a
-        // register across its batch rather than stored after every row.
-        const BATCH: usize = 32;
-        let side = &mut self.values[perspective.index()];
-        *side = *network.bias();
-        let mut rows: [&[i16]; BATCH] = [&[]; BATCH];
-        let mut held = 0;
-        network
-            .layout()
-            .for_each_active(position, perspective, |input| {
-                rows[held] = network.row(input);
-                held += 1;
-                if held == BATCH {
-                    let from = *side;
-                    simd::update(network.avx2(), side, &from, &rows, &[]);
-                    held = 0;
-                }
-            });
-        let from = *side;
-        simd::update(network.avx2(), side, &from, &rows[..held], &[]);
+        fresh_side(
+            network,
+            position,
+            perspective,
+            &mut self.values[perspective.index()],
+        );
     }
 
     /// This accumulator for `child`, the position after a move whose
@@ -117,4 +102,34 @@ impl Accumulator {
     pub fn evaluate(&self, network: &Network, turn: Color) -> i32 {
         network.output(&self.values[turn.index()], &self.values[(!turn).index()])
     }
+}
+
+/// Sets `side` to `perspective`'s first layer in `position`, computed
+/// afresh.
+pub(crate) fn fresh_side<V: ShogiVariant>(
+    network: &Network,
+    position: &ShogiPosition<V>,
+    perspective: Color,
+    side: &mut [i16; HIDDEN],
+) {
+    // The rows are summed a batch at a time (a shogi position has at
+    // most 40 inputs on, so one batch or two), each lane kept in a
+    // register across its batch rather than stored after every row.
+    const BATCH: usize = 32;
+    *side = *network.bias();
+    let mut rows: [&[i16]; BATCH] = [&[]; BATCH];
+    let mut held = 0;
+    network
+        .layout()
+        .for_each_active(position, perspective, |input| {
+            rows[held] = network.row(input);
+            held += 1;
+            if held == BATCH {
+                let from = *side;
+                simd::update(network.avx2(), side, &from, &rows, &[]);
+                held = 0;
+            }
+        });
+    let from = *side;
+    simd::update(network.avx2(), side, &from, &rows[..held], &[]);
 }

@@ -243,6 +243,17 @@ pub struct View {
     base: usize,
 }
 
+/// Views one side can have: each king bucket, mirrored or not.
+pub(crate) const VIEWS: usize = 2 * FILE_ZONES * RANK_ZONES;
+
+impl View {
+    /// A number below [`VIEWS`] that tells the view apart from the other
+    /// views of its side, in `layout`.
+    pub(crate) fn index(&self, layout: &Layout) -> usize {
+        2 * (self.base / layout.bucket_inputs) + usize::from(self.mirror)
+    }
+}
+
 /// `square` seen by `perspective`: its file (0 at the perspective's right
 /// edge) and its depth (0 on the perspective's own back rank).
 #[inline]

@@ -39,6 +39,7 @@ mod changes;
 pub mod head;
 mod layout;
 mod network;
+mod refresh_cache;
 mod shape;
 mod simd;
 mod stack;

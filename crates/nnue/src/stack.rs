@@ -15,6 +15,7 @@
 use crate::accumulator::Accumulator;
 use crate::changes::{Delta, Update};
 use crate::network::Network;
+use crate::refresh_cache::RefreshCache;
 use koma_rules::{Color, Move, ShogiPosition, ShogiVariant};
 
 /// One ply of the line.
@@ -51,6 +52,9 @@ struct Ply {
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     plies: Box<[Ply]>,
+    /// The last values computed afresh in each view, which make the next
+    /// refresh in that view a few rows' work.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -63,13 +67,20 @@ impl AccumulatorStack {
         };
         AccumulatorStack {
             plies: vec![empty; plies + 1].into_boxed_slice(),
+            cache: RefreshCache::default(),
         }
     }
 
-    /// Sets the root (ply 0) to `root`, computed afresh.
+    /// Sets the root (ply 0) to `root`, computed afresh, under `network`
+    /// (which the stack's later calls must use until the next root).
     pub fn set_root<V: ShogiVariant>(&mut self, network: &Network, root: &ShogiPosition<V>) {
+        // The cached values may be another network's.
+        self.cache.clear();
         let ply = &mut self.plies[0];
-        ply.accumulator.refresh(network, root);
+        for perspective in [Color::Sente, Color::Gote] {
+            let side = &mut ply.accumulator.values[perspective.index()];
+            self.cache.refresh(network, root, perspective, side);
+        }
         ply.computed = [true; 2];
     }
 
@@ -91,7 +102,8 @@ impl AccumulatorStack {
             let side = perspective.index();
             next.computed[side] = match updates[side] {
                 Update::Refresh => {
-                    next.accumulator.refresh_side(network, child, perspective);
+                    let values = &mut next.accumulator.values[side];
+                    self.cache.refresh(network, child, perspective, values);
                     true
                 }
                 Update::Delta(_) => false,
