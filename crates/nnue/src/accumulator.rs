@@ -112,24 +112,83 @@ pub(crate) fn fresh_side<V: ShogiVariant>(
     perspective: Color,
     side: &mut [i16; HIDDEN],
 ) {
-    // The rows are summed a batch at a time (a shogi position has at
-    // most 40 inputs on, so one batch or two), each lane kept in a
-    // register across its batch rather than stored after every row.
-    const BATCH: usize = 32;
     *side = *network.bias();
-    let mut rows: [&[i16]; BATCH] = [&[]; BATCH];
-    let mut held = 0;
+    let mut rows = Rows::new(network, side);
     network
         .layout()
-        .for_each_active(position, perspective, |input| {
-            rows[held] = network.row(input);
-            held += 1;
-            if held == BATCH {
-                let from = *side;
-                simd::update(network.avx2(), side, &from, &rows, &[]);
-                held = 0;
-            }
-        });
-    let from = *side;
-    simd::update(network.avx2(), side, &from, &rows[..held], &[]);
+        .for_each_active(position, perspective, |input| rows.add(input));
+    rows.flush();
+}
+
+/// Rows added (and rows taken away) in one pass over the values.
+const BATCH: usize = 32;
+
+/// Rows to add to and take from one side's values, a batch at a time (a
+/// shogi position has at most 40 inputs on, so one batch or two), each
+/// lane kept in a register across its batch rather than stored after
+/// every row. [`Rows::flush`] applies the last ones.
+pub(crate) struct Rows<'a> {
+    network: &'a Network,
+    values: &'a mut [i16; HIDDEN],
+    added: [&'a [i16]; BATCH],
+    adds: usize,
+    removed: [&'a [i16]; BATCH],
+    removes: usize,
+}
+
+impl<'a> Rows<'a> {
+    /// Rows for `values`, none held yet.
+    pub(crate) fn new(network: &'a Network, values: &'a mut [i16; HIDDEN]) -> Rows<'a> {
+        Rows {
+            network,
+            values,
+            added: [&[]; BATCH],
+            adds: 0,
+            removed: [&[]; BATCH],
+            removes: 0,
+        }
+    }
+    pub(crate) fn add(&mut self, input: usize) {
+        self.added[self.adds] = self.network.row(input);
+        self.adds += 1;
+        if self.adds == BATCH {
+            self.flush();
+        }
+    }
+
+    pub(crate) fn remove(&mut self, input: usize) {
+        self.removed[self.removes] = self.network.row(input);
+        self.removes += 1;
+        if self.removes == BATCH {
+            self.flush();
+        }
+    }
+
+    pub(crate) fn add_some(&mut self, input: Option<usize>) {
+        if let Some(input) = input {
+            self.add(input);
+        }
+    }
+
+    pub(crate) fn remove_some(&mut self, input: Option<usize>) {
+        if let Some(input) = input {
+            self.remove(input);
+        }
+    }
+
+    /// Applies the rows held.
+    pub(crate) fn flush(&mut self) {
+        if self.adds + self.removes == 0 {
+            return;
+        }
+        let from = *self.values;
+        simd::update(
+            self.network.avx2(),
+            self.values,
+            &from,
+            &self.added[..self.adds],
+            &self.removed[..self.removes],
+        );
+        (self.adds, self.removes) = (0, 0);
+    }
 }

@@ -7,15 +7,11 @@
 //! of about forty. The sums wrap alike in any order: the values are the
 //! same as a refresh's.
 
-use crate::accumulator::fresh_side;
+use crate::accumulator::{fresh_side, Rows};
 use crate::layout::VIEWS;
 use crate::network::Network;
 use crate::shape::HIDDEN;
-use crate::simd;
 use koma_rules::{Bitboard, Color, Piece, Role, ShogiPosition, ShogiVariant};
-
-/// Rows added (and rows taken away) in one pass over the values.
-const BATCH: usize = 32;
 
 /// One view's values, and the pieces on the board and in hand that they
 /// were computed for.
@@ -73,14 +69,7 @@ impl RefreshCache {
                 board: [[Bitboard::EMPTY; Role::ALL.len()]; 2],
                 hands: [[0; Role::ALL.len()]; 2],
             });
-        let mut rows = Rows {
-            network,
-            values: &mut entry.values,
-            added: [&[]; BATCH],
-            adds: 0,
-            removed: [&[]; BATCH],
-            removes: 0,
-        };
+        let mut rows = Rows::new(network, &mut entry.values);
         // The pieces that came and went since, found by comparing sets
         // of squares rather than by listing every piece.
         for color in [Color::Sente, Color::Gote] {
@@ -110,61 +99,5 @@ impl RefreshCache {
         }
         rows.flush();
         *side = entry.values;
-    }
-}
-
-/// Rows to add to and take from one side's values, a batch at a time.
-struct Rows<'a> {
-    network: &'a Network,
-    values: &'a mut [i16; HIDDEN],
-    added: [&'a [i16]; BATCH],
-    adds: usize,
-    removed: [&'a [i16]; BATCH],
-    removes: usize,
-}
-
-impl<'a> Rows<'a> {
-    fn add(&mut self, input: usize) {
-        self.added[self.adds] = self.network.row(input);
-        self.adds += 1;
-        if self.adds == BATCH {
-            self.flush();
-        }
-    }
-
-    fn remove(&mut self, input: usize) {
-        self.removed[self.removes] = self.network.row(input);
-        self.removes += 1;
-        if self.removes == BATCH {
-            self.flush();
-        }
-    }
-
-    fn add_some(&mut self, input: Option<usize>) {
-        if let Some(input) = input {
-            self.add(input);
-        }
-    }
-
-    fn remove_some(&mut self, input: Option<usize>) {
-        if let Some(input) = input {
-            self.remove(input);
-        }
-    }
-
-    /// Applies the rows held.
-    fn flush(&mut self) {
-        if self.adds + self.removes == 0 {
-            return;
-        }
-        let from = *self.values;
-        simd::update(
-            self.network.avx2(),
-            self.values,
-            &from,
-            &self.added[..self.adds],
-            &self.removed[..self.removes],
-        );
-        (self.adds, self.removes) = (0, 0);
     }
 }
