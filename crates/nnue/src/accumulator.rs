@@ -148,6 +148,8 @@ impl<'a> Rows<'a> {
             removes: 0,
         }
     }
+
+    /// Holds `input`'s row to add.
     pub(crate) fn add(&mut self, input: usize) {
         self.added[self.adds] = self.network.row(input);
         self.adds += 1;
@@ -156,6 +158,7 @@ impl<'a> Rows<'a> {
         }
     }
 
+    /// Holds `input`'s row to take away.
     pub(crate) fn remove(&mut self, input: usize) {
         self.removed[self.removes] = self.network.row(input);
         self.removes += 1;
@@ -164,12 +167,14 @@ impl<'a> Rows<'a> {
         }
     }
 
+    /// Holds the row of `input`, if any, to add.
     pub(crate) fn add_some(&mut self, input: Option<usize>) {
         if let Some(input) = input {
             self.add(input);
         }
     }
 
+    /// Holds the row of `input`, if any, to take away.
     pub(crate) fn remove_some(&mut self, input: Option<usize>) {
         if let Some(input) = input {
             self.remove(input);
