@@ -138,18 +138,31 @@ impl Movement {
     }
 
     /// Whether a piece moving this way can be blocked: whether what it
-    /// reaches depends on which squares are occupied.
+    /// reaches depends on which squares are occupied. The sliders can, and
+    /// Spear's two-step piece, which cannot step over its first square.
+    ///
+    /// ```
+    /// use koma_rules::Movement;
+    /// assert!(Movement::Lance.is_blockable());
+    /// assert!(Movement::ForwardBishop.is_blockable());
+    /// assert!(Movement::TwoStep.is_blockable());
+    /// assert!(!Movement::Knight.is_blockable());
+    /// assert!(!Movement::Gold.is_blockable());
+    /// ```
     pub const fn is_blockable(self) -> bool {
-        matches!(
-            self,
-            Movement::Lance
-                | Movement::Bishop
-                | Movement::Rook
-                | Movement::Horse
-                | Movement::Dragon
-                | Movement::ForwardBishop
-                | Movement::TwoStep
-        )
+        if matches!(self, Movement::TwoStep) {
+            return true;
+        }
+        // A `const fn` cannot iterate or compare enums with `==`: a loop
+        // over the discriminants keeps `SLIDERS` the one list.
+        let mut i = 0;
+        while i < Self::SLIDERS.len() {
+            if Self::SLIDERS[i] as u8 == self as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
     }
 }
 
