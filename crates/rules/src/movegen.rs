@@ -41,19 +41,89 @@ pub(crate) fn generate_with_check<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
         return true;
     }
 
+    let Some((targets, drop_targets)) = targets_under_check(position, king) else {
+        return false;
+    };
+    position.generate_piece_moves(targets, listener)
+        || generate_drops(position, drop_targets, listener)
+}
+
+/// Where the side to move's pieces other than its king (on `king`) may
+/// go, and where it may drop: anywhere out of check; onto the checker or
+/// between it and the king in check; nowhere in double check (`None`).
+#[inline(always)]
+fn targets_under_check<V: ShogiVariant>(
+    position: &ShogiPosition<V>,
+    king: Square,
+) -> Option<(Bitboard, Bitboard)> {
     let checkers = position.checkers();
     if checkers.has_more_than_one() {
-        return false;
+        return None;
     }
-    let (targets, drop_targets) = match checkers.first() {
+    Some(match checkers.first() {
         Some(checker) => {
             let block = between(king, checker);
             (block.with(checker), block)
         }
-        None => (!own & V::BOARD, empty),
-    };
-    position.generate_piece_moves(targets, listener)
-        || generate_drops(position, drop_targets, listener)
+        None => {
+            let own = position.by_color(position.turn());
+            (!own & V::BOARD, !position.occupied() & V::BOARD)
+        }
+    })
+}
+
+/// Whether `m` is legal under the standard rules of check and drops: what
+/// [`generate_with_check`] would give, asked of the one piece or the one
+/// drop the move names (a table's move at each node of a search).
+pub(crate) fn is_legal_with_check<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> bool {
+    let us = position.turn();
+    let own = position.by_color(us);
+    let king = position.king(us);
+    let to = m.to();
+    let target = Bitboard::EMPTY.with(to) & V::BOARD;
+    match m {
+        Move::Board { from, .. } => {
+            let Some(piece) = position.piece_at(from).filter(|piece| piece.color == us) else {
+                return false;
+            };
+            if piece.role == Role::King {
+                let steps = king_attacks(from) & target & !own;
+                let safe = position.safe_king_steps(from, steps);
+                return ShogiPosition::<V>::king_moves(from, safe).contains(m);
+            }
+            let targets = match king {
+                Some(king) => match targets_under_check(position, king) {
+                    Some((targets, _)) => targets,
+                    None => return false,
+                },
+                None => !own & V::BOARD,
+            };
+            let reached = position.piece_targets(
+                piece.role,
+                from,
+                targets & target,
+                position.blockers(),
+                king,
+            );
+            position
+                .promotion_split(piece.role, from, reached)
+                .contains(m)
+        }
+        Move::Drop { role, .. } => {
+            if position.hand(us).count(role) == 0 {
+                return false;
+            }
+            let empty = !position.occupied() & V::BOARD;
+            let targets = match king {
+                Some(king) => match targets_under_check(position, king) {
+                    Some((_, drop_targets)) => drop_targets,
+                    None => return false,
+                },
+                None => empty,
+            };
+            legal_drop_squares(position, role, targets & target).contains(to)
+        }
+    }
 }
 
 /// Drops onto `targets`, without dead drops, nifu, or a pawn drop that mates.

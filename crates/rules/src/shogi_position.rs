@@ -46,6 +46,12 @@ pub trait ShogiVariant: Copy + Default + fmt::Debug + Send + Sync + 'static {
         listener: &mut F,
     ) -> bool;
 
+    /// Whether `m` is legal: one of the moves [`ShogiVariant::generate`]
+    /// gives. A game may answer for the one move without the others.
+    fn is_legal(position: &ShogiPosition<Self>, m: Move) -> bool {
+        Self::generate(position, &mut |set| set.contains(m))
+    }
+
     /// Recomputes what the generator caches after each move (checkers, pins).
     fn refresh(position: &mut ShogiPosition<Self>);
 
@@ -549,14 +555,8 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             if role == Role::King {
                 continue;
             }
-            let movement = V::SPEC.movement(role);
             for from in self.pieces(us, role) {
-                let mut to = attacks(movement, us, from, blockers) & targets;
-                if self.pinned.any() && self.pinned.contains(from) {
-                    if let Some(king) = king {
-                        to &= crate::attacks::line(king, from);
-                    }
-                }
+                let to = self.piece_targets(role, from, targets, blockers, king);
                 if to.is_empty() {
                     continue;
                 }
@@ -567,6 +567,27 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             }
         }
         false
+    }
+
+    /// The squares of `targets` that the side to move's `role` on `from`
+    /// reaches past `blockers`, kept to the line through `king` if the
+    /// piece is pinned (the king's square is `king`, if it has one).
+    #[inline(always)]
+    pub(crate) fn piece_targets(
+        &self,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+        blockers: Bitboard,
+        king: Option<Square>,
+    ) -> Bitboard {
+        let mut to = attacks(V::SPEC.movement(role), self.turn, from, blockers) & targets;
+        if self.pinned.any() && self.pinned.contains(from) {
+            if let Some(king) = king {
+                to &= crate::attacks::line(king, from);
+            }
+        }
+        to
     }
 
     /// Splits a piece's targets by whether it may or must promote there.

@@ -214,11 +214,15 @@ impl<V: ShogiVariant> Position for ShogiPosition<V> {
     }
 
     fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
-        if self.generate(|set| set.contains(m)) {
+        if V::is_legal(self, m) {
             None
         } else {
             Some(self.diagnose(m))
         }
+    }
+
+    fn is_legal(&self, m: Move) -> bool {
+        V::is_legal(self, m)
     }
 }
 

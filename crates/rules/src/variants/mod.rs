@@ -37,6 +37,10 @@ macro_rules! standard_shogi_rules {
             generate_with_check(position, listener)
         }
 
+        fn is_legal(position: &ShogiPosition<Self>, m: crate::moves::Move) -> bool {
+            crate::movegen::is_legal_with_check(position, m)
+        }
+
         fn refresh(position: &mut ShogiPosition<Self>) {
             position.compute_checks_and_pins();
         }

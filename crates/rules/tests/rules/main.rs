@@ -10,6 +10,7 @@ mod captures;
 mod edge_cases;
 mod fuzz_notation;
 mod gives_check;
+mod is_legal;
 mod perft;
 mod properties;
 mod reference;
