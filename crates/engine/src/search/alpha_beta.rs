@@ -15,6 +15,7 @@ use crate::score::*;
 use crate::tt::Bound;
 use arrayvec::ArrayVec;
 use koma_rules::{Color, Move, MoveList};
+use std::sync::LazyLock;
 
 impl<P: Evaluate> Worker<'_, P> {
     pub(super) fn search(
@@ -196,18 +197,23 @@ impl<P: Evaluate> Worker<'_, P> {
             // below may prune: off the principal variation, not in check,
             // after the first move (`lmr` needs a move before it).
             let prunable = !pv_node && !in_danger && searched > 0;
+            // Late move pruning: at shallow depth, late quiet moves rarely
+            // matter. (Before the reduction below is worked out: most of
+            // the moves it prunes would not need it.)
+            if prunable && quiet_non_check && best > -MATE_BOUND {
+                let late = lmp_base() + depth * depth * if improving { 2 } else { 1 };
+                if depth <= lmp_max_depth() && searched as i32 >= late {
+                    continue;
+                }
+            }
             let prune_depth = if prunable && quiet_non_check && prune_at_reduced_depth() == 1 {
                 (depth - 1 - quiet_reduction(depth, searched, improving, pv_node, order)).max(0)
             } else {
                 depth
             };
             if prunable && quiet_non_check && best > -MATE_BOUND {
-                // Late move pruning and futility: at shallow depth, late
-                // quiet moves rarely matter.
-                let late = lmp_base() + depth * depth * if improving { 2 } else { 1 };
-                if depth <= lmp_max_depth() && searched as i32 >= late {
-                    continue;
-                }
+                // Futility: a quiet move that cannot bring the evaluation
+                // up to alpha.
                 if prune_depth <= futility_max_depth()
                     && eval + (futility_margin() * prune_depth + futility_base()) * P::MARGIN_SCALE
                         <= alpha
@@ -408,6 +414,15 @@ fn research_change<P: Evaluate>(value: Value, best: Value, depth: i32) -> i32 {
 
 /// The late move reduction for the `searched`-th move at `depth`.
 fn lmr(depth: i32, searched: usize) -> i32 {
-    let value = lmr_base() + (depth as f64).ln() * (searched as f64).ln() / lmr_divisor();
+    let value = lmr_base() + ln(depth.max(0) as usize) * ln(searched) / lmr_divisor();
     value as i32
+}
+
+/// The natural logarithm of `n`, read from a table where the search's
+/// depths and move counts fall (the reductions ask it of every late move).
+fn ln(n: usize) -> f64 {
+    const SIZE: usize = 1024;
+    static TABLE: LazyLock<[f64; SIZE]> =
+        LazyLock::new(|| std::array::from_fn(|n| (n as f64).ln()));
+    TABLE.get(n).copied().unwrap_or_else(|| (n as f64).ln())
 }
