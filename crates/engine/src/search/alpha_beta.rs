@@ -15,7 +15,6 @@ use crate::score::*;
 use crate::tt::Bound;
 use arrayvec::ArrayVec;
 use koma_rules::{Color, Move, MoveList};
-use std::sync::LazyLock;
 
 impl<P: Evaluate> Worker<'_, P> {
     pub(super) fn search(
@@ -414,15 +413,6 @@ fn research_change<P: Evaluate>(value: Value, best: Value, depth: i32) -> i32 {
 
 /// The late move reduction for the `searched`-th move at `depth`.
 fn lmr(depth: i32, searched: usize) -> i32 {
-    let value = lmr_base() + ln(depth.max(0) as usize) * ln(searched) / lmr_divisor();
+    let value = lmr_base() + (depth as f64).ln() * (searched as f64).ln() / lmr_divisor();
     value as i32
-}
-
-/// The natural logarithm of `n`, read from a table where the search's
-/// depths and move counts fall (the reductions ask it of every late move).
-fn ln(n: usize) -> f64 {
-    const SIZE: usize = 1024;
-    static TABLE: LazyLock<[f64; SIZE]> =
-        LazyLock::new(|| std::array::from_fn(|n| (n as f64).ln()));
-    TABLE.get(n).copied().unwrap_or_else(|| (n as f64).ln())
 }
