@@ -74,7 +74,7 @@ fn targets_under_check<V: ShogiVariant>(
 
 /// Whether `m` is legal under the standard rules of check and drops: what
 /// [`generate_with_check`] would give, asked of the one piece or the one
-/// drop the move names (a table's move at each node of a search).
+/// drop the move names (a move from a record, a user or a table).
 pub(crate) fn is_legal_with_check<V: ShogiVariant>(position: &ShogiPosition<V>, m: Move) -> bool {
     let us = position.turn();
     let own = position.by_color(us);
@@ -113,13 +113,12 @@ pub(crate) fn is_legal_with_check<V: ShogiVariant>(position: &ShogiPosition<V>, 
             if position.hand(us).count(role) == 0 {
                 return false;
             }
-            let empty = !position.occupied() & V::BOARD;
             let targets = match king {
                 Some(king) => match targets_under_check(position, king) {
                     Some((_, drop_targets)) => drop_targets,
                     None => return false,
                 },
-                None => empty,
+                None => !position.occupied() & V::BOARD,
             };
             legal_drop_squares(position, role, targets & target).contains(to)
         }
