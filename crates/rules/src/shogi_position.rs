@@ -351,20 +351,6 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         blockers: Bitboard,
         blockable_only: bool,
     ) -> Bitboard {
-        const MOVEMENTS: [Movement; Movement::NUM] = [
-            Movement::Pawn,
-            Movement::Lance,
-            Movement::Knight,
-            Movement::Silver,
-            Movement::Gold,
-            Movement::King,
-            Movement::Bishop,
-            Movement::Rook,
-            Movement::Horse,
-            Movement::Dragon,
-            Movement::ForwardBishop,
-            Movement::TwoStep,
-        ];
         let has = |movement: Movement| V::MOVEMENT_ROLES[movement as usize] != 0;
         // The slides from the square, once for every kind that slides so
         // (the tests of the game's pieces fold away).
@@ -379,17 +365,25 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             Bitboard::EMPTY
         };
         let mut result = Bitboard::EMPTY;
-        for movement in MOVEMENTS {
-            if !has(movement) || (blockable_only && !movement.is_blockable()) {
-                continue;
-            }
-            // Every pattern is symmetric: a piece attacks `square` exactly
-            // when the same piece of the other colour there would attack it.
-            for color in Color::ALL {
-                result |= attacks_given_slides(movement, !color, square, blockers, rook, bishop)
-                    & self.movement_pieces(movement, color);
-            }
+        // Written out a movement at a time, so that each test of the game's
+        // pieces folds away and each movement's attacks are its own code: a
+        // loop over the movements was not unrolled, and chose each
+        // movement's attacks at run time.
+        macro_rules! each_movement {
+            ($($movement:ident)*) => {$(
+                let movement = Movement::$movement;
+                if has(movement) && !(blockable_only && !movement.is_blockable()) {
+                    // Every pattern is symmetric: a piece attacks `square`
+                    // exactly when the same piece of the other colour there
+                    // would attack it.
+                    for color in Color::ALL {
+                        result |= attacks_given_slides(movement, !color, square, blockers, rook, bishop)
+                            & self.movement_pieces(movement, color);
+                    }
+                }
+            )*};
         }
+        each_movement!(Pawn Lance Knight Silver Gold King Bishop Rook Horse Dragon ForwardBishop TwoStep);
         result & blockers & V::BOARD
     }
 
