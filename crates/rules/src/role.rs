@@ -189,6 +189,31 @@ impl Piece {
         self.color.index() * Role::NUM + self.role.index()
     }
 
+    /// The piece a square's code names: 0 for none, else the piece's
+    /// dense index plus one. One load from a table, where working out the
+    /// colour and role divides by [`Role::NUM`] (the search reads squares
+    /// at every turn).
+    ///
+    /// ```
+    /// use koma_rules::{Color, Piece, Role};
+    /// assert_eq!(Piece::from_code(0), None);
+    /// let gold = Piece::new(Color::Gote, Role::Gold);
+    /// assert_eq!(Piece::from_code(gold.index() as u8 + 1), Some(gold));
+    /// ```
+    #[inline(always)]
+    pub fn from_code(code: u8) -> Option<Piece> {
+        const CODES: [Option<Piece>; Piece::NUM + 1] = {
+            let mut codes = [None; Piece::NUM + 1];
+            let mut index = 0;
+            while index < Piece::NUM {
+                codes[index + 1] = Some(Piece::from_index(index));
+                index += 1;
+            }
+            codes
+        };
+        CODES.get(code as usize).copied().flatten()
+    }
+
     /// The piece with this dense index.
     #[inline(always)]
     pub const fn from_index(index: usize) -> Piece {

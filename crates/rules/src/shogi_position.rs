@@ -138,10 +138,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// The piece on `square`, if any.
     #[inline(always)]
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
-        match self.squares[square.index() as usize] {
-            0 => None,
-            code => Some(Piece::from_index(code as usize - 1)),
-        }
+        Piece::from_code(self.squares[square.index() as usize])
     }
 
     /// The role `m` leaves on its target square: the dropped role, or the
