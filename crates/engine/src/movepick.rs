@@ -137,11 +137,17 @@ impl<'a> MovePicker<'a> {
             self.next += 1;
             return Some(picked);
         }
+        // The first of the best scores: a plain pass, where comparing
+        // (score, place) pairs cost twice the instructions.
         let remaining = &self.scores[self.next..];
-        let (offset, _) = remaining
-            .iter()
-            .enumerate()
-            .max_by_key(|&(i, &score)| (score, std::cmp::Reverse(i)))?;
+        let mut best_score = *remaining.first()?;
+        let mut offset = 0;
+        for (place, &score) in remaining.iter().enumerate().skip(1) {
+            if score > best_score {
+                best_score = score;
+                offset = place;
+            }
+        }
         let best = self.next + offset;
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
@@ -250,6 +256,17 @@ mod tests {
             .map(|(m, _)| m.to().index())
             .collect();
         assert_eq!(order, [0, 1, 2, 4, 6, 3, 5, 7]);
+    }
+
+    /// In the first picks too, moves of equal score keep their order.
+    #[test]
+    fn picked_ties_keep_their_order() {
+        let mut lists = lists(&[3, 7, 7, 1, 7]);
+        let mut picker = picker(&mut lists);
+        let order: Vec<u8> = std::iter::from_fn(|| picker.next())
+            .map(|(m, _)| m.to().index())
+            .collect();
+        assert_eq!(order, [1, 2, 4, 0, 3]);
     }
 
     #[test]
