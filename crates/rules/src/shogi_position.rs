@@ -369,7 +369,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         macro_rules! each_movement {
             ($($movement:ident)*) => {$(
                 let movement = Movement::$movement;
-                if has(movement) && !(blockable_only && !movement.is_blockable()) {
+                if has(movement) && (!blockable_only || movement.is_blockable()) {
                     // Every pattern is symmetric: a piece attacks `square`
                     // exactly when the same piece of the other colour there
                     // would attack it.
