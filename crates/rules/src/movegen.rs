@@ -41,31 +41,32 @@ pub(crate) fn generate_with_check<V: ShogiVariant, F: FnMut(MoveSet) -> bool>(
         return true;
     }
 
-    let Some((targets, drop_targets)) = targets_under_check(position, king) else {
+    let Some((targets, drop_targets)) = targets_under_check(position, Some(king)) else {
         return false;
     };
     position.generate_piece_moves(targets, listener)
         || generate_drops(position, drop_targets, listener)
 }
 
-/// Where the side to move's pieces other than its king (on `king`) may
-/// go, and where it may drop: anywhere out of check; onto the checker or
-/// between it and the king in check; nowhere in double check (`None`).
+/// Where the side to move's pieces other than its king (on `king`, if it
+/// has one) may go, and where it may drop: anywhere out of check or
+/// without a king; onto the checker or between it and the king in check;
+/// nowhere in double check (`None`).
 #[inline(always)]
 fn targets_under_check<V: ShogiVariant>(
     position: &ShogiPosition<V>,
-    king: Square,
+    king: Option<Square>,
 ) -> Option<(Bitboard, Bitboard)> {
     let checkers = position.checkers();
     if checkers.has_more_than_one() {
         return None;
     }
-    Some(match checkers.first() {
-        Some(checker) => {
+    Some(match (checkers.first(), king) {
+        (Some(checker), Some(king)) => {
             let block = between(king, checker);
             (block.with(checker), block)
         }
-        None => {
+        _ => {
             let own = position.by_color(position.turn());
             (!own & V::BOARD, !position.occupied() & V::BOARD)
         }
@@ -91,12 +92,8 @@ pub(crate) fn is_legal_with_check<V: ShogiVariant>(position: &ShogiPosition<V>, 
                 let safe = position.safe_king_steps(from, steps);
                 return ShogiPosition::<V>::king_moves(from, safe).contains(m);
             }
-            let targets = match king {
-                Some(king) => match targets_under_check(position, king) {
-                    Some((targets, _)) => targets,
-                    None => return false,
-                },
-                None => !own & V::BOARD,
+            let Some((targets, _)) = targets_under_check(position, king) else {
+                return false;
             };
             let reached = position.piece_targets(
                 piece.role,
@@ -113,14 +110,10 @@ pub(crate) fn is_legal_with_check<V: ShogiVariant>(position: &ShogiPosition<V>, 
             if position.hand(us).count(role) == 0 {
                 return false;
             }
-            let targets = match king {
-                Some(king) => match targets_under_check(position, king) {
-                    Some((_, drop_targets)) => drop_targets,
-                    None => return false,
-                },
-                None => !position.occupied() & V::BOARD,
+            let Some((_, drop_targets)) = targets_under_check(position, king) else {
+                return false;
             };
-            legal_drop_squares(position, role, targets & target).contains(to)
+            legal_drop_squares(position, role, drop_targets & target).contains(to)
         }
     }
 }
