@@ -11,7 +11,7 @@ use crate::accumulator::{fresh_side, Rows};
 use crate::layout::VIEWS;
 use crate::network::Network;
 use crate::shape::HIDDEN;
-use koma_rules::{Bitboard, Color, Piece, Role, ShogiPosition, ShogiVariant};
+use koma_rules::{Bitboard, Color, Hand, Piece, Role, ShogiPosition, ShogiVariant};
 
 /// One view's values, and the pieces on the board and in hand that they
 /// were computed for.
@@ -19,8 +19,8 @@ use koma_rules::{Bitboard, Color, Piece, Role, ShogiPosition, ShogiVariant};
 struct Entry {
     values: [i16; HIDDEN],
     /// By colour ([`Color::index`]) and role ([`Role::index`]).
-    board: [[Bitboard; Role::ALL.len()]; 2],
-    hands: [[u8; Role::ALL.len()]; 2],
+    board: [[Bitboard; Role::NUM]; 2],
+    hands: [Hand; 2],
 }
 
 /// The last values computed afresh in each view of each side.
@@ -66,13 +66,13 @@ impl RefreshCache {
         let entry = self.entries[perspective.index() * VIEWS + view.index(layout)]
             .get_or_insert_with(|| Entry {
                 values: *network.bias(),
-                board: [[Bitboard::EMPTY; Role::ALL.len()]; 2],
-                hands: [[0; Role::ALL.len()]; 2],
+                board: [[Bitboard::EMPTY; Role::NUM]; 2],
+                hands: [Hand::default(); 2],
             });
         let mut rows = Rows::new(network, &mut entry.values);
         // The pieces that came and went since, found by comparing sets
         // of squares rather than by listing every piece.
-        for color in [Color::Sente, Color::Gote] {
+        for color in Color::ALL {
             for &role in V::SPEC.board_roles {
                 let now = position.pieces(color, role);
                 let before = &mut entry.board[color.index()][role.index()];
@@ -85,17 +85,18 @@ impl RefreshCache {
                 }
                 *before = now;
             }
+            let hand = position.hand(color);
+            let before = &mut entry.hands[color.index()];
             for &role in V::SPEC.hand_roles {
-                let now = position.hand(color).count(role);
-                let before = &mut entry.hands[color.index()][role.index()];
-                for count in now + 1..=*before {
+                let (now, then) = (hand.count(role), before.count(role));
+                for count in now + 1..=then {
                     rows.remove_some(layout.hand_input(view, color, role, count));
                 }
-                for count in *before + 1..=now {
+                for count in then + 1..=now {
                     rows.add_some(layout.hand_input(view, color, role, count));
                 }
-                *before = now;
             }
+            *before = *hand;
         }
         rows.flush();
         *side = entry.values;

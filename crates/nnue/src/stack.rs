@@ -77,7 +77,7 @@ impl AccumulatorStack {
         // The cached values may be another network's.
         self.cache.clear();
         let ply = &mut self.plies[0];
-        for perspective in [Color::Sente, Color::Gote] {
+        for perspective in Color::ALL {
             let side = &mut ply.accumulator.values[perspective.index()];
             self.cache.refresh(network, root, perspective, side);
         }
