@@ -335,37 +335,6 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     }
 }
 
-/// Whether two squares share a rank, a file or a diagonal.
-#[inline(always)]
-pub fn aligned(a: Square, b: Square) -> bool {
-    ALIGNMENT[a.index() as usize][b.index() as usize] != 0
-}
-
-/// Whether a piece moving as `movement` for `color` on `from` attacks
-/// `target`, with `occupied` blocking; for a slider, by the squares
-/// between rather than by tracing its slides.
-#[inline(always)]
-pub fn reaches(
-    movement: Movement,
-    color: Color,
-    from: Square,
-    target: Square,
-    occupied: Bitboard,
-) -> bool {
-    let slides = pseudo_slides(movement, color, from);
-    if slides.contains(target) {
-        return (between(from, target) & occupied).is_empty();
-    }
-    match movement {
-        // Their steps off the slides' lines are king steps.
-        Movement::Horse | Movement::Dragon => {
-            KING_ATTACKS[0][from.index() as usize].contains(target)
-        }
-        Movement::Lance | Movement::Bishop | Movement::Rook | Movement::ForwardBishop => false,
-        _ => attacks(movement, color, from, occupied).contains(target),
-    }
-}
-
 /// The whole line through two aligned squares (edge to edge); empty if the
 /// squares share no line.
 #[inline(always)]

@@ -58,6 +58,7 @@ mod zobrist;
 
 pub use attacks::{attacks, between, line, Movement};
 pub use bitboard::{Bitboard, Squares};
+pub use checks::CheckSquares;
 pub use color::Color;
 pub use declaration::{Declaration, ImpasseRule, Shortfall, UnknownImpasseRule};
 pub use game::{Game, GameError};

@@ -3,8 +3,7 @@
 //! changes a position in place; the previous position is just a clone.
 
 use crate::attacks::{
-    aligned, attacks, attacks_given_slides, between, bishop_attacks, line, pseudo_slides, reaches,
-    rook_attacks, Movement,
+    attacks, attacks_given_slides, between, bishop_attacks, pseudo_slides, rook_attacks, Movement,
 };
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -387,50 +386,11 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// Whether `m` leaves the opponent's king attacked: whether it gives
     /// check, told without playing it, or in Spear, where kings are
     /// captured, whether it threatens the king (a move that takes the king
-    /// does not: no king is left to threaten).
+    /// does not: no king is left to threaten). For many moves of one
+    /// position, [`Self::check_squares`] once and [`Self::gives_check_with`]
+    /// for each cost less.
     pub fn gives_check(&self, m: Move) -> bool {
-        let us = self.turn;
-        if V::KINGS_ARE_CAPTURED {
-            // Spear keeps no checkers up to date, so playing the move on a
-            // copy and tracing attacks on the king is the cheaper way there.
-            let mut child = *self;
-            child.play_unchecked(m);
-            return child
-                .king(!us)
-                .is_some_and(|king| child.is_attacked(king, us, child.blockers()));
-        }
-        let Some(king) = self.king(!us) else {
-            return false;
-        };
-        let Some(standing) = self.role_after(m) else {
-            return false;
-        };
-        let mut occupied = self.blockers();
-        if let Move::Board { from, .. } = m {
-            occupied.remove(from);
-        }
-        let to = m.to();
-        occupied.insert(to);
-        if reaches(V::SPEC.movement(standing), us, to, king, occupied) {
-            return true;
-        }
-        // The rest of our pieces, where they stand (the moved piece's old
-        // square has left `occupied`). A king may not be left in check, so
-        // nothing of ours attacked the opponent's king before the move:
-        // only a line that the moved piece opened can attack it now, by a
-        // slider of ours on that line.
-        match m {
-            Move::Board { from, .. } if aligned(from, king) => {
-                (line(king, from) & self.slider_pieces(us) & occupied)
-                    .iter()
-                    .any(|square| {
-                        self.piece_at(square).is_some_and(|piece| {
-                            reaches(V::SPEC.movement(piece.role), us, square, king, occupied)
-                        })
-                    })
-            }
-            _ => false,
-        }
+        self.gives_check_with(&self.check_squares(), m)
     }
 
     /// Whether `color` attacks `square`, with `blockers` as occupancy.

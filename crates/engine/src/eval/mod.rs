@@ -83,11 +83,19 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// or in Spear a king that can be captured next move.
     fn in_danger(&self) -> bool;
 
+    /// What [`Evaluate::gives_danger`] needs to know about this position,
+    /// found once for the many moves a node asks about.
+    type DangerSquares: Copy;
+
+    /// This position's [`Evaluate::DangerSquares`].
+    fn danger_squares(&self) -> Self::DangerSquares;
+
     /// Whether `m` leaves the side then to move in danger
-    /// ([`Evaluate::in_danger`] of the position after it). Games that can
-    /// tell without playing the move say so more cheaply: the search asks
+    /// ([`Evaluate::in_danger`] of the position after it), with `squares`
+    /// this position's [`Evaluate::danger_squares`]. Games that can tell
+    /// without playing the move say so more cheaply: the search asks
     /// before it prunes, so a pruned move costs no position.
-    fn gives_danger(&self, m: Move) -> bool {
+    fn gives_danger(&self, _squares: &Self::DangerSquares, m: Move) -> bool {
         let mut child = *self;
         child.play_unchecked(m);
         child.in_danger()

@@ -132,6 +132,10 @@ fn side(position: &PawnsPosition, color: Color) -> Side {
 impl Evaluate for PawnsPosition {
     const TYPICAL_PLIES_LEFT: u32 = 40;
     const NULL_MOVE: bool = false;
+    /// Pawns give no check: danger is told by playing the move.
+    type DangerSquares = ();
+
+    fn danger_squares(&self) {}
 
     fn evaluate(&self) -> Value {
         let us = self.turn();

@@ -11,7 +11,8 @@ use super::Evaluate;
 use crate::score::Value;
 use koma_nnue::{Accumulator, AccumulatorStack, Network};
 use koma_rules::{
-    Bitboard, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square, Variant,
+    Bitboard, CheckSquares, Color, Move, MoveList, Role, ShogiPosition, ShogiVariant, Square,
+    Variant,
 };
 
 pub use super::shogi_weights::KING_VALUE;
@@ -410,8 +411,14 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         }
     }
 
-    fn gives_danger(&self, m: Move) -> bool {
-        self.gives_check(m)
+    type DangerSquares = CheckSquares;
+
+    fn danger_squares(&self) -> CheckSquares {
+        self.check_squares()
+    }
+
+    fn gives_danger(&self, squares: &CheckSquares, m: Move) -> bool {
+        self.gives_check_with(squares, m)
     }
 
     fn tactical_moves_into(&self, moves: &mut MoveList) {

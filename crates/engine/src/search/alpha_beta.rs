@@ -170,6 +170,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let original_alpha = alpha;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
+        let danger_squares = position.danger_squares();
         while let Some((m, order)) = picker.next() {
             if Some(m) == excluded {
                 continue;
@@ -187,7 +188,7 @@ impl<P: Evaluate> Worker<'_, P> {
             }
             let quiet = position.captured_value(m) == 0
                 && (promotions_quiet() == 1 || position.promotion_gain(m) == 0);
-            let gives_check = position.gives_danger(m);
+            let gives_check = position.gives_danger(&danger_squares, m);
             let quiet_non_check = quiet && !gives_check;
             // Stockfish's `lmrDepth`: with `PRUNE_AT_REDUCED_DEPTH`, a late
             // quiet move is judged by futility and by its exchange at the
