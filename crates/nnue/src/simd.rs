@@ -64,10 +64,59 @@ unsafe fn update_avx2(
     added: &[&[i16]],
     removed: &[&[i16]],
 ) {
-    use std::arch::x86_64::*;
     for row in added.iter().chain(removed) {
         assert!(row.len() >= HIDDEN);
     }
+    // A move's update has one or two rows each way. With their number
+    // known when compiled, the rows' addresses stay in registers and the
+    // loops over them unroll: walking the slices of rows again for every
+    // sixteen lanes cost more than the additions.
+    match (added.len(), removed.len()) {
+        (1, 1) => update_rows_avx2::<1, 1>(to, from, added, removed),
+        (1, 2) => update_rows_avx2::<1, 2>(to, from, added, removed),
+        (2, 1) => update_rows_avx2::<2, 1>(to, from, added, removed),
+        (2, 2) => update_rows_avx2::<2, 2>(to, from, added, removed),
+        _ => update_any_rows_avx2(to, from, added, removed),
+    }
+}
+
+/// [`update_avx2`] for `ADDED` and `REMOVED` rows, each at least
+/// [`HIDDEN`] long.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn update_rows_avx2<const ADDED: usize, const REMOVED: usize>(
+    to: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    use std::arch::x86_64::*;
+    let added: [*const i16; ADDED] = std::array::from_fn(|i| added[i].as_ptr());
+    let removed: [*const i16; REMOVED] = std::array::from_fn(|i| removed[i].as_ptr());
+    let mut chunk = 0;
+    while chunk < HIDDEN {
+        let mut sum = _mm256_loadu_si256(from.as_ptr().add(chunk).cast());
+        for row in added {
+            sum = _mm256_add_epi16(sum, _mm256_loadu_si256(row.add(chunk).cast()));
+        }
+        for row in removed {
+            sum = _mm256_sub_epi16(sum, _mm256_loadu_si256(row.add(chunk).cast()));
+        }
+        _mm256_storeu_si256(to.as_mut_ptr().add(chunk).cast(), sum);
+        chunk += 16;
+    }
+}
+
+/// [`update_avx2`] for any number of rows, each at least [`HIDDEN`] long.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn update_any_rows_avx2(
+    to: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    use std::arch::x86_64::*;
     // Sixteen lanes a register: the whole of one side (256) in 16 registers.
     let mut chunk = 0;
     while chunk < HIDDEN {
@@ -294,13 +343,19 @@ mod tests {
         for _ in 0..200 {
             // Sums past ±32767 wrap the same way in both.
             let from = random_lanes(&mut rng, i16::MAX);
-            let rows: Vec<[i16; HIDDEN]> = (0..4).map(|_| random_lanes(&mut rng, 20000)).collect();
-            let added = [&rows[0][..], &rows[1][..]];
-            let removed = [&rows[2][..], &rows[3][..]];
+            let rows: Vec<[i16; HIDDEN]> = (0..6).map(|_| random_lanes(&mut rng, 20000)).collect();
+            let rows: Vec<&[i16]> = rows.iter().map(|row| &row[..]).collect();
+            // Every count of rows each way up to three: the counts a move
+            // has unrolled, the others by the general loop.
             let (mut simd, mut plain) = ([0; HIDDEN], [0; HIDDEN]);
-            update(true, &mut simd, &from, &added, &removed);
-            update_scalar(&mut plain, &from, &added, &removed);
-            assert_eq!(simd, plain);
+            for adds in 0..=3 {
+                for removes in 0..=3 {
+                    let (added, removed) = (&rows[..adds], &rows[3..3 + removes]);
+                    update(true, &mut simd, &from, added, removed);
+                    update_scalar(&mut plain, &from, added, removed);
+                    assert_eq!(simd, plain, "{adds} added, {removes} removed");
+                }
+            }
             let weights: [i16; 2 * HIDDEN] =
                 std::array::from_fn(|_| rng.random_range(-30000..=30000));
             let them = random_lanes(&mut rng, 400);
