@@ -255,6 +255,12 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// `color`'s pieces that move as `movement`.
     #[inline(always)]
     pub fn movement_pieces(&self, movement: Movement, color: Color) -> Bitboard {
+        self.movement_pieces_of_both(movement) & self.by_color[color.index()]
+    }
+
+    /// The pieces of either colour that move as `movement`.
+    #[inline(always)]
+    fn movement_pieces_of_both(&self, movement: Movement) -> Bitboard {
         let mask = V::MOVEMENT_ROLES[movement as usize];
         let mut pieces = Bitboard::EMPTY;
         let mut role = 0;
@@ -265,7 +271,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             }
             role += 1;
         }
-        pieces & self.by_color[color.index()]
+        pieces
     }
 
     /// `color`'s pieces that slide along lines ([`Movement::SLIDERS`]).
@@ -371,10 +377,16 @@ impl<V: ShogiVariant> ShogiPosition<V> {
                 if has(movement) && (!blockable_only || movement.is_blockable()) {
                     // Every pattern is symmetric: a piece attacks `square`
                     // exactly when the same piece of the other colour there
-                    // would attack it.
-                    for color in Color::ALL {
-                        result |= attacks_given_slides(movement, !color, square, blockers, rook, bishop)
-                            & self.movement_pieces(movement, color);
+                    // would attack it; for a movement the same both ways,
+                    // when the same piece of its own colour would.
+                    if movement.same_for_both_colors() {
+                        result |= attacks_given_slides(movement, Color::Sente, square, blockers, rook, bishop)
+                            & self.movement_pieces_of_both(movement);
+                    } else {
+                        for color in Color::ALL {
+                            result |= attacks_given_slides(movement, !color, square, blockers, rook, bishop)
+                                & self.movement_pieces(movement, color);
+                        }
                     }
                 }
             )*};

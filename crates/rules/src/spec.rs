@@ -137,6 +137,28 @@ impl Movement {
         }
     }
 
+    /// Whether a piece moving this way reaches the same squares for
+    /// either colour: whether it moves backwards as it moves forwards.
+    ///
+    /// ```
+    /// use koma_rules::Movement;
+    /// assert!(Movement::Horse.same_for_both_colors());
+    /// assert!(Movement::TwoStep.same_for_both_colors());
+    /// assert!(!Movement::Gold.same_for_both_colors());
+    /// assert!(!Movement::ForwardBishop.same_for_both_colors());
+    /// ```
+    pub const fn same_for_both_colors(self) -> bool {
+        matches!(
+            self,
+            Movement::King
+                | Movement::Bishop
+                | Movement::Rook
+                | Movement::Horse
+                | Movement::Dragon
+                | Movement::TwoStep
+        )
+    }
+
     /// Whether a piece moving this way can be blocked: whether what it
     /// reaches depends on which squares are occupied. The sliders can, and
     /// Spear's two-step piece, which cannot step over its first square.
