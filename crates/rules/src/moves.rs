@@ -174,6 +174,18 @@ impl MoveSet {
                 promote_forced,
                 ..
             } => {
+                // Most sets promote nothing: their moves need no test of
+                // each target.
+                if (promote_forced | promote_optional).is_empty() {
+                    for target in to {
+                        f(Move::Board {
+                            from,
+                            to: target,
+                            promote: false,
+                        });
+                    }
+                    return;
+                }
                 for target in to {
                     if promote_forced.contains(target) {
                         f(Move::Board {
