@@ -123,17 +123,16 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let Some(enemy_king) = self.king(!us) else {
             return false;
         };
+        let squares = self.check_squares();
         let own_king = match self.king(us) {
             Some(king) if !V::KINGS_ARE_CAPTURED && self.checkers().is_empty() => king,
             // Evasions, Spear, and a kingless attacker (a mate problem) are
             // rare at a search's nodes: the full list, filtered, serves.
             _ => {
-                let squares = self.check_squares();
                 return self.generate(|set| self.checks_among(&squares, set, &mut listener));
             }
         };
         let own = self.by_color(us);
-        let squares = self.check_squares();
         let discoverers = squares.discoverers;
 
         // A king gives check only by uncovering a line, on leaving it.
