@@ -26,6 +26,15 @@ pub struct CheckSquares {
     discoverers: Bitboard,
 }
 
+impl CheckSquares {
+    /// Whether a piece moving from `from` to `to` opens a line from one of
+    /// the side to move's sliders to `king` (this struct's king).
+    #[inline(always)]
+    pub(crate) fn uncovers_check(&self, king: Square, from: Square, to: Square) -> bool {
+        self.discoverers.contains(from) && !line(king, from).contains(to)
+    }
+}
+
 impl<V: ShogiVariant> ShogiPosition<V> {
     /// The squares and pieces from which the side to move checks the
     /// opponent's king, for [`Self::gives_check_with`].
@@ -96,9 +105,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         // Nothing of ours attacked the king before the move (it would be
         // in check on our turn): only a line the moved piece opened can.
         match m {
-            Move::Board { from, to, .. } => {
-                squares.discoverers.contains(from) && !line(king, from).contains(to)
-            }
+            Move::Board { from, to, .. } => squares.uncovers_check(king, from, to),
             Move::Drop { .. } => false,
         }
     }
@@ -118,18 +125,27 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// });
     /// assert_eq!(checks, ["5c5b", "5c5b+", "G*4a", "G*4b", "G*5b", "G*6a", "G*6b"]);
     /// ```
-    pub fn generate_checks<F: FnMut(Move) -> bool>(&self, mut listener: F) -> bool {
+    pub fn generate_checks<F: FnMut(Move) -> bool>(&self, listener: F) -> bool {
+        self.generate_checks_with(&self.check_squares(), listener)
+    }
+
+    /// [`Self::generate_checks`], with this position's
+    /// [`Self::check_squares`] found already.
+    pub(crate) fn generate_checks_with<F: FnMut(Move) -> bool>(
+        &self,
+        squares: &CheckSquares,
+        mut listener: F,
+    ) -> bool {
         let us = self.turn();
         let Some(enemy_king) = self.king(!us) else {
             return false;
         };
-        let squares = self.check_squares();
         let own_king = match self.king(us) {
             Some(king) if !V::KINGS_ARE_CAPTURED && self.checkers().is_empty() => king,
             // Evasions, Spear, and a kingless attacker (a mate problem) are
             // rare at a search's nodes: the full list, filtered, serves.
             _ => {
-                return self.generate(|set| self.checks_among(&squares, set, &mut listener));
+                return self.generate(|set| self.checks_among(squares, set, &mut listener));
             }
         };
         let own = self.by_color(us);

@@ -35,6 +35,7 @@ mod dispatch;
 mod game;
 mod handicap;
 mod impasse;
+mod mate_one;
 mod movegen;
 mod moves;
 mod outcome;

@@ -11,6 +11,7 @@ mod edge_cases;
 mod fuzz_notation;
 mod gives_check;
 mod is_legal;
+mod mate_one;
 mod perft;
 mod properties;
 mod reference;
