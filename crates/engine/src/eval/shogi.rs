@@ -449,22 +449,7 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
     }
 
     fn mate_in_one(&self) -> Option<Move> {
-        if V::KINGS_ARE_CAPTURED {
-            return None;
-        }
-        // The checks exclude a pawn drop that mates, as the rules do.
-        let mut mate = None;
-        self.generate_checks(|m| {
-            let mut child = *self;
-            child.play_unchecked(m);
-            if child.has_legal_move() {
-                false
-            } else {
-                mate = Some(m);
-                true
-            }
-        });
-        mate
+        ShogiPosition::mate_in_one(self)
     }
 
     fn null_move(&self) -> Option<Self> {

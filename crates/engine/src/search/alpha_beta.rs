@@ -83,18 +83,27 @@ impl<P: Evaluate> Worker<'_, P> {
             eval
         };
         let improving = !in_danger && ply >= 2 && eval > self.evals[ply - 2];
-        if mate_one() == 1 && !pv_node && !in_danger && excluded.is_none() {
+        // A node the table has seen was tested when first searched; the
+        // test would find nothing new (YaneuraOu's condition too).
+        if mate_one() == 1 && hit.is_none() && !in_danger && excluded.is_none() {
             if let Some(m) = position.mate_in_one() {
-                // Nothing beats a mate in one: the value is exact at any depth.
+                // Nothing beats a mate in one: the value is exact at any
+                // depth. It is stored a little deeper than searched, so
+                // that it outlives the entries around it, not much deeper,
+                // so that it leaves the table once the search has moved on.
                 let value = mate_in(ply + 1);
                 self.table.store(
                     hash,
                     Some(m),
                     to_table(value, ply),
                     eval,
-                    depth,
+                    (depth + 6).min(MAX_PLY as i32 - 1),
                     Bound::Exact,
                 );
+                if pv_node {
+                    self.pv[ply + 1].clear();
+                    self.update_pv(ply, m);
+                }
                 return value;
             }
         }
