@@ -17,6 +17,9 @@
 # that a core would need hours for can have both; the games are capped by
 # nodes, so sharing the machine does not change how they are played.
 #
+# SEED=N gives each pair the seed N + its lower level (default 8000), so
+# that a ladder run again can draw new openings.
+#
 # OPENINGS=FILE plays every pair from the same openings, in order, each
 # opening twice (scripts/balanced-openings.py writes such a file), where
 # by default each pair draws its own random openings and the upper level
@@ -43,6 +46,7 @@ koma=${KOMA:-target/release/koma}
 dir=${LADDER_DIR:-$HOME/.cache/koma/records/ladder-$variant}
 games=${GAMES:-100}
 concurrency=${CONCURRENCY:-1}
+seed=${SEED:-8000}
 if [ -n "${OPENINGS:-}" ]; then
   openings=(--openings "$OPENINGS")
 else
@@ -55,7 +59,7 @@ for ((lower = from; lower < to; lower++)); do
   pair="L$upper-L$lower"
   "$koma" match --variant "$variant" --games "$games" --concurrency "$concurrency" \
     --nodes 1000000000 --hang-timeout 600 \
-    "${openings[@]}" --seed $((8000 + lower)) \
+    "${openings[@]}" --seed $((seed + lower)) \
     --max-plies 400 --resign-moves 4 --resign-score 2000 \
     --each "cmd=$koma usi" \
     --engine1 name="level-$upper" option.Skill=$upper \
