@@ -145,10 +145,10 @@ tunables! {
     /// is shorter than twice the root's depth), or at its depth (0), as
     /// YaneuraOu's is.
     CHECK_EXTENSION, check_extension = 1, 0..=1, step 1;
-    /// Whether a node below the root that is not in check and that the
-    /// table has not seen looks for a mate in one among its checks first,
-    /// and returns its value at once (1), as YaneuraOu's search does; or
-    /// leaves mates to the search below it (0).
+    /// Whether a node off the principal variation that is not in check
+    /// and that the table has not seen looks for a mate in one among its
+    /// checks first, and returns its value at once (1), as YaneuraOu's
+    /// search does; or leaves mates to the search below it (0).
     MATE_ONE, mate_one = 0, 0..=1, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
