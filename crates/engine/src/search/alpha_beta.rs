@@ -86,8 +86,9 @@ impl<P: Evaluate> Worker<'_, P> {
         // A node the table has seen was tested when first searched; the
         // test would find nothing new (YaneuraOu's condition too). Unlike
         // YaneuraOu's, principal-variation nodes are left to the search:
-        // with them the switch lost 33.5 % of 88 games at 2 s + 0.05 s,
-        // without them it scored 53.8 % of 80 (docs/strength/search.md).
+        // with them the switch lost more (33.5 % of 88 games at 2 s +
+        // 0.05 s, against this condition's 40.6 % of 536, its SPRT's H0;
+        // docs/strength/search.md).
         if mate_one() == 1 && !pv_node && hit.is_none() && !in_danger && excluded.is_none() {
             if let Some(m) = position.mate_in_one() {
                 // Nothing beats a mate in one: the value is exact at any
