@@ -35,9 +35,14 @@ test('review: a 100-move shogi record, its graph equal to the API, a click on a 
   await openRecordFile(page, join(records, 'oui202106290101.kif'));
   const ply = Number(await body(page, 'ply'));
   expect(ply).toBeGreaterThanOrEqual(100);
-  // The progress line shows while the engine works.
+  // The progress line shows while the engine works. It shows once the
+  // server has taken the request, which on a loaded core took over the
+  // default 5 s (a clean-clone run, 2026-12-06): the review itself takes
+  // far longer, so a longer wait cannot miss it.
   await page.click('#review-game');
-  await expect(page.locator('#review-progress-text')).toContainText(/Reviewing: \d+ of \d+ positions|Waiting for an engine/);
+  await expect(page.locator('#review-progress-text')).toContainText(/Reviewing: \d+ of \d+ positions|Waiting for an engine/, {
+    timeout: 30_000,
+  });
   await waitBody(page, 'review', 'done', 120_000);
 
   const id = await body(page, 'gameId');
