@@ -52,7 +52,11 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         let mut flights = None;
         let mut mate = None;
         self.generate_checks_with(&squares, |m| {
-            let flights = *flights.get_or_insert_with(|| self.flights(king, blockers));
+            // The squares the king can step to now.
+            let flights = *flights.get_or_insert_with(|| {
+                let steps = king_attacks(king) & V::BOARD & !self.by_color(!us);
+                self.king_steps_safe_from(king, steps, us)
+            });
             if !self.could_mate(m, king, flights, blockers, blocks_by_drop, &squares) {
                 return false;
             }
@@ -66,20 +70,6 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             }
         });
         mate
-    }
-
-    /// The squares next to the opponent's king, on `king`, that it can
-    /// step to now: not its side's, not attacked (with `blockers`, which
-    /// leave the king out).
-    fn flights(&self, king: Square, blockers: Bitboard) -> Bitboard {
-        let us = self.turn();
-        let mut flights = Bitboard::EMPTY;
-        for square in king_attacks(king) & V::BOARD & !self.by_color(!us) {
-            if !self.is_attacked(square, us, blockers) {
-                flights.insert(square);
-            }
-        }
-        flights
     }
 
     /// Whether the check `m` may leave the king on `king` no reply, as far
@@ -97,10 +87,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         squares: &CheckSquares,
     ) -> bool {
         let to = m.to();
-        let from = match m {
-            Move::Board { from, .. } => Some(from),
-            Move::Drop { .. } => None,
-        };
+        let from = m.from();
         let uncovers = from.is_some_and(|from| squares.uncovers_check(king, from, to));
         // A lone check from afar: a drop between blocks it.
         if blocks_by_drop && !uncovers && between(to, king).any() {

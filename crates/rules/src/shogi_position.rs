@@ -653,11 +653,22 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     /// `king`) that the enemy does not attack once the king has left `king`.
     #[inline(always)]
     pub(crate) fn safe_king_steps(&self, king: Square, targets: Bitboard) -> Bitboard {
+        self.king_steps_safe_from(king, targets, !self.turn)
+    }
+
+    /// The squares of `targets` (next to a king on `king`, of either side)
+    /// that `attacker` does not attack once the king has left `king`.
+    #[inline(always)]
+    pub(crate) fn king_steps_safe_from(
+        &self,
+        king: Square,
+        targets: Bitboard,
+        attacker: Color,
+    ) -> Bitboard {
         let blockers = self.blockers().without(king);
-        let them = !self.turn;
         let mut safe = Bitboard::EMPTY;
         for target in targets {
-            if !self.is_attacked(target, them, blockers) {
+            if !self.is_attacked(target, attacker, blockers) {
                 safe.insert(target);
             }
         }
