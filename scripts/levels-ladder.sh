@@ -17,6 +17,11 @@
 # that a core would need hours for can have both; the games are capped by
 # nodes, so sharing the machine does not change how they are played.
 #
+# RESULTS=DIR keeps each finished pair's PAIR.json in DIR as well, and
+# skips a pair whose finished result DIR already holds: a ladder's
+# results committed to the repository outlive a machine whose cache is
+# lost, and the ladder goes on from the first pair they lack.
+#
 # SEED=N gives each pair the seed N + its lower level (default 8000), so
 # that a ladder run again can draw new openings.
 #
@@ -52,11 +57,23 @@ if [ -n "${OPENINGS:-}" ]; then
 else
   openings=(--random-plies 4)
 fi
-mkdir -p "$dir"
+results=${RESULTS:-}
+mkdir -p "$dir" ${results:+"$results"}
+
+# Whether FILE holds a pair's result with all its games played.
+finished() {
+  python3 -c 'import json, sys
+result = json.load(open(sys.argv[1]))
+sys.exit(result["wins"] + result["losses"] + result["draws"] < result["games"])' "$1" 2>/dev/null
+}
 
 for ((lower = from; lower < to; lower++)); do
   upper=$((lower + 1))
   pair="L$upper-L$lower"
+  if [ -n "$results" ] && finished "$results/$pair.json"; then
+    echo "$pair $(cat "$results/$pair.json")"
+    continue
+  fi
   "$koma" match --variant "$variant" --games "$games" --concurrency "$concurrency" \
     --nodes 1000000000 --hang-timeout 600 \
     "${openings[@]}" --seed $((seed + lower)) \
@@ -65,5 +82,8 @@ for ((lower = from; lower < to; lower++)); do
     --engine1 name="level-$upper" option.Skill=$upper \
     --engine2 name="level-$lower" option.Skill=$lower \
     --records "$dir/$pair" --resume --json >"$dir/$pair.json"
+  if [ -n "$results" ] && finished "$dir/$pair.json"; then
+    cp "$dir/$pair.json" "$results/$pair.json"
+  fi
   echo "$pair $(cat "$dir/$pair.json")"
 done
