@@ -18,9 +18,13 @@
 # nodes, so sharing the machine does not change how they are played.
 #
 # RESULTS=DIR keeps each finished pair's PAIR.json in DIR as well, and
-# skips a pair whose finished result DIR already holds: a ladder's
-# results committed to the repository outlive a machine whose cache is
-# lost, and the ladder goes on from the first pair they lack.
+# skips a pair whose finished result DIR already holds; it also keeps a
+# copy of the pair's journal, PAIR.jsonl (its finished games, saved each
+# minute), and starts a pair with no journal in LADDER_DIR from that
+# copy. A ladder's results committed to the repository outlive a machine
+# whose cache is lost: on a new one the ladder goes on from the first
+# game they lack, given the same KOMA path (a journal names it) and a
+# build of the same commit there.
 #
 # SEED=N gives each pair the seed N + its lower level (default 8000), so
 # that a ladder run again can draw new openings.
@@ -67,12 +71,30 @@ result = json.load(open(sys.argv[1]))
 sys.exit(result["wins"] + result["losses"] + result["draws"] < result["games"])' "$1" 2>/dev/null
 }
 
+# Copies the journal FROM's whole lines to TO, through a file renamed into
+# place, so that TO never holds half a line or half a copy.
+save_journal() {
+  if [ -s "$1" ]; then
+    head -n "$(wc -l <"$1")" "$1" >"$2.part" && mv "$2.part" "$2"
+  fi
+}
+
 for ((lower = from; lower < to; lower++)); do
   upper=$((lower + 1))
   pair="L$upper-L$lower"
   if [ -n "$results" ] && finished "$results/$pair.json"; then
     echo "$pair $(cat "$results/$pair.json")"
     continue
+  fi
+  journal="$dir/$pair/match.jsonl"
+  if [ -n "$results" ]; then
+    if [ -s "$results/$pair.jsonl" ] && [ ! -s "$journal" ]; then
+      mkdir -p "$dir/$pair"
+      cp "$results/$pair.jsonl" "$journal"
+    fi
+    # The saver stops with the ladder, whichever way the ladder ends.
+    while sleep 60 && kill -0 $$ 2>/dev/null; do save_journal "$journal" "$results/$pair.jsonl"; done &
+    saver=$!
   fi
   "$koma" match --variant "$variant" --games "$games" --concurrency "$concurrency" \
     --nodes 1000000000 --hang-timeout 600 \
@@ -82,8 +104,12 @@ for ((lower = from; lower < to; lower++)); do
     --engine1 name="level-$upper" option.Skill=$upper \
     --engine2 name="level-$lower" option.Skill=$lower \
     --records "$dir/$pair" --resume --json >"$dir/$pair.json"
-  if [ -n "$results" ] && finished "$dir/$pair.json"; then
-    cp "$dir/$pair.json" "$results/$pair.json"
+  if [ -n "$results" ]; then
+    kill "$saver"
+    save_journal "$journal" "$results/$pair.jsonl"
+    if finished "$dir/$pair.json"; then
+      cp "$dir/$pair.json" "$results/$pair.json"
+    fi
   fi
   echo "$pair $(cat "$dir/$pair.json")"
 done

@@ -6,7 +6,8 @@ its match's Elo by game pairs, the errors added in quadrature.
 
     scripts/levels-table.py LADDER_DIR...
 
-For each ladder (a folder ladder-VARIANT), prints the table of its matches
+For each ladder (a folder ladder-VARIANT, or the RESULTS folder the
+ladder kept, such as docs/strength/ladders/shogi-gen7), prints the table of its matches
 that docs/LEVELS.md shows and the list of Elos, rounded to tens, that
 web/src/levels.ts holds; then one table of every ladder's Elos by level,
 LEVELS.md's first. A ladder's scale stops at the first pair not yet
