@@ -137,17 +137,16 @@ impl<'a> MovePicker<'a> {
             self.next += 1;
             return Some(picked);
         }
-        // The first of the best scores: a plain pass, where comparing
-        // (score, place) pairs cost twice the instructions.
+        // The first of the best scores, in two passes that the compiler
+        // turns into vector instructions: the best score, then its first
+        // place. (One pass keeping the place beside the best score runs
+        // a scalar loop; comparing (score, place) pairs cost twice that.)
         let remaining = &self.scores[self.next..];
-        let mut best_score = *remaining.first()?;
-        let mut offset = 0;
-        for (place, &score) in remaining.iter().enumerate().skip(1) {
-            if score > best_score {
-                best_score = score;
-                offset = place;
-            }
+        if remaining.is_empty() {
+            return None;
         }
+        let best_score = remaining.iter().copied().fold(i32::MIN, i32::max);
+        let offset = remaining.iter().position(|&score| score == best_score)?;
         let best = self.next + offset;
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
