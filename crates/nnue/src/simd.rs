@@ -108,6 +108,11 @@ unsafe fn update_rows_avx2<const ADDED: usize, const REMOVED: usize>(
 }
 
 /// [`update_avx2`] for any number of rows, each at least [`HIDDEN`] long.
+///
+/// The same loop as [`update_rows_avx2`]'s, over a slice of rows. One
+/// loop for both, generic over where the rows come from, searched the
+/// bench's same nodes in 0.5 % more instructions (stop 84,
+/// docs/PERFORMANCE.md), so the two stay apart.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn update_any_rows_avx2(
