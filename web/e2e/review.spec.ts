@@ -35,15 +35,22 @@ test('review: a 100-move shogi record, its graph equal to the API, a click on a 
   await openRecordFile(page, join(records, 'oui202106290101.kif'));
   const ply = Number(await body(page, 'ply'));
   expect(ply).toBeGreaterThanOrEqual(100);
-  // The progress line shows while the engine works. It shows once the
-  // server has taken the request, which on a loaded core took over the
-  // default 5 s (a clean-clone run, 2026-12-06): the review itself takes
-  // far longer, so a longer wait cannot miss it.
-  await page.click('#review-game');
-  await expect(page.locator('#review-progress-text')).toContainText(/Reviewing: \d+ of \d+ positions|Waiting for an engine/, {
-    timeout: 30_000,
+  // The progress line shows while the engine works. Every text it shows
+  // is recorded as the page changes it: polling for it missed it twice in
+  // clean-clone runs (2026-12-06, once with a 30 s wait), the review done
+  // and the line gone before a poll saw it.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('#review-progress-text')?.textContent ?? '';
+      if (text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
+  await page.click('#review-game');
   await waitBody(page, 'review', 'done', 120_000);
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+  expect(seen.some((text) => /Reviewing: \d+ of \d+ positions|Waiting for an engine/.test(text)), `progress seen: ${JSON.stringify(seen.slice(0, 5))}`).toBe(true);
 
   const id = await body(page, 'gameId');
   const review = await apiReview(page, id);
