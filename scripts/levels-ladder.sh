@@ -105,7 +105,7 @@ for ((lower = from; lower < to; lower++)); do
     --engine2 name="level-$lower" option.Skill=$lower \
     --records "$dir/$pair" --resume --json >"$dir/$pair.json"
   if [ -n "$results" ]; then
-    kill "$saver"
+    kill "$saver" 2>/dev/null || true
     save_journal "$journal" "$results/$pair.jsonl"
     if finished "$dir/$pair.json"; then
       cp "$dir/$pair.json" "$results/$pair.json"

@@ -35,10 +35,11 @@ test('review: a 100-move shogi record, its graph equal to the API, a click on a 
   await openRecordFile(page, join(records, 'oui202106290101.kif'));
   const ply = Number(await body(page, 'ply'));
   expect(ply).toBeGreaterThanOrEqual(100);
-  // The progress line shows while the engine works. Every text it shows
-  // is recorded as the page changes it: polling for it missed it twice in
-  // clean-clone runs (2026-12-06, once with a 30 s wait), the review done
-  // and the line gone before a poll saw it.
+  // The progress line shows while the engine works. Twice in clean-clone
+  // runs (2026-12-06, once with a 30 s wait) polling never saw it, though
+  // the review then finished: every text the line shows is now recorded
+  // as the page changes it, so that a line shown only between two polls
+  // still counts.
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { progressSeen: string[] }).progressSeen = seen;
