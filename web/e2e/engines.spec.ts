@@ -8,6 +8,15 @@
 import { test, expect } from './fixtures';
 import { body, clickMove, createGame, pageBase, screenshot, serverState, statusLine, waitBody, waitPly } from './helpers';
 
+// The specs of a worker share one browser and its storage: the ones after
+// these expect Koma's own engine, for analysis (the review spec reviewed
+// with `koma-usi` after them) and at a level.
+test.afterEach(async ({ page }) => {
+  await page.evaluate(() => {
+    for (const key of ['koma.analysisEngine', 'koma.analysisSecond', 'koma.computerEngine']) localStorage.removeItem(key);
+  });
+});
+
 test('analysis: two engines side by side, the choice kept', async ({ page }) => {
   const state = await createGame(page, { variant: 'shogi', opponent: { kind: 'human' } });
   await page.goto(`${pageBase(page)}#/game/${state.id}`);
@@ -93,6 +102,4 @@ test('a registered engine plays the computer, and searches for mate', async ({ p
   await expect(page.locator('.mate-summary')).toContainText('(by koma-usi)', { timeout: 20_000 });
   await expect(page.locator('.mate-summary')).toContainText('Mate in 1');
   await expect(page.locator('.mate-line button')).toHaveCount(1);
-  // The specs share one browser: the next ones expect Koma's own engine, at a level.
-  await page.evaluate(() => localStorage.removeItem('koma.computerEngine'));
 });

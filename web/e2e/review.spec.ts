@@ -55,6 +55,9 @@ test('review: a 100-move shogi record, its graph equal to the API, a click on a 
 
   const id = await body(page, 'gameId');
   const review = await apiReview(page, id);
+  // Koma's own engine: a spec before this one in the worker must not
+  // leave another chosen in the browser's storage (engines.spec.ts).
+  expect(review.engine ?? 'koma', 'the engine that reviewed').toBe('koma');
   expect(review.positions.length).toBe(ply + 1);
   const points = await graphPoints(page);
   expect(points.length).toBe(ply + 1);
