@@ -10,9 +10,10 @@ For each ladder (a folder ladder-VARIANT, or the RESULTS folder the
 ladder kept, such as docs/strength/ladders/shogi-gen7), prints the
 table of its matches that docs/LEVELS.md shows and the list of Elos,
 rounded to tens, that web/src/levels.ts holds; then one table of every
-ladder's Elos by level, LEVELS.md's first. A ladder's scale stops at the first pair not yet
-played or not yet finished, or at the first level that did not beat the
-one below (the scale means nothing past a level that is not stronger).
+ladder's Elos by level, LEVELS.md's first. A ladder's scale stops at the
+first pair not yet played or not yet finished, or at the first level
+that did not beat the one below (the scale means nothing past a level
+that is not stronger).
 """
 import json
 import math
