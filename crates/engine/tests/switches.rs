@@ -9,7 +9,8 @@
 //! second test running beside it would search under another's switch.
 
 use koma_engine::{params, Engine, Limits, Score, SearchControl};
-use koma_rules::{Position, StandardShogiPosition};
+use koma_rules::{Move, Position, StandardShogiPosition};
+use std::time::Duration;
 
 /// Three middle games of Koma against FSF (the first three lines of
 /// `scripts/tree-size-shogi.txt`; in the third, mates in one come up
@@ -91,4 +92,26 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         params::set(name, &default).expect("the default is in range");
     }
     assert_eq!(tree(), nodes_off, "every switch back at its default");
+    // THREAD_VOTE changes only a search with helper threads, which no two
+    // runs search alike; the vote itself is tested in `search::vote`. With
+    // it on, two threads still play legal moves and the shortest mate.
+    params::set("THREAD_VOTE", "1").expect("a tunable in range");
+    for line in &games {
+        let (m, _) = search_with_threads(line, Limits::move_time(Duration::from_millis(200)));
+        assert!(line.last().unwrap().is_legal(m));
+    }
+    let mate = position("8l/7k1/6ppp/9/9/9/9/9/4K4 b RS 1");
+    assert_eq!(
+        search_with_threads(&mate, Limits::move_time(Duration::from_millis(500))).1,
+        Score::MatePlies(5)
+    );
+    params::set("THREAD_VOTE", "0").expect("the default is in range");
+}
+
+/// The move and score of a search on two threads.
+fn search_with_threads(line: &[StandardShogiPosition], limits: Limits) -> (Move, Score) {
+    let mut engine = Engine::<StandardShogiPosition>::new(16);
+    engine.options.threads = 2;
+    let result = engine.search(line, &limits, &SearchControl::default(), &mut |_| {});
+    (result.best_move.expect("a move"), result.score)
 }

@@ -150,6 +150,13 @@ tunables! {
     /// checks first, and returns its value at once (1), as YaneuraOu's
     /// search does; or leaves mates to the search below it (0).
     MATE_ONE, mate_one = 0, 0..=1, step 1;
+    /// Whether a search with helper threads plays the move the threads
+    /// vote for (1, `search::vote`), as Stockfish's and YaneuraOu's do, or
+    /// always the main thread's (0). No one-thread search changes.
+    THREAD_VOTE, thread_vote = 0, 0..=1, step 1;
+    /// A thread's vote is its value above the lowest thread's plus this,
+    /// times its depth.
+    THREAD_VOTE_MARGIN, thread_vote_margin = 10, 0..=60, step 4;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

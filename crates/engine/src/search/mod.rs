@@ -13,7 +13,9 @@
 //! With [`EngineOptions::threads`] above one, helper threads search the
 //! same root at once (Lazy SMP): each its own worker and history, all one
 //! transposition table, which takes no lock (see `tt`). The main thread
-//! decides, reports and keeps the clock; the helpers stop when it does.
+//! reports and keeps the clock; the helpers stop when it does. The move
+//! played is the main thread's, or with the `THREAD_VOTE` switch the one
+//! the threads vote for (`vote`).
 
 mod alpha_beta;
 mod control;
@@ -27,6 +29,7 @@ mod root;
 mod singular;
 mod solvers;
 mod stopping;
+mod vote;
 mod worker;
 
 pub use control::SearchControl;
@@ -35,6 +38,7 @@ pub use info::{Info, SearchResult};
 use crate::eval::Evaluate;
 use crate::history::History;
 use crate::limits::{Limits, TimePlan};
+use crate::params;
 use crate::score::*;
 use crate::tt::TranspositionTable;
 use koma_nnue::Network;
@@ -287,7 +291,7 @@ impl<P: Evaluate> Engine<P> {
             .last_search
             .filter(|&(length, _)| length + 2 == positions.len())
             .map(|(_, value)| value);
-        let (depth, value, nodes, root_moves) = std::thread::scope(|scope| {
+        let (depth, value, nodes, root_moves, ballots) = std::thread::scope(|scope| {
             let running = self.helper_histories[..helpers]
                 .iter_mut()
                 .enumerate()
@@ -306,8 +310,11 @@ impl<P: Evaluate> Engine<P> {
                             table, history, None, control, start, plan, &limits, positions,
                             root_moves, impasse, pool, network,
                         );
-                        helper.iterate(root, &limits, 1, &mut |_| {});
-                        helper.nodes
+                        let (depth, value) = helper.iterate(root, &limits, 1, &mut |_| {});
+                        (
+                            helper.nodes,
+                            vote::Ballot::of(&helper.root_moves, depth, value),
+                        )
                     })
                 })
                 .collect::<Vec<_>>();
@@ -328,18 +335,46 @@ impl<P: Evaluate> Engine<P> {
             worker.last_search_value = previous_value;
             let (depth, value) = worker.iterate(root, &limits, multipv as usize, report);
             done.store(true, Ordering::Relaxed);
-            let helped: u64 = running
-                .into_iter()
-                .map(|helper| {
-                    helper
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .sum();
-            (depth, value, worker.nodes + helped, worker.root_moves)
+            let mut nodes = worker.nodes;
+            let mut ballots = Vec::from_iter(vote::Ballot::of(&worker.root_moves, depth, value));
+            for helper in running {
+                let (helped, ballot) = helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                nodes += helped;
+                ballots.extend(ballot);
+            }
+            (depth, value, nodes, worker.root_moves, ballots)
         });
-        self.last_search = Some((positions.len(), value));
         let mut chosen = root_moves.first().cloned();
+        let (mut depth, mut value) = (depth, value);
+        // The threads vote when there are several and one line is asked
+        // for; not in a search to a depth, which answers for that depth
+        // (the main thread's), as Stockfish's does.
+        if ballots.len() > 1 && params::thread_vote() != 0 && multipv == 1 && limits.depth.is_none()
+        {
+            let winner = vote::winner(&ballots, params::thread_vote_margin() * P::MARGIN_SCALE);
+            if winner != 0 {
+                let ballot = &ballots[winner];
+                (depth, value) = (ballot.depth, ballot.root_move.value);
+                chosen = Some(ballot.root_move.clone());
+                // What is shown is what is played.
+                let time = start.elapsed();
+                report(&Info {
+                    depth,
+                    seldepth: depth,
+                    multipv: 1,
+                    score: Score::from_value(value),
+                    bound: None,
+                    nodes,
+                    time,
+                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    hashfull: self.table.hashfull(),
+                    pv: ballot.root_move.pv.clone(),
+                });
+            }
+        }
+        self.last_search = Some((positions.len(), value));
         if skill.is_limited() {
             let lines = multipv.min(root_moves.len() as u32) as usize;
             if lines > 1 {
