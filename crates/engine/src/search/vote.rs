@@ -8,7 +8,10 @@
 //! lowest still counts) times the depth it completed; the move with the
 //! most votes is played, from the thread that weighs most for it. Mates
 //! decide alone: the shortest mate found is played, and a thread that sees
-//! itself mated never outvotes one that does not.
+//! itself mated never outvotes one that does not. One exception: a mate
+//! the main thread found stands, even against a helper's shorter one, as
+//! the main thread puts its mates to the mate solver (`mate`) and the
+//! helpers do not.
 
 use super::worker::RootMove;
 use crate::score::*;
@@ -76,9 +79,13 @@ pub(super) fn winner(ballots: &[Ballot], margin: Value) -> usize {
         let (value, chosen_value) = (ballot.root_move.value, chosen.root_move.value);
         let better = if chosen.depth == 0 {
             true
-        } else if is_mate(chosen_value) {
+        } else if is_mate(chosen_value) && (chosen_value < 0 || best > 0) {
             // The shortest mate, or the longest defence against one.
             value > chosen_value
+        } else if is_mate(chosen_value) {
+            // The main thread's own mate: the mate solver has proven it,
+            // or had the chance to, where a helper's is only its claim.
+            false
         } else if is_mate(value) {
             value > 0
         } else {
@@ -169,33 +176,43 @@ mod tests {
 
     #[test]
     fn mates_decide_alone() {
-        // A helper's mate beats any vote; a shorter mate beats a longer.
+        let winner_of = |ballots: &[Ballot]| winner(ballots, 10);
+        // A helper's mate beats any vote; between helpers, a shorter mate
+        // beats a longer.
+        let main = ballot(1, 300, 20, 5);
+        assert_eq!(winner_of(&[main, ballot(2, mate_in(9), 5, 9)]), 1);
+        let main = ballot(1, 300, 20, 5);
+        let (long, short) = (ballot(2, mate_in(9), 5, 9), ballot(3, mate_in(5), 5, 5));
+        assert_eq!(winner_of(&[main, long, short]), 2);
+        let main = ballot(1, 300, 20, 5);
+        let (short, long) = (ballot(2, mate_in(5), 5, 5), ballot(3, mate_in(9), 5, 9));
+        assert_eq!(winner_of(&[main, short, long]), 1);
+        // The main thread's mate stands, shorter or not: the solver checks
+        // its mates, not the helpers'.
         assert_eq!(
-            winner(&[ballot(1, 300, 20, 5), ballot(2, mate_in(9), 5, 9)], 10),
-            1
-        );
-        assert_eq!(
-            winner(
-                &[ballot(1, mate_in(7), 12, 7), ballot(2, mate_in(9), 14, 9)],
-                10
-            ),
+            winner_of(&[ballot(1, mate_in(7), 12, 7), ballot(2, mate_in(9), 14, 9)]),
             0
         );
         assert_eq!(
-            winner(
-                &[ballot(1, mate_in(9), 12, 9), ballot(2, mate_in(5), 9, 5)],
-                10
-            ),
-            1
+            winner_of(&[ballot(1, mate_in(9), 12, 9), ballot(2, mate_in(5), 9, 5)]),
+            0
         );
         // A helper that sees itself mated never outvotes the main thread,
-        // however deep; facing mate, the main thread takes any way out.
+        // however deep; facing mate, the main thread takes any way out,
+        // and the longest.
         assert_eq!(
-            winner(&[ballot(1, -300, 10, 5), ballot(2, mated_in(8), 20, 8)], 10),
+            winner_of(&[ballot(1, -300, 10, 5), ballot(2, mated_in(8), 20, 8)]),
             0
         );
         assert_eq!(
-            winner(&[ballot(1, mated_in(8), 10, 8), ballot(2, -900, 9, 5)], 10),
+            winner_of(&[ballot(1, mated_in(8), 10, 8), ballot(2, -900, 9, 5)]),
+            1
+        );
+        assert_eq!(
+            winner_of(&[
+                ballot(1, mated_in(8), 10, 8),
+                ballot(2, mated_in(10), 9, 10)
+            ]),
             1
         );
     }
