@@ -92,20 +92,27 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         params::set(name, &default).expect("the default is in range");
     }
     assert_eq!(tree(), nodes_off, "every switch back at its default");
-    // THREAD_VOTE changes only a search with helper threads, which no two
-    // runs search alike; the vote itself is tested in `search::vote`. With
-    // it on, two threads still play legal moves and the shortest mate.
-    params::set("THREAD_VOTE", "1").expect("a tunable in range");
-    for line in &games {
-        let (m, _) = search_with_threads(line, Limits::move_time(Duration::from_millis(200)));
-        assert!(line.last().unwrap().is_legal(m));
+    // THREAD_VOTE and HELPER_AHEAD change only a search with helper
+    // threads, which no two runs search alike; the vote itself is tested
+    // in `search::vote`. Switched, two threads still play legal moves and
+    // a mate: the main thread's, which its mate solver proves within the
+    // search's time (7 plies here, where the search alone counts 5: the
+    // solver's budget can run out before it has shortened its line, and a
+    // timed search on one thread plays the same 7).
+    for (name, value) in [("THREAD_VOTE", "1"), ("HELPER_AHEAD", "0")] {
+        let tunable = params::set(name, value).expect("a tunable in range");
+        for line in &games {
+            let (m, _) = search_with_threads(line, Limits::move_time(Duration::from_millis(200)));
+            assert!(line.last().unwrap().is_legal(m), "{name} {value}");
+        }
+        let mate = position("8l/7k1/6ppp/9/9/9/9/9/4K4 b RS 1");
+        let score = search_with_threads(&mate, Limits::move_time(Duration::from_millis(500))).1;
+        assert!(
+            matches!(score, Score::MatePlies(5 | 7)),
+            "{name} {value}: {score:?}"
+        );
+        params::set(name, &tunable.default.to_string()).expect("the default is in range");
     }
-    let mate = position("8l/7k1/6ppp/9/9/9/9/9/4K4 b RS 1");
-    assert_eq!(
-        search_with_threads(&mate, Limits::move_time(Duration::from_millis(500))).1,
-        Score::MatePlies(5)
-    );
-    params::set("THREAD_VOTE", "0").expect("the default is in range");
 }
 
 /// The move and score of a search on two threads.

@@ -157,6 +157,11 @@ tunables! {
     /// A thread's vote is its value above the lowest thread's plus this,
     /// times its depth.
     THREAD_VOTE_MARGIN, thread_vote_margin = 10, 0..=60, step 4;
+    /// Whether every other helper thread searches a ply ahead of the main
+    /// thread (1), so that the threads spread over two depths, or every
+    /// thread the same depths (0), as Stockfish's since its version 10
+    /// and YaneuraOu's. No one-thread search changes.
+    HELPER_AHEAD, helper_ahead = 1, 0..=1, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

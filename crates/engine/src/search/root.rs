@@ -53,8 +53,11 @@ impl<P: Evaluate> Worker<'_, P> {
             }
         }
         // Helpers search one ply deeper every other thread, so that the
-        // threads spread over two depths rather than race through one.
-        let offset = self.pool.map_or(0, |pool| pool.index as u32 % 2);
+        // threads spread over two depths rather than race through one
+        // (unless `HELPER_AHEAD` is off).
+        let offset = self
+            .pool
+            .map_or(0, |pool| pool.index as u32 % 2 * helper_ahead() as u32);
         for depth in (first_depth..=max_depth).map(|depth| (depth + offset).min(max_depth)) {
             self.root_depth = depth as i32;
             self.seldepth = 0;
