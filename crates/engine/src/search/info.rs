@@ -47,3 +47,8 @@ pub struct SearchResult {
     /// Time used.
     pub time: Duration,
 }
+
+/// Nodes a second over `time` (any time below a microsecond counts as one).
+pub(super) fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
+}

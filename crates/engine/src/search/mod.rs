@@ -368,7 +368,7 @@ impl<P: Evaluate> Engine<P> {
                     bound: None,
                     nodes,
                     time,
-                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    nps: info::nodes_per_second(nodes, time),
                     hashfull: self.table.hashfull(),
                     pv: ballot.root_move.pv.clone(),
                 });

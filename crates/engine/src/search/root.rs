@@ -242,7 +242,7 @@ impl<P: Evaluate> Worker<'_, P> {
     ) -> Info {
         let time = self.start.elapsed();
         let nodes = self.all_nodes();
-        let nps = (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64;
+        let nps = super::info::nodes_per_second(nodes, time);
         Info {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
