@@ -58,22 +58,26 @@ impl Limits {
 }
 
 /// An engine's own limits, given among its `KEY=VALUE` words (`nodes=N`,
-/// `depth=N`, as cutechess-cli takes them): they replace the match's
-/// `--nodes` and `--depth` for that engine's moves, so that an engine at a
-/// fixed node count can meet one that caps its own search (a playing level)
-/// or one on a clock.
+/// `depth=N`, `tc=SECONDS[+INC]`, as cutechess-cli takes them): they
+/// replace the match's `--nodes`, `--depth` and `--tc` for that engine, so
+/// that an engine at a fixed node count can meet one that caps its own
+/// search (a playing level) or one on a clock, and so that one engine can
+/// be given more time than the other (time odds: what doubling the time is
+/// worth).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OwnLimits {
     /// Search depth per move (`depth=`).
     pub depth: Option<u32>,
     /// Nodes per move (`nodes=`).
     pub nodes: Option<u64>,
+    /// Base time and increment (`tc=`).
+    pub time: Option<(Duration, Duration)>,
 }
 
 impl OwnLimits {
-    /// Takes `nodes=` and `depth=` out of an engine's words: the limits and
-    /// the other words, for the engine's configuration. `Err` holds a word
-    /// whose number cannot be read.
+    /// Takes `nodes=`, `depth=` and `tc=` out of an engine's words: the
+    /// limits and the other words, for the engine's configuration. `Err`
+    /// holds a word whose value cannot be read.
     pub fn take_from(words: &[String]) -> Result<(OwnLimits, Vec<String>), String> {
         let mut own = OwnLimits::default();
         let mut rest = Vec::new();
@@ -84,6 +88,9 @@ impl OwnLimits {
                 }
                 Some(("depth", value)) => {
                     own.depth = Some(value.parse().map_err(|_| word.clone())?);
+                }
+                Some(("tc", value)) => {
+                    own.time = Some(parse_time_control(value).map_err(|_| word.clone())?);
                 }
                 _ => rest.push(word.clone()),
             }
@@ -96,18 +103,25 @@ impl OwnLimits {
         OwnLimits {
             depth: self.depth.or(other.depth),
             nodes: self.nodes.or(other.nodes),
+            time: self.time.or(other.time),
         }
     }
 
     /// Whether a limit is given.
     pub fn is_some(self) -> bool {
-        self.depth.is_some() || self.nodes.is_some()
+        self.depth.is_some() || self.nodes.is_some() || self.time.is_some()
     }
 
-    /// The limits one engine searches under: `shared`, its depth and nodes
-    /// replaced by these where given.
+    /// The limits one engine plays under: `shared`, its depth, nodes, base
+    /// time and increment replaced by these where given.
     pub fn over(self, shared: &Limits) -> Limits {
+        let (base, increment) = match self.time {
+            Some((base, increment)) => (Some(base), increment),
+            None => (shared.base, shared.increment),
+        };
         Limits {
+            base,
+            increment,
             depth: self.depth.or(shared.depth),
             nodes: self.nodes.or(shared.nodes),
             ..*shared
@@ -149,7 +163,8 @@ pub fn parse_seconds(text: &str) -> Result<Duration, TimeError> {
 /// Both players' clocks in one game.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    limits: Limits,
+    /// Each side's limits, Sente's first: the match's, or an engine's own.
+    limits: [Limits; 2],
     /// Base time left, Sente's first.
     remaining: [Duration; 2],
 }
@@ -164,12 +179,12 @@ pub struct FlagFell {
 }
 
 impl Clocks {
-    /// Fresh clocks at the start of a game.
-    pub fn new(limits: Limits) -> Clocks {
-        let base = limits.base.unwrap_or_default();
+    /// Fresh clocks at the start of a game, each side under its own
+    /// limits, Sente's first (time odds, or an engine's own nodes).
+    pub fn each(limits: [Limits; 2]) -> Clocks {
         Clocks {
             limits,
-            remaining: [base; 2],
+            remaining: limits.map(|side| side.base.unwrap_or_default()),
         }
     }
 
@@ -182,11 +197,11 @@ impl Clocks {
     /// margin not included); `None` when there is no time limit at all
     /// (depth or nodes only).
     pub fn allowance(&self, color: Color) -> Option<Duration> {
-        let clock = self
-            .limits
+        let limits = &self.limits[color.index()];
+        let clock = limits
             .has_clock()
-            .then(|| self.remaining(color) + self.limits.byoyomi);
-        match (clock, self.limits.movetime) {
+            .then(|| self.remaining(color) + limits.byoyomi);
+        match (clock, limits.movetime) {
             (Some(clock), Some(movetime)) => Some(clock.min(movetime)),
             (clock, movetime) => clock.or(movetime),
         }
@@ -205,11 +220,12 @@ impl Clocks {
                 return Err(FlagFell { elapsed, allowed });
             }
         }
-        if self.limits.has_clock() {
+        let limits = &self.limits[color.index()];
+        if limits.has_clock() {
             let remaining = &mut self.remaining[color.index()];
             // Byoyomi is used up first by nothing: the base time goes first,
             // and byoyomi never accumulates.
-            *remaining = remaining.saturating_sub(elapsed) + self.limits.increment;
+            *remaining = remaining.saturating_sub(elapsed) + limits.increment;
         }
         Ok(())
     }
@@ -217,29 +233,30 @@ impl Clocks {
     /// The arguments of `go` (without the word `go`) for `to_move`. USI's
     /// `btime` is Sente's time and `wtime` Gote's; UCI's `wtime` is
     /// White's, and White (Sente) moves first: the first player's time is
-    /// `btime` in USI and `wtime` in UCI. The engine's `own` limits
-    /// replace the match's depth and nodes.
-    pub fn go_arguments(&self, dialect: Dialect, own: OwnLimits) -> String {
+    /// `btime` in USI and `wtime` in UCI. Each side's increment is its own
+    /// (time odds); depth, nodes and movetime are the mover's.
+    pub fn go_arguments(&self, dialect: Dialect, to_move: Color) -> String {
         let mut words: Vec<String> = Vec::new();
-        let limits = &own.over(&self.limits);
+        let limits = &self.limits[to_move.index()];
         if limits.has_clock() {
             let first = self.remaining[0].as_millis();
             let second = self.remaining[1].as_millis();
-            let increment = limits.increment.as_millis();
+            let [first_increment, second_increment] =
+                self.limits.map(|side| side.increment.as_millis());
             match dialect {
                 Dialect::Usi => {
                     words.push(format!("btime {first} wtime {second}"));
                     if !limits.byoyomi.is_zero() {
                         words.push(format!("byoyomi {}", limits.byoyomi.as_millis()));
-                    } else if increment > 0 {
-                        words.push(format!("binc {increment} winc {increment}"));
+                    } else if first_increment > 0 || second_increment > 0 {
+                        words.push(format!("binc {first_increment} winc {second_increment}"));
                     } else {
                         words.push("byoyomi 0".to_owned());
                     }
                 }
                 Dialect::Uci => {
                     words.push(format!("wtime {first} btime {second}"));
-                    words.push(format!("winc {increment} binc {increment}"));
+                    words.push(format!("winc {first_increment} binc {second_increment}"));
                 }
             }
         }
@@ -275,48 +292,103 @@ mod tests {
             own,
             OwnLimits {
                 depth: Some(7),
-                nodes: Some(5000)
+                nodes: Some(5000),
+                time: None,
             }
         );
         assert_eq!(rest, ["cmd=yo", "option.Threads=1"]);
-        let bad = ["cmd=yo", "nodes=many"].map(String::from);
-        assert_eq!(OwnLimits::take_from(&bad), Err("nodes=many".to_owned()));
-
-        let clocks = Clocks::new(Limits {
-            nodes: Some(1_000_000_000),
-            ..Limits::default()
-        });
-        let own = OwnLimits {
-            nodes: Some(5000),
-            depth: None,
-        };
-        assert_eq!(clocks.go_arguments(Dialect::Usi, own), "nodes 5000");
-        assert_eq!(
-            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
-            "nodes 1000000000"
-        );
-        let each = OwnLimits {
-            depth: Some(3),
-            nodes: Some(1),
-        };
-        assert_eq!(
-            own.or(each),
-            OwnLimits {
-                depth: Some(3),
-                nodes: Some(5000)
-            }
-        );
+        for bad in ["nodes=many", "tc=ten", "tc=1+x", "depth=-1"] {
+            let words = ["cmd=yo", bad].map(String::from);
+            assert_eq!(OwnLimits::take_from(&words), Err(bad.to_owned()));
+        }
 
         let shared = Limits {
             nodes: Some(1_000_000_000),
             ..Limits::default()
         };
+        let own = OwnLimits {
+            nodes: Some(5000),
+            ..OwnLimits::default()
+        };
+        // Sente is the engine with its own limit, Gote plays the match's.
+        let clocks = Clocks::each([own.over(&shared), shared]);
+        assert_eq!(
+            clocks.go_arguments(Dialect::Usi, Color::Sente),
+            "nodes 5000"
+        );
+        assert_eq!(
+            clocks.go_arguments(Dialect::Usi, Color::Gote),
+            "nodes 1000000000"
+        );
+        let each = OwnLimits {
+            depth: Some(3),
+            nodes: Some(1),
+            time: Some((MS(1000), MS(0))),
+        };
+        assert_eq!(
+            own.or(each),
+            OwnLimits {
+                depth: Some(3),
+                nodes: Some(5000),
+                time: Some((MS(1000), MS(0))),
+            }
+        );
+
         assert_eq!(
             describe_match(&shared, [("K", OwnLimits::default()), ("Y", own)]),
             "K: nodes 1000000000; Y: nodes 5000"
         );
         let none = [("K", OwnLimits::default()), ("Y", OwnLimits::default())];
         assert_eq!(describe_match(&shared, none), "nodes 1000000000");
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_clock() {
+        let shared = Limits {
+            base: Some(MS(2000)),
+            increment: MS(50),
+            ..Limits::default()
+        };
+        let (odds, _) = OwnLimits::take_from(&["tc=4+0.1".to_owned()]).unwrap();
+        assert_eq!(odds.time, Some((MS(4000), MS(100))));
+        // The engine with double time plays Gote.
+        let mut clocks = Clocks::each([shared, odds.over(&shared)]);
+        assert_eq!(clocks.allowance(Color::Sente), Some(MS(2000)));
+        assert_eq!(clocks.allowance(Color::Gote), Some(MS(4000)));
+        assert_eq!(
+            clocks.go_arguments(Dialect::Usi, Color::Sente),
+            "btime 2000 wtime 4000 binc 50 winc 100"
+        );
+        assert_eq!(
+            clocks.go_arguments(Dialect::Uci, Color::Gote),
+            "wtime 2000 btime 4000 winc 50 binc 100"
+        );
+        clocks.charge(Color::Sente, MS(500), MS(0)).unwrap();
+        clocks.charge(Color::Gote, MS(500), MS(0)).unwrap();
+        assert_eq!(clocks.remaining(Color::Sente), MS(1550));
+        assert_eq!(clocks.remaining(Color::Gote), MS(3600));
+        // Sente's flag falls where Gote's would not.
+        assert!(clocks.charge(Color::Sente, MS(2000), MS(100)).is_err());
+        assert!(clocks.charge(Color::Gote, MS(2000), MS(100)).is_ok());
+        assert_eq!(
+            describe_match(&shared, [("K", OwnLimits::default()), ("K2", odds)]),
+            "K: 2+0.05; K2: 4+0.1"
+        );
+
+        // An engine on a clock against one at fixed nodes: only the
+        // clocked side is told the times, and only it can lose on time.
+        let nodes = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let mut mixed = Clocks::each([odds.over(&nodes), nodes]);
+        assert_eq!(
+            mixed.go_arguments(Dialect::Usi, Color::Sente),
+            "btime 4000 wtime 0 binc 100 winc 0 nodes 1000"
+        );
+        assert_eq!(mixed.go_arguments(Dialect::Usi, Color::Gote), "nodes 1000");
+        assert_eq!(mixed.allowance(Color::Gote), None);
+        assert!(mixed.charge(Color::Gote, MS(60_000), MS(0)).is_ok());
     }
 
     #[test]
@@ -348,17 +420,17 @@ mod tests {
             increment: MS(100),
             ..Limits::default()
         };
-        let mut clocks = Clocks::new(limits);
+        let mut clocks = Clocks::each([limits; 2]);
         assert_eq!(clocks.allowance(Color::Sente), Some(MS(1000)));
         clocks.charge(Color::Sente, MS(300), MS(50)).unwrap();
         assert_eq!(clocks.remaining(Color::Sente), MS(800));
         assert_eq!(clocks.remaining(Color::Gote), MS(1000));
         assert_eq!(
-            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
+            clocks.go_arguments(Dialect::Usi, Color::Sente),
             "btime 800 wtime 1000 binc 100 winc 100"
         );
         assert_eq!(
-            clocks.go_arguments(Dialect::Uci, OwnLimits::default()),
+            clocks.go_arguments(Dialect::Uci, Color::Sente),
             "wtime 800 btime 1000 winc 100 binc 100"
         );
         // Within the margin: the move stands and the clock stops at zero.
@@ -381,9 +453,9 @@ mod tests {
             byoyomi: MS(1000),
             ..Limits::default()
         };
-        let mut clocks = Clocks::new(limits);
+        let mut clocks = Clocks::each([limits; 2]);
         assert_eq!(
-            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
+            clocks.go_arguments(Dialect::Usi, Color::Sente),
             "btime 500 wtime 500 byoyomi 1000"
         );
         clocks.charge(Color::Gote, MS(1200), MS(0)).unwrap();
@@ -400,30 +472,34 @@ mod tests {
             movetime: Some(MS(200)),
             ..Limits::default()
         };
-        let mut clocks = Clocks::new(limits);
+        let mut clocks = Clocks::each([limits; 2]);
         assert_eq!(
-            clocks.go_arguments(Dialect::Usi, OwnLimits::default()),
+            clocks.go_arguments(Dialect::Usi, Color::Sente),
             "movetime 200"
         );
         assert_eq!(clocks.allowance(Color::Sente), Some(MS(200)));
         assert!(clocks.charge(Color::Sente, MS(250), MS(100)).is_ok());
         assert!(clocks.charge(Color::Sente, MS(301), MS(100)).is_err());
-        let depth = Clocks::new(Limits {
-            depth: Some(6),
-            nodes: Some(1000),
-            ..Limits::default()
-        });
+        let depth = Clocks::each(
+            [Limits {
+                depth: Some(6),
+                nodes: Some(1000),
+                ..Limits::default()
+            }; 2],
+        );
         assert_eq!(depth.allowance(Color::Gote), None);
         assert_eq!(
-            depth.go_arguments(Dialect::Uci, OwnLimits::default()),
+            depth.go_arguments(Dialect::Uci, Color::Sente),
             "depth 6 nodes 1000"
         );
-        let sudden_death = Clocks::new(Limits {
-            base: Some(MS(2000)),
-            ..Limits::default()
-        });
+        let sudden_death = Clocks::each(
+            [Limits {
+                base: Some(MS(2000)),
+                ..Limits::default()
+            }; 2],
+        );
         assert_eq!(
-            sudden_death.go_arguments(Dialect::Usi, OwnLimits::default()),
+            sudden_death.go_arguments(Dialect::Usi, Color::Sente),
             "btime 2000 wtime 2000 byoyomi 0"
         );
     }

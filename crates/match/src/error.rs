@@ -61,11 +61,15 @@ pub enum SettingsError {
     /// No limit on the engines' thinking.
     #[error(
         "give a time control: --tc, --byoyomi, --movetime, --depth or --nodes \
-         (or nodes= or depth= to each engine)"
+         (or nodes=, depth= or tc= to each engine)"
     )]
     NoTimeControl,
-    /// An engine's `nodes=` or `depth=` word whose number cannot be read.
-    #[error("{word}: give a whole number of nodes or plies, e.g. nodes=10000")]
+    /// An engine's `nodes=`, `depth=` or `tc=` word whose value cannot be
+    /// read.
+    #[error(
+        "{word}: give a whole number of nodes or plies, or a time control, \
+         e.g. nodes=10000, depth=8, tc=10+0.1"
+    )]
     EngineLimit {
         /// The word as given.
         word: String,

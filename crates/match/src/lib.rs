@@ -48,8 +48,9 @@ use std::time::Duration;
 Engines: --engine1 and --engine2 take KEY=VALUE words: cmd=COMMAND (split like a shell \
 line; a first word without '=' is the command), name=NAME, proto=usi|uci (default: usi for \
 the shogi games, uci for pawns), dir=DIR, arg=ARG, option.NAME=VALUE (sent with setoption, in \
-order), and nodes=N and depth=N, the engine's own limits per move, which replace --nodes and \
---depth for its moves (an engine at fixed nodes against a playing level, say). --each gives \
+order), and nodes=N, depth=N and tc=SECONDS[+INC], the engine's own limits, which replace \
+--nodes, --depth and --tc for its moves (an engine at fixed nodes against a playing level, or \
+time odds: tc=4+0.1 against --tc 2+0.05 gives one engine twice the time). --each gives \
 settings to both. USI engines are told USI_Variant (UCI engines \
 UCI_Variant) after their other options unless the game is shogi.
 
@@ -578,12 +579,15 @@ fn limits(
     if own.into_iter().any(unlimited) {
         return Err(SettingsError::NoTimeControl);
     }
-    if limits.has_clock() && limits.base.unwrap_or_default().is_zero() && limits.byoyomi.is_zero() {
-        // The increment comes after a move: the first move would have none.
-        return Err(SettingsError::NoBaseTime);
-    }
-    if !limits.byoyomi.is_zero() && !limits.increment.is_zero() {
-        return Err(SettingsError::ByoyomiAndIncrement);
+    // Each engine's clock, the match's or its own (`tc=`), must be playable.
+    for side in own.map(|own| own.over(&limits)) {
+        if side.has_clock() && side.base.unwrap_or_default().is_zero() && side.byoyomi.is_zero() {
+            // The increment comes after a move: the first move would have none.
+            return Err(SettingsError::NoBaseTime);
+        }
+        if !side.byoyomi.is_zero() && !side.increment.is_zero() {
+            return Err(SettingsError::ByoyomiAndIncrement);
+        }
     }
     let uci = configs
         .iter()

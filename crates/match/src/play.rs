@@ -37,7 +37,8 @@ pub struct Player {
     pub name: String,
     /// Which of the two (`engine1`, `engine2`), for messages and the log.
     pub label: String,
-    /// Its own depth and nodes per move (`nodes=`, `depth=`), if any.
+    /// Its own depth and nodes per move and its own clock (`nodes=`,
+    /// `depth=`, `tc=`), if any.
     pub limits: OwnLimits,
     /// Where the traffic goes, if anywhere.
     pub log: Option<TrafficLog>,
@@ -233,7 +234,7 @@ pub fn play<P: Position>(
             );
         }
     }
-    let mut clocks = Clocks::new(settings.limits);
+    let mut clocks = Clocks::each(players.each_ref().map(|p| p.limits.over(&settings.limits)));
     let mut scores = ScoreHistory::default();
     let result = loop {
         if let Some(outcome) = game.outcome() {
@@ -270,7 +271,6 @@ pub fn play<P: Position>(
         }
         let player = &mut players[to_move.index()];
         let name = player.name.clone();
-        let own = player.limits;
         let Some(engine) = player.engine.as_mut() else {
             let note = format!("{name} is not running");
             break (
@@ -283,7 +283,7 @@ pub fn play<P: Position>(
         let allowance = clocks.allowance(to_move);
         let patience = allowance.map_or(settings.hang_timeout, |a| a + settings.margin);
         let command = position_command(game.start(), game.moves(), engine.dialect());
-        let go = clocks.go_arguments(engine.dialect(), own);
+        let go = clocks.go_arguments(engine.dialect(), to_move);
         let thought = match engine.think(&command, &go, patience) {
             Ok(thought) => thought,
             Err(Failure::TimedOut) => {

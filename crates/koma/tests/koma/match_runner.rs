@@ -434,6 +434,9 @@ fn mistakes_in_the_arguments_are_explained() {
     one_sided[5] = "nodes=many".to_owned();
     let out = koma(&one_sided, b"");
     assert!(String::from_utf8_lossy(&out.stderr).contains("nodes=many: give a whole number"));
+    one_sided[5] = "tc=fast".to_owned();
+    let out = koma(&one_sided, b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tc=fast: give"));
     let out = koma(
         &[
             "match",
@@ -456,6 +459,9 @@ fn mistakes_in_the_arguments_are_explained() {
     };
     assert!(with(&["--tc", "1", "--records-format", "csa"]).contains("cannot hold spear"));
     assert!(with(&["--tc", "0+1"]).contains("base time"));
+    // An engine's own clock is checked as --tc is.
+    assert!(with(&["--each", "tc=0+1"]).contains("base time"));
+    assert!(with(&["--byoyomi", "1", "--each", "tc=1+1"]).contains("not both"));
     assert!(with(&["--tc", "1", "--handicap", "bishop"]).contains("handicaps are shogi's"));
     assert!(with(&["--tc", "1", "--handicap", "queen"]).contains("unknown handicap"));
     assert!(with(&["--tc", "1", "--engine1-side", "north"]).contains("not a side"));
@@ -530,6 +536,71 @@ fn each_engine_searches_its_own_nodes() {
         assert!(goes.len() >= 10, "{label}: {goes:?}");
         assert!(goes.iter().all(|go| go == nodes), "{label}: {goes:?}");
     }
+}
+
+/// An engine's own `tc=` gives it its own clock (time odds): each side is
+/// told its own increment and its own base time, whichever colour it has.
+#[test]
+fn time_odds_give_one_engine_its_own_clock() {
+    let dir = scratch("time-odds");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = format!("{dir}/traffic.log");
+    let records = format!("{dir}/records");
+    let mut slow = koma_usi("Slow");
+    slow.push("tc=1+0.1".to_owned());
+    let json = run_match(
+        &koma_usi("Fast"),
+        &slow,
+        &[
+            "--variant",
+            "spear",
+            "--games",
+            "2",
+            "--tc",
+            "0.5+0.05",
+            "--max-plies",
+            "12",
+            "--log",
+            &log,
+            "--records",
+            &records,
+        ],
+    );
+    assert_eq!(field(&json, "games"), "2", "{json}");
+    let (name, _) = &records_in(&records)[0];
+    let bytes = std::fs::read(format!("{records}/{name}")).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        text.contains("Fast: 0.5+0.05; Slow: 1+0.1"),
+        "{name}: {text}"
+    );
+    let traffic = std::fs::read_to_string(&log).unwrap();
+    let goes: Vec<&str> = traffic
+        .lines()
+        .filter_map(|line| line.strip_prefix("engine1 > go "))
+        .collect();
+    assert!(goes.len() >= 10, "{goes:?}");
+    // Engine 1's first move as Sente: both clocks full, each its own.
+    let first = "btime 500 wtime 1000 binc 50 winc 100";
+    assert_eq!(
+        goes.iter().filter(|go| **go == first).count(),
+        1,
+        "{goes:?}"
+    );
+    // In every go, engine 1's increment is 50 ms and the other's 100 ms,
+    // on the side each plays; both colours are played.
+    let mut sides = [0, 0];
+    for go in &goes {
+        let words: Vec<&str> = go.split(' ').collect();
+        let increments = (words[5], words[7]);
+        match increments {
+            ("50", "100") => sides[0] += 1,
+            ("100", "50") => sides[1] += 1,
+            _ => panic!("{go}"),
+        }
+    }
+    assert!(sides[0] > 0 && sides[1] > 0, "{sides:?}");
 }
 
 /// Koma's own engine against itself: a few games of Spear at a fast control.
