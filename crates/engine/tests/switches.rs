@@ -92,14 +92,20 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         params::set(name, &default).expect("the default is in range");
     }
     assert_eq!(tree(), nodes_off, "every switch back at its default");
-    // THREAD_VOTE and HELPER_AHEAD change only a search with helper
-    // threads, which no two runs search alike; the vote itself is tested
-    // in `search::vote`. Switched, two threads still play legal moves and
-    // a mate: the main thread's, which its mate solver proves within the
+    // THREAD_VOTE, HELPER_AHEAD and THREAD_CHANGES change only a search
+    // with helper threads, which no two runs search alike; the vote itself
+    // is tested in `search::vote`, the changes' count in
+    // `search::stopping`. Switched, two threads still play legal moves
+    // and a mate: the main thread's, which its mate solver proves within the
     // search's time (7 plies here, where the search alone counts 5: the
     // solver's budget can run out before it has shortened its line, and a
     // timed search on one thread plays the same 7).
-    for (name, value) in [("THREAD_VOTE", "1"), ("HELPER_AHEAD", "0")] {
+    let threaded = [
+        ("THREAD_VOTE", "1"),
+        ("HELPER_AHEAD", "0"),
+        ("THREAD_CHANGES", "1"),
+    ];
+    for (name, value) in threaded {
         let tunable = params::set(name, value).expect("a tunable in range");
         for line in &games {
             let (m, _) = search_with_threads(line, Limits::move_time(Duration::from_millis(200)));

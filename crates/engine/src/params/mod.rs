@@ -162,6 +162,11 @@ tunables! {
     /// thread the same depths (0), as Stockfish's since its version 10
     /// and YaneuraOu's. No one-thread search changes.
     HELPER_AHEAD, helper_ahead = 1, 0..=1, step 1;
+    /// Whether the main thread's clock counts the changes of the best move
+    /// in every thread, averaged over them (1), as Stockfish's and
+    /// YaneuraOu's `totBestMoveChanges`, or its own only (0). No
+    /// one-thread search changes.
+    THREAD_CHANGES, thread_changes = 0, 0..=1, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

@@ -44,7 +44,7 @@ use crate::tt::TranspositionTable;
 use koma_nnue::Network;
 use koma_rules::{Declaration, ImpasseRule, Position};
 use solvers::{MateBudget, MateProbe, MateSolvers};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::{Pool, RootMove, Worker};
@@ -276,10 +276,13 @@ impl<P: Evaluate> Engine<P> {
         }
         let done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
+        let best_changes = AtomicU32::new(0);
         let pool = |index| {
             (helpers > 0).then_some(Pool {
                 done: &done,
                 helper_nodes: &helper_nodes,
+                best_changes: &best_changes,
+                threads: helpers as u32 + 1,
                 index,
             })
         };

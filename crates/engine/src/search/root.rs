@@ -14,6 +14,7 @@ use crate::params::*;
 use crate::score::*;
 use crate::tt::Bound;
 use koma_rules::Move;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 impl<P: Evaluate> Worker<'_, P> {
@@ -87,10 +88,14 @@ impl<P: Evaluate> Worker<'_, P> {
                     }
                 }
             }
+            let best_changed = self.root_moves[0].m != previous_best;
+            let (helper_changes, threads) = self.count_thread_changes(best_changed);
             let iteration = Iteration {
                 depth,
                 value: self.root_moves[0].value,
-                best_changed: self.root_moves[0].m != previous_best,
+                best_changed,
+                helper_changes,
+                threads,
                 best_effort: self.root_moves[0].effort,
                 nodes: self.nodes,
             };
@@ -132,6 +137,24 @@ impl<P: Evaluate> Worker<'_, P> {
             std::thread::sleep(Duration::from_millis(1));
         }
         completed
+    }
+
+    /// With `THREAD_CHANGES`, the best-move changes of every thread count
+    /// for the main thread's clock: a helper whose iteration changed its
+    /// best move adds it to the pool, and the main thread takes what the
+    /// helpers added since its last iteration. The helpers' changes and the
+    /// threads to average over, for the main thread; `(0, 1)` otherwise.
+    fn count_thread_changes(&self, best_changed: bool) -> (u32, u32) {
+        let Some(pool) = self.pool.filter(|_| thread_changes() != 0) else {
+            return (0, 1);
+        };
+        if pool.index > 0 {
+            if best_changed {
+                pool.best_changes.fetch_add(1, Ordering::Relaxed);
+            }
+            return (0, 1);
+        }
+        (pool.best_changes.swap(0, Ordering::Relaxed), pool.threads)
     }
 
     /// Searches root moves from `line` on with an aspiration window around

@@ -4,7 +4,9 @@
 //! changing. Two rules on trial, each a tunable off by default, follow
 //! Stockfish's time manager: more time while the value falls (against the
 //! last search's and the iterations' before), and less once one move has
-//! taken nearly every node searched (the others refuted at once).
+//! taken nearly every node searched (the others refuted at once). With
+//! helper threads, the changes may be counted in every thread, averaged
+//! over them (`THREAD_CHANGES`), as Stockfish's `totBestMoveChanges`.
 
 use crate::params::*;
 use crate::score::*;
@@ -13,8 +15,9 @@ use std::time::Duration;
 /// What the iterations so far say about how long to go on.
 #[derive(Clone, Debug)]
 pub(super) struct Stopping {
-    /// Changes of the best move, less one per iteration without a change.
-    best_changes: u32,
+    /// Changes of the best move (averaged over the threads that count
+    /// them), less one per iteration that does not stop the search.
+    best_changes: f64,
     /// The values of the last four iterations (at first, the last
     /// search's), oldest at `next`.
     values: [Value; 4],
@@ -34,6 +37,12 @@ pub(super) struct Iteration {
     pub(super) value: Value,
     /// Whether the best move differs from the last iteration's.
     pub(super) best_changed: bool,
+    /// Changes of the best move the helper threads' iterations found
+    /// since this thread's last iteration (0 where they are not counted).
+    pub(super) helper_changes: u32,
+    /// The threads the changes are averaged over: 1 where the helpers'
+    /// are not counted.
+    pub(super) threads: u32,
     /// Nodes searched under the best move, in every iteration so far.
     pub(super) best_effort: u64,
     /// Nodes this thread searched so far.
@@ -46,19 +55,19 @@ impl Stopping {
     pub(super) fn new(previous: Option<Value>) -> Stopping {
         let first = previous.unwrap_or(-INFINITE);
         Stopping {
-            best_changes: 0,
+            best_changes: 0.0,
             values: [first; 4],
             next: 0,
             previous,
         }
     }
 
-    /// Counts a change of the best move (also in searches without a
+    /// Counts the changes of the best move, this thread's and the
+    /// helpers', averaged over the threads (also in searches without a
     /// clock, as before the rules).
     pub(super) fn count(&mut self, iteration: &Iteration) {
-        if iteration.best_changed {
-            self.best_changes += 1;
-        }
+        let changes = u32::from(iteration.best_changed) + iteration.helper_changes;
+        self.best_changes += f64::from(changes) / f64::from(iteration.threads.max(1));
     }
 
     /// Whether a search with `soft` time, `elapsed` of it spent, stops
@@ -71,7 +80,7 @@ impl Stopping {
         elapsed: Duration,
         margin_scale: Value,
     ) -> bool {
-        let instability = 1.0 + 0.3 * self.best_changes.min(3) as f64;
+        let instability = 1.0 + 0.3 * self.best_changes.min(3.0);
         let four_ago = self.values[self.next];
         self.values[self.next] = iteration.value;
         self.next = (self.next + 1) % self.values.len();
@@ -94,7 +103,7 @@ impl Stopping {
         {
             return true;
         }
-        self.best_changes = self.best_changes.saturating_sub(1);
+        self.best_changes = (self.best_changes - 1.0).max(0.0);
         false
     }
 }
@@ -135,6 +144,8 @@ mod tests {
             depth,
             value,
             best_changed,
+            helper_changes: 0,
+            threads: 1,
             best_effort: 0,
             nodes: 1,
         }
@@ -163,6 +174,39 @@ mod tests {
         stopping.count(&steady);
         // The change was forgotten after the last iteration: 0.6 again.
         assert!(stopping.after_iteration(&steady, soft, Duration::from_millis(610), 1));
+    }
+
+    #[test]
+    fn the_helpers_changes_count_averaged_over_the_threads() {
+        let soft = Duration::from_millis(1000);
+        // Two threads, the helper's best move changed twice, the main
+        // thread's once: 3 / 2 changes, 0.6 × (1 + 0.3 × 1.5) = 0.87.
+        let mut stopping = Stopping::new(None);
+        let unsettled = Iteration {
+            helper_changes: 2,
+            threads: 2,
+            ..iteration(8, 50, true)
+        };
+        stopping.count(&unsettled);
+        assert!(!stopping.after_iteration(&unsettled, soft, Duration::from_millis(860), 1));
+        // Half a change is left: 0.6 × 1.15 = 0.69.
+        let steady = Iteration {
+            threads: 2,
+            ..iteration(9, 50, false)
+        };
+        stopping.count(&steady);
+        assert!(!stopping.after_iteration(&steady, soft, Duration::from_millis(680), 1));
+        stopping.count(&steady);
+        assert!(stopping.after_iteration(&steady, soft, Duration::from_millis(610), 1));
+        // The main thread's one change alone, over two threads, is half a
+        // change: 0.6 × 1.15 = 0.69.
+        let mut alone = Stopping::new(None);
+        let changed = Iteration {
+            threads: 2,
+            ..iteration(8, 50, true)
+        };
+        alone.count(&changed);
+        assert!(alone.after_iteration(&changed, soft, Duration::from_millis(700), 1));
     }
 
     #[test]

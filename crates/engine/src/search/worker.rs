@@ -11,7 +11,7 @@ use crate::params::*;
 use crate::score::*;
 use crate::tt::TranspositionTable;
 use koma_rules::{Color, Declaration, ImpasseRule, Move, Variant};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// One root move with what the search found for it.
@@ -72,11 +72,15 @@ pub(super) struct Worker<'a, P: Evaluate> {
 }
 
 /// What the threads of one search share beside the table: the flag that
-/// ends the helpers when the main thread is done, and the helpers' nodes.
+/// ends the helpers when the main thread is done, the helpers' nodes, and
+/// the changes of their best moves not yet counted by the main thread.
 #[derive(Clone, Copy)]
 pub(super) struct Pool<'a> {
     pub(super) done: &'a AtomicBool,
     pub(super) helper_nodes: &'a AtomicU64,
+    pub(super) best_changes: &'a AtomicU32,
+    /// How many threads search, the main thread included.
+    pub(super) threads: u32,
     /// Which helper this is (1, 2, ...); 0 for the main thread.
     pub(super) index: usize,
 }
