@@ -580,7 +580,7 @@ fn time_odds_give_one_engine_its_own_clock() {
         .lines()
         .filter_map(|line| line.strip_prefix("engine1 > go "))
         .collect();
-    assert!(goes.len() >= 10, "{goes:?}");
+    assert!(goes.len() >= 2, "{goes:?}");
     // Engine 1's first move as Sente: both clocks full, each its own.
     let first = "btime 500 wtime 1000 binc 50 winc 100";
     assert_eq!(
