@@ -481,6 +481,32 @@ fn koma_usi(name: &str) -> Vec<String> {
     ]
 }
 
+/// Two games of Spear between `engine1` and `engine2` under `limits`, in a
+/// fresh scratch directory `name` with `--log` and `--records`: the first
+/// record's text and the traffic with the engines.
+fn two_logged_games(
+    name: &str,
+    engine1: &[String],
+    engine2: &[String],
+    limits: &[&str],
+) -> (String, String) {
+    let dir = scratch(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = format!("{dir}/traffic.log");
+    let records = format!("{dir}/records");
+    let mut options = vec!["--variant", "spear", "--games", "2"];
+    options.extend_from_slice(limits);
+    options.extend_from_slice(&["--log", &log, "--records", &records]);
+    let json = run_match(engine1, engine2, &options);
+    assert_eq!(field(&json, "games"), "2", "{json}");
+    let (first, _) = &records_in(&records)[0];
+    // (A KIF in Shift_JIS: the names and numbers are ASCII.)
+    let bytes = std::fs::read(format!("{records}/{first}")).unwrap();
+    let record = String::from_utf8_lossy(&bytes).into_owned();
+    (record, std::fs::read_to_string(&log).unwrap())
+}
+
 /// Each engine's own `nodes=` replaces the match's `--nodes` in its `go`,
 /// as the levels' anchors need (a fixed-node engine against a level).
 #[test]
@@ -490,40 +516,17 @@ fn each_engine_searches_its_own_nodes() {
         words.push(format!("nodes={nodes}"));
         words
     };
-    let dir = scratch("own-nodes");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = format!("{dir}/traffic.log");
-    let records = format!("{dir}/records");
-    let json = run_match(
+    let (record, traffic) = two_logged_games(
+        "own-nodes",
         &koma_usi("Small", "300"),
         &koma_usi("Large", "700"),
-        &[
-            "--variant",
-            "spear",
-            "--games",
-            "2",
-            "--nodes",
-            "1000000000",
-            "--max-plies",
-            "20",
-            "--log",
-            &log,
-            "--records",
-            &records,
-        ],
+        &["--nodes", "1000000000", "--max-plies", "20"],
     );
-    assert_eq!(field(&json, "games"), "2", "{json}");
     // Each record says what each side searched, not only the shared --nodes.
-    let (name, _) = &records_in(&records)[0];
-    // (A KIF in Shift_JIS: the names and numbers are ASCII.)
-    let bytes = std::fs::read(format!("{records}/{name}")).unwrap();
-    let text = String::from_utf8_lossy(&bytes);
     assert!(
-        text.contains("Small: nodes 300; Large: nodes 700"),
-        "{name}: {text}"
+        record.contains("Small: nodes 300; Large: nodes 700"),
+        "{record}"
     );
-    let traffic = std::fs::read_to_string(&log).unwrap();
     let goes = |label: &str| -> Vec<String> {
         traffic
             .lines()
@@ -542,40 +545,15 @@ fn each_engine_searches_its_own_nodes() {
 /// told its own increment and its own base time, whichever colour it has.
 #[test]
 fn time_odds_give_one_engine_its_own_clock() {
-    let dir = scratch("time-odds");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = format!("{dir}/traffic.log");
-    let records = format!("{dir}/records");
     let mut slow = koma_usi("Slow");
     slow.push("tc=1+0.1".to_owned());
-    let json = run_match(
+    let (record, traffic) = two_logged_games(
+        "time-odds",
         &koma_usi("Fast"),
         &slow,
-        &[
-            "--variant",
-            "spear",
-            "--games",
-            "2",
-            "--tc",
-            "0.5+0.05",
-            "--max-plies",
-            "12",
-            "--log",
-            &log,
-            "--records",
-            &records,
-        ],
+        &["--tc", "0.5+0.05", "--max-plies", "12"],
     );
-    assert_eq!(field(&json, "games"), "2", "{json}");
-    let (name, _) = &records_in(&records)[0];
-    let bytes = std::fs::read(format!("{records}/{name}")).unwrap();
-    let text = String::from_utf8_lossy(&bytes);
-    assert!(
-        text.contains("Fast: 0.5+0.05; Slow: 1+0.1"),
-        "{name}: {text}"
-    );
-    let traffic = std::fs::read_to_string(&log).unwrap();
+    assert!(record.contains("Fast: 0.5+0.05; Slow: 1+0.1"), "{record}");
     let goes: Vec<&str> = traffic
         .lines()
         .filter_map(|line| line.strip_prefix("engine1 > go "))
