@@ -148,7 +148,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let Some(pool) = self.pool.filter(|_| thread_changes() != 0) else {
             return (0, 1);
         };
-        if pool.index > 0 {
+        if pool.is_helper() {
             if best_changed {
                 pool.best_changes.fetch_add(1, Ordering::Relaxed);
             }

@@ -85,6 +85,13 @@ pub(super) struct Pool<'a> {
     pub(super) index: usize,
 }
 
+impl Pool<'_> {
+    /// Whether this thread is a helper, not the main thread.
+    pub(super) fn is_helper(&self) -> bool {
+        self.index > 0
+    }
+}
+
 /// How often (in nodes, a power of two) the main thread looks at the
 /// clock.
 const NODES_BETWEEN_LOOKS: u64 = 1024;
@@ -171,7 +178,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
     #[inline]
     fn nodes_between_looks(&self) -> u64 {
         match self.pool {
-            Some(pool) if pool.index > 0 => HELPER_NODES_BETWEEN_LOOKS,
+            Some(pool) if pool.is_helper() => HELPER_NODES_BETWEEN_LOOKS,
             _ => NODES_BETWEEN_LOOKS,
         }
     }
@@ -189,7 +196,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
             self.stopped = true;
             return;
         }
-        if let Some(pool) = self.pool.filter(|pool| pool.index > 0) {
+        if let Some(pool) = self.pool.filter(Pool::is_helper) {
             pool.helper_nodes
                 .fetch_add(HELPER_NODES_BETWEEN_LOOKS, Ordering::Relaxed);
             if pool.done.load(Ordering::Relaxed) {
