@@ -5,6 +5,12 @@ use crate::score::Value;
 use koma_rules::Move;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+/// The bits of an entry's depth byte that hold the depth (no search goes
+/// deeper than [`crate::score::MAX_PLY`], 128)...
+const DEPTH_BITS: u8 = 0x7f;
+/// ...and the one that says it was on a principal variation.
+const PV_BIT: u8 = 0x80;
+
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -24,6 +30,8 @@ struct Entry {
     best_move: u16,
     value: i16,
     eval: i16,
+    /// Bits 0-6: the depth; bit 7: whether the position was on a principal
+    /// variation when stored (Stockfish's `ttPv`).
     depth: u8,
     /// Bits 0-1: bound (0 = empty); bits 2-7: the search generation.
     flags: u8,
@@ -100,6 +108,9 @@ pub struct Hit {
     pub depth: i32,
     /// What the value means.
     pub bound: Bound,
+    /// Whether the position was on a principal variation of some search,
+    /// as the search that stored it knew (Stockfish's `ttPv`).
+    pub pv: bool,
 }
 
 /// A fixed-size table of two-entry buckets, replaced by depth and age,
@@ -170,12 +181,15 @@ impl TranspositionTable {
             best_move: Move::from_u16(entry.best_move).filter(|_| entry.best_move != 0),
             value: entry.value as Value,
             eval: entry.eval as Value,
-            depth: entry.depth as i32,
+            depth: (entry.depth & DEPTH_BITS) as i32,
             bound,
+            pv: entry.depth & PV_BIT != 0,
         })
     }
 
-    /// Stores a result, keeping the previous best move if none is given.
+    /// Stores a result, keeping the previous best move if none is given;
+    /// `pv`: whether the position is or was on a principal variation.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &self,
@@ -185,6 +199,7 @@ impl TranspositionTable {
         eval: Value,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let check = (hash >> 32) as u32;
         let generation = self.generation;
@@ -202,7 +217,7 @@ impl TranspositionTable {
                         return i32::MIN;
                     }
                     let age = (generation.wrapping_sub(e.flags >> 2) & 0x3f) as i32;
-                    e.depth as i32 - 8 * age
+                    (e.depth & DEPTH_BITS) as i32 - 8 * age
                 };
                 if worth(&entries[0]) <= worth(&entries[1]) {
                     0
@@ -214,7 +229,7 @@ impl TranspositionTable {
         let entry = entries[slot];
         let same = entry.check == check && entry.flags & 3 != 0;
         // A shallower result for the same position keeps the deeper exact one.
-        if same && bound != Bound::Exact && depth + 2 < entry.depth as i32 {
+        if same && bound != Bound::Exact && depth + 2 < (entry.depth & DEPTH_BITS) as i32 {
             return;
         }
         let code = match best_move {
@@ -234,7 +249,7 @@ impl TranspositionTable {
                 best_move: code,
                 value: value.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
                 eval: eval.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
-                depth: depth.clamp(0, 255) as u8,
+                depth: depth.clamp(0, DEPTH_BITS as i32) as u8 | if pv { PV_BIT } else { 0 },
                 flags: bound_bits | generation << 2,
             },
         );
@@ -265,11 +280,35 @@ mod tests {
             to: Square::new(59).unwrap(),
             promote: false,
         };
-        table.store(0xdead_beef_1234_5678, Some(m), -42, 17, 7, Bound::Lower);
+        table.store(
+            0xdead_beef_1234_5678,
+            Some(m),
+            -42,
+            17,
+            7,
+            Bound::Lower,
+            false,
+        );
         let hit = table.probe(0xdead_beef_1234_5678).unwrap();
         assert_eq!(hit.best_move, Some(m));
         assert_eq!((hit.value, hit.eval, hit.depth), (-42, 17, 7));
         assert_eq!(hit.bound, Bound::Lower);
+        assert!(!hit.pv);
+        // The principal-variation mark beside the deepest depth kept.
+        table.store(
+            0xdead_beef_1234_5678,
+            Some(m),
+            5,
+            17,
+            127,
+            Bound::Exact,
+            true,
+        );
+        let hit = table.probe(0xdead_beef_1234_5678).unwrap();
+        assert_eq!((hit.value, hit.depth, hit.pv), (5, 127, true));
+        table.store(0x0bad_beef_1234_5678, None, 5, 17, 300, Bound::Upper, false);
+        let hit = table.probe(0x0bad_beef_1234_5678).unwrap();
+        assert_eq!((hit.depth, hit.pv), (127, false));
         assert!(table.probe(0x1111_beef_1234_5678).is_none());
         table.clear();
         assert!(table.probe(0xdead_beef_1234_5678).is_none());
@@ -298,11 +337,13 @@ mod tests {
                             -value(i),
                             (i % 50) as i32,
                             Bound::Exact,
+                            i % 2 == 0,
                         );
                         let j = 1 + (round * 5 + thread) % 64;
                         if let Some(hit) = table.probe(hash(j)) {
                             assert_eq!((hit.value, hit.eval), (value(j), -value(j)));
                             assert_eq!(hit.depth, (j % 50) as i32);
+                            assert_eq!(hit.pv, j % 2 == 0);
                         }
                     }
                 });

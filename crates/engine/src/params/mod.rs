@@ -167,6 +167,11 @@ tunables! {
     /// YaneuraOu's `totBestMoveChanges`, or its own only (0). No
     /// one-thread search changes.
     THREAD_CHANGES, thread_changes = 0, 0..=1, step 1;
+    /// How many plies less a node off the principal variation reduces its
+    /// late moves when the table marks it as having been on one (by an
+    /// earlier search or another thread's, Stockfish's `ttPv`); 0: the
+    /// mark is kept but not used.
+    TABLE_PV_REDUCTION, table_pv_reduction = 0, 0..=2, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

@@ -55,6 +55,11 @@ impl<P: Evaluate> Worker<'_, P> {
         let hash = position.hash();
         let excluded = self.excluded[ply];
         let hit = self.table.probe(hash);
+        // A singular extension's search keeps its node's mark.
+        if excluded.is_none() {
+            self.table_pv[ply] = pv_node || hit.is_some_and(|hit| hit.pv);
+        }
+        let table_pv = self.table_pv[ply];
         if let Some(hit) = hit {
             let value = from_table(hit.value, ply);
             // Without the excluded move the table's value is not this node's.
@@ -103,6 +108,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     eval,
                     (depth + 6).min(MAX_PLY as i32 - 1),
                     Bound::Exact,
+                    table_pv,
                 );
                 return value;
             }
@@ -180,6 +186,7 @@ impl<P: Evaluate> Worker<'_, P> {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let danger_squares = position.danger_squares();
+        let credit = pv_credit(pv_node, table_pv);
         while let Some((m, order)) = picker.next() {
             if Some(m) == excluded {
                 continue;
@@ -216,7 +223,7 @@ impl<P: Evaluate> Worker<'_, P> {
                 }
             }
             let prune_depth = if prunable && quiet_non_check && prune_at_reduced_depth() == 1 {
-                (depth - 1 - quiet_reduction(depth, searched, improving, pv_node, order)).max(0)
+                (depth - 1 - quiet_reduction(depth, searched, improving, credit, order)).max(0)
             } else {
                 depth
             };
@@ -258,11 +265,11 @@ impl<P: Evaluate> Worker<'_, P> {
                 let mut reduction = 0;
                 if depth >= 3 && searched >= if pv_node { 3 } else { 2 } {
                     if quiet {
-                        reduction = quiet_reduction(depth, searched, improving, pv_node, order);
+                        reduction = quiet_reduction(depth, searched, improving, credit, order);
                     } else if lmr_captures() == 1 && !MovePicker::is_winning_capture_score(order) {
                         // A late capture the exchange does not call winning,
                         // as YaneuraOu and Stockfish reduce every late move.
-                        reduction = base_reduction(depth, searched, improving, pv_node);
+                        reduction = base_reduction(depth, searched, improving, credit);
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
@@ -322,6 +329,10 @@ impl<P: Evaluate> Worker<'_, P> {
         if excluded.is_some() {
             return best;
         }
+        // No move here reached alpha: the move into this node was probably
+        // good, so a node on a principal variation above marks it too
+        // (Stockfish's rule: the line may yet become the principal one).
+        let table_pv = table_pv || best <= original_alpha && ply > 0 && self.table_pv[ply - 1];
         self.table.store(
             hash,
             best_move.or(table_move),
@@ -329,6 +340,7 @@ impl<P: Evaluate> Worker<'_, P> {
             if in_danger { 0 } else { eval },
             depth,
             bound,
+            table_pv,
         );
         best
     }
@@ -383,17 +395,38 @@ struct Tried<'a> {
 }
 
 /// The reduction of any late move, the `searched`-th at `depth`: the base
-/// [`lmr`], a ply more where the side is not improving, a ply less at a
-/// principal-variation node. Unclamped: the caller bounds it by the depth.
-fn base_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool) -> i32 {
-    lmr(depth, searched) + !improving as i32 - pv_node as i32
+/// [`lmr`], a ply more where the side is not improving, `pv_credit` plies
+/// less (see [`pv_credit`]). Unclamped: the caller bounds it by the depth.
+fn base_reduction(depth: i32, searched: usize, improving: bool, pv_credit: i32) -> i32 {
+    lmr(depth, searched) + !improving as i32 - pv_credit
+}
+
+/// How many plies less a node reduces its late moves for being on a
+/// principal variation: one at a node searched with an open window;
+/// `TABLE_PV_REDUCTION` at one the table marks as having been on one (by
+/// an earlier search, or by another thread's: Stockfish's `ttPv`, which
+/// lets a helper's lines widen the main thread's tree).
+fn pv_credit(pv_node: bool, table_pv: bool) -> i32 {
+    if pv_node {
+        1
+    } else if table_pv {
+        table_pv_reduction()
+    } else {
+        0
+    }
 }
 
 /// The reduction of a late quiet move whose place in the move order
 /// scored `order`: [`base_reduction`], a ply less for a killer and for a
 /// good history, more for a bad one. Unclamped.
-fn quiet_reduction(depth: i32, searched: usize, improving: bool, pv_node: bool, order: i32) -> i32 {
-    let mut reduction = base_reduction(depth, searched, improving, pv_node);
+fn quiet_reduction(
+    depth: i32,
+    searched: usize,
+    improving: bool,
+    pv_credit: i32,
+    order: i32,
+) -> i32 {
+    let mut reduction = base_reduction(depth, searched, improving, pv_credit);
     reduction -= MovePicker::is_killer_score(order) as i32;
     let divisor = lmr_history_divisor();
     if divisor > 0 && MovePicker::is_history_score(order) {

@@ -89,6 +89,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     eval,
                     depth - (PROBCUT_REDUCTION - 1),
                     Bound::Lower,
+                    self.table_pv[ply],
                 );
                 return Some(value);
             }

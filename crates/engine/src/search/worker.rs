@@ -53,6 +53,10 @@ pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) moved: [Option<PieceSquare>; MAX_PLY + 4],
     /// The move a singular extension's search leaves out at each ply.
     pub(super) excluded: [Option<Move>; MAX_PLY + 4],
+    /// Whether the node at each ply is or was on a principal variation:
+    /// searched with an open window, or so marked in the table by any
+    /// thread's search (Stockfish's `ttPv`).
+    pub(super) table_pv: [bool; MAX_PLY + 4],
     /// The principal variation found from each ply.
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) root_moves: Vec<RootMove>,
@@ -139,6 +143,8 @@ impl<'a, P: Evaluate> Worker<'a, P> {
             null_at: [false; MAX_PLY + 4],
             moved: [None; MAX_PLY + 4],
             excluded: [None; MAX_PLY + 4],
+            // The root is on every principal variation.
+            table_pv: std::array::from_fn(|ply| ply == 0),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
