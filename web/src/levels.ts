@@ -11,7 +11,7 @@ import type { VariantId } from './variants';
 /** Each game's measured levels' Elo, level 1 first. */
 export const LEVEL_ELO: Readonly<Partial<Record<VariantId, readonly number[]>>> = {
   shogi: [
-    0, 190, 300, 380, 510, 750, 860, 980, 1180, 1350, 1470, 1620, 1840, 1960, 2180, 2270, 2470,
+    0, 100, 230, 350, 480, 610, 760, 950, 1210, 1380, 1550, 1760, 1960, 2110, 2300, 2430, 2550, 2710,
   ],
   minishogi: [
     0, 350, 610, 790, 900, 950, 1090, 1190, 1320, 1450, 1510, 1630, 1680, 1780, 1930, 1960, 2050, 2150,
