@@ -12,6 +12,7 @@ import type { VariantId } from './variants';
 export const LEVEL_ELO: Readonly<Partial<Record<VariantId, readonly number[]>>> = {
   shogi: [
     0, 100, 230, 350, 480, 610, 760, 950, 1210, 1380, 1550, 1760, 1960, 2110, 2300, 2430, 2550, 2710,
+    2840,
   ],
   minishogi: [
     0, 350, 610, 790, 900, 950, 1090, 1190, 1320, 1450, 1510, 1630, 1680, 1780, 1930, 1960, 2050, 2150,
