@@ -57,6 +57,11 @@ impl Entry {
             flags: (data >> 56) as u8,
         }
     }
+
+    /// The depth searched (the depth byte less its mark).
+    fn searched_depth(self) -> i32 {
+        (self.depth & DEPTH_BITS) as i32
+    }
 }
 
 /// The check word stored beside an entry's data: the check mixed with the
@@ -181,7 +186,7 @@ impl TranspositionTable {
             best_move: Move::from_u16(entry.best_move).filter(|_| entry.best_move != 0),
             value: entry.value as Value,
             eval: entry.eval as Value,
-            depth: (entry.depth & DEPTH_BITS) as i32,
+            depth: entry.searched_depth(),
             bound,
             pv: entry.depth & PV_BIT != 0,
         })
@@ -217,7 +222,7 @@ impl TranspositionTable {
                         return i32::MIN;
                     }
                     let age = (generation.wrapping_sub(e.flags >> 2) & 0x3f) as i32;
-                    (e.depth & DEPTH_BITS) as i32 - 8 * age
+                    e.searched_depth() - 8 * age
                 };
                 if worth(&entries[0]) <= worth(&entries[1]) {
                     0
@@ -229,7 +234,7 @@ impl TranspositionTable {
         let entry = entries[slot];
         let same = entry.check == check && entry.flags & 3 != 0;
         // A shallower result for the same position keeps the deeper exact one.
-        if same && bound != Bound::Exact && depth + 2 < (entry.depth & DEPTH_BITS) as i32 {
+        if same && bound != Bound::Exact && depth + 2 < entry.searched_depth() {
             return;
         }
         let code = match best_move {
