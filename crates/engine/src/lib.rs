@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+mod correction;
 pub mod eval;
 mod history;
 mod limits;
@@ -34,6 +35,7 @@ mod search;
 mod skill;
 mod tt;
 
+pub use correction::{CorrectionHistory, CorrectionKeys};
 pub use eval::Evaluate;
 pub use koma_nnue::Network;
 pub use limits::{Clock, Limits, TimePlan};

@@ -70,6 +70,7 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         ("CHECK_EXTENSION", "0"),
         ("MATE_ONE", "1"),
         ("TABLE_PV_REDUCTION", "1"),
+        ("CORRECTION_HISTORY", "1"),
     ];
     let games: Vec<_> = MIDDLE_GAMES.iter().map(|moves| game(moves)).collect();
     // The nodes to depth 9 summed over the middle games.

@@ -101,6 +101,10 @@ pub struct ShogiPosition<V: ShogiVariant> {
     turn: Color,
     move_number: u32,
     hash: u64,
+    /// The part of `hash` from the pawns on the board.
+    pawns_hash: u64,
+    /// The parts of `hash` from each side's other pieces on the board.
+    pieces_hashes: [u64; 2],
     checkers: Bitboard,
     pinned: Bitboard,
     variant: PhantomData<V>,
@@ -117,6 +121,8 @@ impl<V: ShogiVariant> ShogiPosition<V> {
             turn: Color::Sente,
             move_number: 1,
             hash: 0,
+            pawns_hash: 0,
+            pieces_hashes: [0; 2],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             variant: PhantomData,
@@ -223,6 +229,29 @@ impl<V: ShogiVariant> ShogiPosition<V> {
     #[inline(always)]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// A Zobrist hash of the pawns on the board, both sides': positions
+    /// with the same pawn structure share it (an engine's correction
+    /// history learns by it).
+    ///
+    /// ```
+    /// use koma_rules::{Color, Position, StandardShogiPosition};
+    /// let start = StandardShogiPosition::start();
+    /// let rook_moved = start.play(start.parse_move("2h5h").unwrap()).unwrap();
+    /// assert_eq!(start.pawns_hash(), rook_moved.pawns_hash());
+    /// assert_ne!(start.pieces_hash(Color::Sente), rook_moved.pieces_hash(Color::Sente));
+    /// assert_eq!(start.pieces_hash(Color::Gote), rook_moved.pieces_hash(Color::Gote));
+    /// ```
+    #[inline(always)]
+    pub fn pawns_hash(&self) -> u64 {
+        self.pawns_hash
+    }
+
+    /// A Zobrist hash of `color`'s pieces on the board other than pawns.
+    #[inline(always)]
+    pub fn pieces_hash(&self, color: Color) -> u64 {
+        self.pieces_hashes[color.index()]
     }
 
     /// A Zobrist hash of the board and the side to move, the hands left
@@ -423,7 +452,7 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         self.by_color[piece.color.index()].insert(square);
         self.by_role[piece.role.index()].insert(square);
         self.squares[square.index() as usize] = piece.index() as u8 + 1;
-        self.hash ^= zobrist::piece_key(piece, square);
+        self.toggle_hashes(piece, square);
     }
 
     /// Takes the piece off a square (set-up; no legality check).
@@ -432,8 +461,20 @@ impl<V: ShogiVariant> ShogiPosition<V> {
         self.by_color[piece.color.index()].remove(square);
         self.by_role[piece.role.index()].remove(square);
         self.squares[square.index() as usize] = 0;
-        self.hash ^= zobrist::piece_key(piece, square);
+        self.toggle_hashes(piece, square);
         Some(piece)
+    }
+
+    /// Adds or takes away `piece` on `square` in the hashes.
+    #[inline(always)]
+    fn toggle_hashes(&mut self, piece: Piece, square: Square) {
+        let key = zobrist::piece_key(piece, square);
+        self.hash ^= key;
+        if piece.role == Role::Pawn {
+            self.pawns_hash ^= key;
+        } else {
+            self.pieces_hashes[piece.color.index()] ^= key;
+        }
     }
 
     /// Sets how many pieces of `role` `color` holds (set-up).

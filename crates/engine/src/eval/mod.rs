@@ -38,6 +38,13 @@ pub trait Evaluate: Position + Copy + koma_mate::MateSearch {
     /// The static evaluation in centipawns, from the side to move's view.
     fn evaluate(&self) -> Value;
 
+    /// The keys of the features by which the correction history learns
+    /// how far this position's evaluation is off (`crate::correction`);
+    /// `None`: the game has none, and its evaluation is taken as it is.
+    fn correction_keys(&self) -> Option<crate::CorrectionKeys> {
+        None
+    }
+
     /// How many more moves the side to move is expected to make in this
     /// game: time management gives a move about its clock divided by
     /// this. The same at every ply unless a game follows its own course

@@ -318,6 +318,18 @@ impl<V: ShogiVariant> Evaluate for ShogiPosition<V> {
         evaluate_with(self, weights(V::VARIANT))
     }
 
+    // The board's shapes (a castle, an attack) last where the hands
+    // change with every exchange: they are left out.
+    fn correction_keys(&self) -> Option<crate::CorrectionKeys> {
+        Some(crate::CorrectionKeys {
+            pawns: self.pawns_hash(),
+            pieces: [
+                self.pieces_hash(Color::Sente),
+                self.pieces_hash(Color::Gote),
+            ],
+        })
+    }
+
     // Shogi's games run about 106 plies between engines at 10 s + 0.1 s,
     // and one that has lasted long has less of itself left. The 5×5
     // games keep the constants measured for them.

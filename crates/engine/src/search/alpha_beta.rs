@@ -74,10 +74,17 @@ impl<P: Evaluate> Worker<'_, P> {
                 }
             }
         }
-        let eval = if in_danger {
+        // The table keeps the evaluation as it is; the correction history's
+        // part changes as it learns, so it is added afresh.
+        let raw_eval = if in_danger {
             -INFINITE
         } else {
             hit.map_or_else(|| self.evaluate(position, ply), |hit| hit.eval)
+        };
+        let eval = if in_danger {
+            -INFINITE
+        } else {
+            self.corrected(raw_eval, position, ply)
         };
         // In check there is no static evaluation; the one two plies up
         // stands in, so that the nodes below still see whether their side
@@ -105,7 +112,7 @@ impl<P: Evaluate> Worker<'_, P> {
                     hash,
                     Some(m),
                     to_table(value, ply),
-                    eval,
+                    raw_eval,
                     (depth + 6).min(MAX_PLY as i32 - 1),
                     Bound::Exact,
                     table_pv,
@@ -337,11 +344,12 @@ impl<P: Evaluate> Worker<'_, P> {
             hash,
             best_move.or(table_move),
             to_table(best, ply),
-            if in_danger { 0 } else { eval },
+            if in_danger { 0 } else { raw_eval },
             depth,
             bound,
             table_pv,
         );
+        self.learn_correction(position, ply, depth, eval, best, best_move);
         best
     }
 

@@ -35,6 +35,7 @@ mod worker;
 pub use control::SearchControl;
 pub use info::{Info, SearchResult};
 
+use crate::correction::CorrectionHistory;
 use crate::eval::Evaluate;
 use crate::history::History;
 use crate::limits::{Limits, TimePlan};
@@ -122,6 +123,9 @@ impl EngineOptions {
 /// history), which persists from move to move.
 pub struct Engine<P: Evaluate> {
     table: TranspositionTable,
+    /// The evaluation's corrections (with `CORRECTION_HISTORY`), kept
+    /// from move to move as the histories are.
+    correction: CorrectionHistory,
     history: History,
     /// The helper threads' histories, kept from move to move as the main
     /// thread's is.
@@ -148,6 +152,7 @@ impl<P: Evaluate> Engine<P> {
             .map_or(0x9e37_79b9, |d| d.as_nanos() as u64);
         Engine {
             table: TranspositionTable::new(hash_megabytes),
+            correction: CorrectionHistory::default(),
             history: History::default(),
             helper_histories: Vec::new(),
             mate: MateSolvers::new(),
@@ -197,6 +202,7 @@ impl<P: Evaluate> Engine<P> {
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.correction.clear();
         self.history.clear();
         self.helper_histories.clear();
         self.mate.clear();
@@ -287,6 +293,7 @@ impl<P: Evaluate> Engine<P> {
             })
         };
         let table = &self.table;
+        let correction = &self.correction;
         let impasse = self.options.impasse;
         let network = self.network.as_deref().filter(|_| self.options.use_nnue);
         // This side's last search, if it was of the position two plies ago.
@@ -310,8 +317,8 @@ impl<P: Evaluate> Engine<P> {
                             hard: None,
                         };
                         let mut helper = Worker::new(
-                            table, history, None, control, start, plan, &limits, positions,
-                            root_moves, impasse, pool, network,
+                            table, correction, history, None, control, start, plan, &limits,
+                            positions, root_moves, impasse, pool, network,
                         );
                         let (depth, value) = helper.iterate(root, &limits, 1, &mut |_| {});
                         (
@@ -323,6 +330,7 @@ impl<P: Evaluate> Engine<P> {
                 .collect::<Vec<_>>();
             let mut worker = Worker::new(
                 table,
+                correction,
                 &mut self.history,
                 mate,
                 control,

@@ -4,7 +4,10 @@
 //! it, or from the classical evaluation where there is no network.
 
 use super::worker::Worker;
+use crate::correction::MAX_BONUS;
 use crate::eval::Evaluate;
+use crate::history::PieceSquare;
+use crate::params::correction_history;
 use crate::score::*;
 use koma_rules::Move;
 
@@ -60,5 +63,72 @@ impl<P: Evaluate> Worker<'_, P> {
             }
             None => position.evaluate(),
         }
+    }
+
+    /// What the correction history adds to the static evaluation of
+    /// `position`, the position at `ply` (0 with `CORRECTION_HISTORY` off,
+    /// or in a game without the history's keys).
+    #[inline]
+    pub(super) fn correction(&self, position: &P, ply: usize) -> Value {
+        if correction_history() == 0 {
+            return 0;
+        }
+        position.correction_keys().map_or(0, |keys| {
+            self.correction
+                .correction(&keys, position.turn(), self.moves_before(ply))
+        })
+    }
+
+    /// The static evaluation `raw` of the position at `ply` with the
+    /// correction history's part added, clear of the mate range.
+    #[inline]
+    pub(super) fn corrected(&self, raw: Value, position: &P, ply: usize) -> Value {
+        match self.correction(position, ply) {
+            0 => raw,
+            correction => (raw + correction).clamp(1 - MATE_BOUND, MATE_BOUND - 1),
+        }
+    }
+
+    /// Teaches the correction history what the search of `position` at
+    /// `ply` to `depth` found: `best`, where the corrected evaluation said
+    /// `eval`, with `best_move` the move that reached alpha if one did.
+    /// Only where the lesson is about the evaluation (Stockfish's rule): not
+    /// in check, not through a capture (the exchange, not the position,
+    /// made the difference), and only the bound's side of the error (a
+    /// node that failed low says the evaluation was too high, never too
+    /// low).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn learn_correction(
+        &self,
+        position: &P,
+        ply: usize,
+        depth: i32,
+        eval: Value,
+        best: Value,
+        best_move: Option<Move>,
+    ) {
+        if correction_history() == 0 || is_mate(best) || eval == -INFINITE {
+            return;
+        }
+        if best_move.is_some_and(|m| position.captured_value(m) > 0)
+            || (best > eval) != best_move.is_some()
+        {
+            return;
+        }
+        let Some(keys) = position.correction_keys() else {
+            return;
+        };
+        let weight = if best_move.is_some() { 12 } else { 17 };
+        let bonus = ((best - eval) * depth * weight / 128).clamp(-MAX_BONUS, MAX_BONUS);
+        self.correction
+            .learn(&keys, position.turn(), self.moves_before(ply), bonus);
+    }
+
+    /// The moves into the position at `ply`: this side's two plies back
+    /// and the opponent's last, if both were moves of this search.
+    #[inline]
+    fn moves_before(&self, ply: usize) -> Option<(PieceSquare, PieceSquare)> {
+        let two = self.moved[ply.checked_sub(2)?]?;
+        Some((two, self.moved[ply - 1]?))
     }
 }

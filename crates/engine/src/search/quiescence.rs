@@ -5,6 +5,7 @@
 
 use super::worker::Worker;
 use crate::eval::Evaluate;
+use crate::history::piece_square;
 use crate::movepick::{MovePicker, ScoreList};
 use crate::params::*;
 use crate::score::*;
@@ -48,7 +49,8 @@ impl<P: Evaluate> Worker<'_, P> {
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
         if !in_danger {
-            stand_pat = self.evaluate(position, ply);
+            let raw = self.evaluate(position, ply);
+            stand_pat = self.corrected(raw, position, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -100,6 +102,10 @@ impl<P: Evaluate> Worker<'_, P> {
             let mut child = *position;
             child.play_unchecked(m);
             self.network_move(position, m, &child, ply);
+            if correction_history() == 1 {
+                // The correction's moves before, below the horizon too.
+                self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
+            }
             self.count_node();
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {

@@ -4,6 +4,7 @@
 //! beside this one, each an `impl` of [`Worker`].
 
 use super::control::SearchControl;
+use crate::correction::CorrectionHistory;
 use crate::eval::Evaluate;
 use crate::history::{History, PieceSquare};
 use crate::limits::TimePlan;
@@ -28,6 +29,8 @@ pub(super) struct RootMove {
 /// The state of one search.
 pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) table: &'a TranspositionTable,
+    /// The evaluation's corrections, shared by the threads.
+    pub(super) correction: &'a CorrectionHistory,
     pub(super) history: &'a mut History,
     /// The mate solver and what this search may give it; `None`: none.
     pub(super) mate: Option<super::solvers::MateProbe<'a>>,
@@ -113,6 +116,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         table: &'a TranspositionTable,
+        correction: &'a CorrectionHistory,
         history: &'a mut History,
         mate: Option<super::solvers::MateProbe<'a>>,
         control: &'a SearchControl,
@@ -127,6 +131,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
     ) -> Self {
         Worker {
             table,
+            correction,
             history,
             mate,
             control,

@@ -153,6 +153,50 @@ proptest! {
     }
 }
 
+/// The hashes of a board's parts (pawns, each side's other pieces), kept
+/// move by move, are those of the same position read from its text.
+fn part_hashes_follow_the_game<V: ShogiVariant>(seed: u64, plies: usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut position = ShogiPosition::<V>::start();
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        let reread =
+            ShogiPosition::<V>::from_text(&position.to_text()).expect("our text reads back");
+        assert_eq!(
+            reread.pawns_hash(),
+            position.pawns_hash(),
+            "{}",
+            position.to_text()
+        );
+        for color in koma_rules::Color::ALL {
+            assert_eq!(
+                reread.pieces_hash(color),
+                position.pieces_hash(color),
+                "{}",
+                position.to_text()
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn shogi_part_hashes_follow_the_game(seed in any::<u64>(), plies in 0usize..200) {
+        part_hashes_follow_the_game::<koma_rules::Shogi>(seed, plies);
+    }
+
+    #[test]
+    fn minishogi_part_hashes_follow_the_game(seed in any::<u64>(), plies in 0usize..100) {
+        part_hashes_follow_the_game::<koma_rules::Minishogi>(seed, plies);
+    }
+}
+
 /// The same comparison from the perft files' positions, which random play
 /// from the start rarely reaches (double checks, crowded hands).
 #[test]
