@@ -121,6 +121,27 @@ fn each_switch_changes_the_tree_and_keeps_the_mates() {
         );
         params::set(name, &tunable.default.to_string()).expect("the default is in range");
     }
+    // A weakened level searches without the correction history, so that
+    // the levels' ladder (docs/LEVELS.md) still measures them.
+    let level = |line: &[StandardShogiPosition]| {
+        let mut engine = Engine::<StandardShogiPosition>::new(16);
+        engine.options.skill = 12;
+        engine.set_seed(7);
+        let result = engine.search(
+            line,
+            &Limits::depth(8),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        (result.best_move, result.nodes)
+    };
+    let levels_off: Vec<_> = games.iter().map(|line| level(line)).collect();
+    params::set("CORRECTION_HISTORY", "1").expect("a tunable in range");
+    let levels_on: Vec<_> = games.iter().map(|line| level(line)).collect();
+    let full_on = tree();
+    params::set("CORRECTION_HISTORY", "0").expect("the default is in range");
+    assert_eq!(levels_on, levels_off);
+    assert_ne!(full_on, nodes_off, "the full engine corrects");
 }
 
 /// The move and score of a search on two threads.

@@ -175,7 +175,8 @@ tunables! {
     /// Whether the static evaluation is corrected by what the search found
     /// in positions sharing its pawns, its pieces or its last two moves
     /// (1, `correction`: Stockfish's and YaneuraOu's correction history,
-    /// shared by the threads), or taken as it is (0).
+    /// shared by the threads), or taken as it is (0). Weakened levels
+    /// take it as it is.
     CORRECTION_HISTORY, correction_history = 0, 0..=1, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).

@@ -293,7 +293,10 @@ impl<P: Evaluate> Engine<P> {
             })
         };
         let table = &self.table;
-        let correction = &self.correction;
+        // A weakened level searches without it: the levels' ladder
+        // (docs/LEVELS.md) measured them so.
+        let correction =
+            (params::correction_history() == 1 && !skill.is_limited()).then_some(&self.correction);
         let impasse = self.options.impasse;
         let network = self.network.as_deref().filter(|_| self.options.use_nnue);
         // This side's last search, if it was of the position two plies ago.

@@ -7,7 +7,6 @@ use super::worker::Worker;
 use crate::correction::MAX_BONUS;
 use crate::eval::Evaluate;
 use crate::history::PieceSquare;
-use crate::params::correction_history;
 use crate::score::*;
 use koma_rules::Move;
 
@@ -66,16 +65,15 @@ impl<P: Evaluate> Worker<'_, P> {
     }
 
     /// What the correction history adds to the static evaluation of
-    /// `position`, the position at `ply` (0 with `CORRECTION_HISTORY` off,
-    /// or in a game without the history's keys).
+    /// `position`, the position at `ply` (0 for a search without one, or
+    /// in a game without the history's keys).
     #[inline]
     pub(super) fn correction(&self, position: &P, ply: usize) -> Value {
-        if correction_history() == 0 {
+        let Some(table) = self.correction else {
             return 0;
-        }
+        };
         position.correction_keys().map_or(0, |keys| {
-            self.correction
-                .correction(&keys, position.turn(), self.moves_before(ply))
+            table.correction(&keys, position.turn(), self.moves_before(ply))
         })
     }
 
@@ -107,7 +105,10 @@ impl<P: Evaluate> Worker<'_, P> {
         best: Value,
         best_move: Option<Move>,
     ) {
-        if correction_history() == 0 || is_mate(best) || eval == -INFINITE {
+        let Some(table) = self.correction else {
+            return;
+        };
+        if is_mate(best) || eval == -INFINITE {
             return;
         }
         if best_move.is_some_and(|m| position.captured_value(m) > 0)
@@ -120,8 +121,7 @@ impl<P: Evaluate> Worker<'_, P> {
         };
         let weight = if best_move.is_some() { 12 } else { 17 };
         let bonus = ((best - eval) * depth * weight / 128).clamp(-MAX_BONUS, MAX_BONUS);
-        self.correction
-            .learn(&keys, position.turn(), self.moves_before(ply), bonus);
+        table.learn(&keys, position.turn(), self.moves_before(ply), bonus);
     }
 
     /// The moves into the position at `ply`: this side's two plies back

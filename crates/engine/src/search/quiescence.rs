@@ -102,7 +102,7 @@ impl<P: Evaluate> Worker<'_, P> {
             let mut child = *position;
             child.play_unchecked(m);
             self.network_move(position, m, &child, ply);
-            if correction_history() == 1 {
+            if self.correction.is_some() {
                 // The correction's moves before, below the horizon too.
                 self.moved[ply] = Some(piece_square(position.mover_kind(m), m));
             }

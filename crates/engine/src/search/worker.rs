@@ -29,8 +29,9 @@ pub(super) struct RootMove {
 /// The state of one search.
 pub(super) struct Worker<'a, P: Evaluate> {
     pub(super) table: &'a TranspositionTable,
-    /// The evaluation's corrections, shared by the threads.
-    pub(super) correction: &'a CorrectionHistory,
+    /// The evaluation's corrections, shared by the threads; `None`: the
+    /// static evaluation is taken as it is.
+    pub(super) correction: Option<&'a CorrectionHistory>,
     pub(super) history: &'a mut History,
     /// The mate solver and what this search may give it; `None`: none.
     pub(super) mate: Option<super::solvers::MateProbe<'a>>,
@@ -116,7 +117,7 @@ impl<'a, P: Evaluate> Worker<'a, P> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         table: &'a TranspositionTable,
-        correction: &'a CorrectionHistory,
+        correction: Option<&'a CorrectionHistory>,
         history: &'a mut History,
         mate: Option<super::solvers::MateProbe<'a>>,
         control: &'a SearchControl,
