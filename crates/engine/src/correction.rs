@@ -10,7 +10,6 @@
 //! updated without a lock: two threads learn twice as fast, and a lost
 //! update costs only one lesson.
 
-use crate::history::PieceSquare;
 use crate::score::Value;
 use koma_rules::Color;
 use std::sync::atomic::{AtomicI16, Ordering};
@@ -67,9 +66,10 @@ fn keyed(key: u64, side: Color) -> usize {
 }
 
 /// The entry of the moves `before` (this side's move two plies back,
-/// then the opponent's last) for `side`.
+/// then the opponent's last, each as the histories' piece-square: its
+/// mover's kind and its target square) for `side`.
 #[inline]
-fn continuation_index(before: (PieceSquare, PieceSquare), side: Color) -> usize {
+fn continuation_index(before: (usize, usize), side: Color) -> usize {
     let pair = (((before.0 as u64) << 32) | ((before.1 as u64) << 1) | side.index() as u64)
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
     (pair >> (64 - CONTINUATION_BITS)) as usize
@@ -108,8 +108,9 @@ impl CorrectionHistory {
     }
 
     /// What to add to the static evaluation of a position with `keys`,
-    /// `side` to move, reached by the moves `before` (`None` near the root
-    /// or after a null move).
+    /// `side` to move, reached by the moves `before` (this side's two
+    /// plies back and the opponent's last, as the histories' piece-squares;
+    /// `None` near the root or after a null move).
     ///
     /// ```
     /// use koma_engine::{CorrectionHistory, CorrectionKeys};
@@ -130,7 +131,7 @@ impl CorrectionHistory {
         &self,
         keys: &CorrectionKeys,
         side: Color,
-        before: Option<(PieceSquare, PieceSquare)>,
+        before: Option<(usize, usize)>,
     ) -> Value {
         let read = |table: &[AtomicI16], index: usize| table[index].load(Ordering::Relaxed) as i64;
         let pawns = read(&self.pawns, keyed(keys.pawns, side));
@@ -150,7 +151,7 @@ impl CorrectionHistory {
         &self,
         keys: &CorrectionKeys,
         side: Color,
-        before: Option<(PieceSquare, PieceSquare)>,
+        before: Option<(usize, usize)>,
         bonus: i32,
     ) {
         nudge(&self.pawns[keyed(keys.pawns, side)], bonus);

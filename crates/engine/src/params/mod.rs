@@ -174,10 +174,11 @@ tunables! {
     TABLE_PV_REDUCTION, table_pv_reduction = 0, 0..=2, step 1;
     /// Whether the static evaluation is corrected by what the search found
     /// in positions sharing its pawns, its pieces or its last two moves
-    /// (1, `correction`: Stockfish's and YaneuraOu's correction history,
-    /// shared by the threads), or taken as it is (0). Weakened levels
-    /// take it as it is.
-    CORRECTION_HISTORY, correction_history = 0, 0..=1, step 1;
+    /// (`correction`: Stockfish's and YaneuraOu's correction history,
+    /// shared by the threads): 1 in shogi, where its SPRT passed, 2 in
+    /// every game of the shogi family too (for the small boards' tests),
+    /// 0 nowhere. Weakened levels take the evaluation as it is.
+    CORRECTION_HISTORY, correction_history = 1, 0..=2, step 1;
     /// Whether ProbCut (`search::probcut`) cuts a node off by a capture
     /// that beats beta by [`probcut_margin`] in a shallower search (1).
     PROBCUT, probcut = 0, 0..=1, step 1;

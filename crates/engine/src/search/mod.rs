@@ -293,10 +293,15 @@ impl<P: Evaluate> Engine<P> {
             })
         };
         let table = &self.table;
-        // A weakened level searches without it: the levels' ladder
-        // (docs/LEVELS.md) measured them so.
-        let correction =
-            (params::correction_history() == 1 && !skill.is_limited()).then_some(&self.correction);
+        // The correction history where its SPRT passed; a weakened level
+        // searches without it: the levels' ladder (docs/LEVELS.md)
+        // measured them so.
+        let corrects = match params::correction_history() {
+            0 => false,
+            1 => P::VARIANT == koma_rules::Variant::Shogi,
+            _ => true,
+        };
+        let correction = (corrects && !skill.is_limited()).then_some(&self.correction);
         let impasse = self.options.impasse;
         let network = self.network.as_deref().filter(|_| self.options.use_nnue);
         // This side's last search, if it was of the position two plies ago.
