@@ -95,7 +95,6 @@ impl<P: Evaluate> Worker<'_, P> {
     /// made the difference), and only the bound's side of the error (a
     /// node that failed low says the evaluation was too high, never too
     /// low).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn learn_correction(
         &self,
         position: &P,
