@@ -98,11 +98,13 @@ impl Default for CorrectionHistory {
 impl CorrectionHistory {
     /// Forgets everything (a new game).
     pub fn clear(&self) {
-        let tables = [&self.pawns, &self.pieces[0], &self.pieces[1]];
+        let tables = [
+            &self.pawns,
+            &self.pieces[0],
+            &self.pieces[1],
+            &self.continuation,
+        ];
         for entry in tables.into_iter().flat_map(|table| table.iter()) {
-            entry.store(0, Ordering::Relaxed);
-        }
-        for entry in self.continuation.iter() {
             entry.store(0, Ordering::Relaxed);
         }
     }

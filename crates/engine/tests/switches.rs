@@ -1,11 +1,11 @@
 //! The search's switches, the tunables that a self-play test has decided
 //! or has still to decide (`PROBCUT` and most of the others below are
 //! off by default; `PRUNE_AT_REDUCED_DEPTH` and `CORRECTION_HISTORY`, on
-//! since their SPRTs, and the checks' two are on): each, switched from its default, changes the
-//! tree (it is wired in) and keeps the search sound (it still finds
-//! known mates at their distance and plays legal moves). Only the `tune`
-//! build can switch them: `cargo test -p koma-engine --features tune
-//! --test switches`. One test, as the tunables are the process's own and a
+//! since their SPRTs, and the checks' two are on): each, switched from
+//! its default, changes the tree (it is wired in) and keeps the search
+//! sound (it still finds known mates at their distance and plays legal
+//! moves). Only the `tune` build can switch them: `cargo test -p
+//! koma-engine --features tune --test switches`. One test, as the tunables are the process's own and a
 //! second test running beside it would search under another's switch.
 
 use koma_engine::{params, Engine, Limits, Score, SearchControl};

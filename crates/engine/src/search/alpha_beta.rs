@@ -76,15 +76,11 @@ impl<P: Evaluate> Worker<'_, P> {
         }
         // The table keeps the evaluation as it is; the correction history's
         // part changes as it learns, so it is added afresh.
-        let raw_eval = if in_danger {
-            -INFINITE
+        let (raw_eval, eval) = if in_danger {
+            (-INFINITE, -INFINITE)
         } else {
-            hit.map_or_else(|| self.evaluate(position, ply), |hit| hit.eval)
-        };
-        let eval = if in_danger {
-            -INFINITE
-        } else {
-            self.corrected(raw_eval, position, ply)
+            let raw = hit.map_or_else(|| self.evaluate(position, ply), |hit| hit.eval);
+            (raw, self.corrected(raw, position, ply))
         };
         // In check there is no static evaluation; the one two plies up
         // stands in, so that the nodes below still see whether their side
