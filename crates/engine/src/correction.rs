@@ -10,7 +10,7 @@
 //! updated without a lock: two threads learn twice as fast, and a lost
 //! update costs only one lesson.
 
-use crate::score::Value;
+use crate::score::{gravity, Value};
 use koma_rules::Color;
 use std::sync::atomic::{AtomicI16, Ordering};
 
@@ -75,13 +75,13 @@ fn continuation_index(before: (usize, usize), side: Color) -> usize {
     (pair >> (64 - CONTINUATION_BITS)) as usize
 }
 
-/// Moves `entry` by `bonus`, decaying towards zero near the limit, as the
-/// histories do (`history::nudge`).
+/// Moves `entry` by `bonus` with the histories' [`gravity`]. A load and a
+/// store, not one atomic step: a lesson another thread writes in between
+/// is lost, which costs less than a locked update would.
 #[inline]
 fn nudge(entry: &AtomicI16, bonus: i32) {
-    let value = entry.load(Ordering::Relaxed) as i32;
-    let moved = value + bonus - value * bonus.abs() / LIMIT;
-    entry.store(moved.clamp(-LIMIT, LIMIT) as i16, Ordering::Relaxed);
+    let moved = gravity(entry.load(Ordering::Relaxed) as i32, bonus, LIMIT);
+    entry.store(moved as i16, Ordering::Relaxed);
 }
 
 impl Default for CorrectionHistory {

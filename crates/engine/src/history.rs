@@ -8,7 +8,7 @@
 //! piece has cut off.
 
 use crate::eval::{CAPTURED_KINDS, MOVER_KINDS};
-use crate::score::MAX_PLY;
+use crate::score::{gravity, MAX_PLY};
 use koma_rules::{Color, Move};
 
 /// History scores saturate at this magnitude.
@@ -77,9 +77,7 @@ impl Default for History {
 /// Moves `entry` by `bonus`, decaying towards zero near the limit.
 #[inline]
 fn nudge(entry: &mut i16, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    let value = *entry as i32;
-    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+    *entry = gravity(*entry as i32, bonus, HISTORY_MAX) as i16;
 }
 
 impl History {

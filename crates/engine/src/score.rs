@@ -55,6 +55,18 @@ pub fn from_table(value: Value, ply: usize) -> Value {
     }
 }
 
+/// `value` moved by `bonus` with gravity: the step shrinks as `value`
+/// nears `limit` on the bonus's side, so a statistic saturates below the
+/// limit and turns quickly when the lessons turn (Stockfish's history
+/// update). `bonus` is bounded by `limit` first; the result then stays
+/// within `-limit..=limit`. The histories and the correction history
+/// both learn this way.
+#[inline]
+pub(crate) fn gravity(value: i32, bonus: i32, limit: i32) -> i32 {
+    let bonus = bonus.clamp(-limit, limit);
+    value + bonus - value * bonus.abs() / limit
+}
+
 /// A value as the protocols report it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Score {
@@ -90,5 +102,27 @@ impl Score {
         } else {
             -((-plies + 1) / 2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Repeated lessons saturate at the limit and no further; a bonus
+    /// beyond the limit counts as the limit; the opposite lesson moves a
+    /// saturated value by twice the bonus.
+    #[test]
+    fn gravity_saturates_and_turns() {
+        let mut value = 0;
+        for _ in 0..200 {
+            value = gravity(value, 300, 1024);
+            assert!((0..=1024).contains(&value), "{value}");
+        }
+        assert!(value >= 1000, "{value}");
+        assert_eq!(gravity(0, 5_000, 1024), 1024);
+        assert_eq!(gravity(-1024, -5_000, 1024), -1024);
+        assert_eq!(gravity(1024, -100, 1024), 1024 - 200);
+        assert_eq!(gravity(0, -100, 1024), -100);
     }
 }
