@@ -8,9 +8,10 @@ its match's Elo by game pairs, the errors added in quadrature.
 
 For each ladder (a folder ladder-VARIANT, or the RESULTS folder the
 ladder kept, such as docs/strength/ladders/shogi-gen7), prints the
-table of its matches that docs/LEVELS.md shows and the list of Elos,
-rounded to tens, that web/src/levels.ts holds; then one table of every
-ladder's Elos by level, LEVELS.md's first. A ladder's scale stops at the
+table of its matches that docs/LEVELS.md shows (level 20 against 19
+too, where that was played on a clock) and the list of Elos, rounded
+to tens, that web/src/levels.ts holds, to level 19; then one table of
+every ladder's Elos by level, LEVELS.md's first. A ladder's scale stops at the
 first pair not yet played or not yet finished, or at the first level
 that did not beat the one below (the scale means nothing past a level
 that is not stronger).
@@ -19,6 +20,12 @@ import json
 import math
 import pathlib
 import sys
+
+
+# Level 20 is the full engine on the game's clock: its match against 19
+# (played on a clock, LEVELS.md) gets a row, but its worth is the clock's,
+# so the lists for levels.ts and the table of levels stop at 19.
+LAST_CAPPED_LEVEL = 19
 
 
 def ladder(folder):
@@ -41,7 +48,8 @@ def ladder(folder):
         if result["wins"] <= result["losses"]:
             print(f"{folder}: level {lower + 1} did not beat level {lower}", file=sys.stderr)
             break
-        elos.append(int(round(elo, -1)))
+        if lower + 1 <= LAST_CAPPED_LEVEL:
+            elos.append(int(round(elo, -1)))
     return rows, elos
 
 
