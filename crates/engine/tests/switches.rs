@@ -5,8 +5,9 @@
 //! its default, changes the tree (it is wired in) and keeps the search
 //! sound (it still finds known mates at their distance and plays legal
 //! moves). Only the `tune` build can switch them: `cargo test -p
-//! koma-engine --features tune --test switches`. One test, as the tunables are the process's own and a
-//! second test running beside it would search under another's switch.
+//! koma-engine --features tune --test switches`. One test, as the
+//! tunables are the process's own and a second test running beside it
+//! would search under another's switch.
 
 use koma_engine::{params, Engine, Limits, Score, SearchControl};
 use koma_rules::{Move, Position, StandardShogiPosition};
