@@ -11,10 +11,10 @@ ladder kept, such as docs/strength/ladders/shogi-gen7), prints the
 table of its matches that docs/LEVELS.md shows (level 20 against 19
 too, where that was played on a clock) and the list of Elos, rounded
 to tens, that web/src/levels.ts holds, to level 19; then one table of
-every ladder's Elos by level, LEVELS.md's first. A ladder's scale stops at the
-first pair not yet played or not yet finished, or at the first level
-that did not beat the one below (the scale means nothing past a level
-that is not stronger).
+every ladder's Elos by level, LEVELS.md's first. A ladder's scale stops
+at the first pair not yet played or not yet finished, or at the first
+level that did not beat the one below (the scale means nothing past a
+level that is not stronger).
 """
 import json
 import math
